@@ -1,0 +1,94 @@
+"""Campaigns, their members (one GM, any number of players) and invite links."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from rulesets import registry
+
+
+def new_invite_token() -> str:
+    """An unguessable invite token: 32 random bytes, URL-safe (43 characters)."""
+    return secrets.token_urlsafe(32)
+
+
+class Campaign(models.Model):
+    """A table's campaign in one rule system; its creator is the GM."""
+
+    name = models.CharField(max_length=120)
+    ruleset = models.CharField(max_length=32)
+    starting_xp = models.PositiveIntegerField(
+        default=30, help_text="XP every new character starts with (Maelstrom: 30 is the default)."
+    )
+    invite_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaigns:campaign-detail", args=[self.pk])
+
+    @property
+    def ruleset_name(self) -> str:
+        try:
+            return registry.get(self.ruleset).name
+        except KeyError:
+            return self.ruleset
+
+    def invite_url(self) -> str | None:
+        """The path of the current invite link, or None when invites are revoked."""
+        if not self.invite_token:
+            return None
+        return reverse("campaigns:campaign-join", args=[self.invite_token])
+
+    def invite_renew(self) -> None:
+        """Issue a fresh invite token; any older link stops working."""
+        self.invite_token = new_invite_token()
+        self.save(update_fields=["invite_token"])
+
+    def invite_revoke(self) -> None:
+        """Stop all invite links until the GM issues a new one."""
+        self.invite_token = None
+        self.save(update_fields=["invite_token"])
+
+
+class Membership(models.Model):
+    """A user's seat at a campaign's table: the GM or a player."""
+
+    class Role(models.TextChoices):
+        GM = "gm", "GM"
+        PLAYER = "player", "Player"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=8, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user"),
+            models.UniqueConstraint(
+                fields=["campaign"], condition=models.Q(role="gm"), name="one_gm_per_campaign"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}) in {self.campaign}"
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == self.Role.GM

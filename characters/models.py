@@ -1,0 +1,261 @@
+"""Characters, their traits, merits and flaws, and the append-only XP ledger.
+
+The health chart and willpower are tracks on the character; the rules that change them live in
+``rulesets.maelstrom`` and the state changes in ``characters.services``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from rulesets import maelstrom
+
+
+class AppendOnlyError(RuntimeError):
+    """Raised when code tries to edit or delete a row of an append-only log."""
+
+
+class Character(models.Model):
+    """A player character in one campaign (Maelstrom for now).
+
+    ``xp_available`` and ``xp_total`` are kept in step with the ledger (``XpEntry``) inside the
+    same transaction as every entry; they always equal the ledger's sums.
+    """
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="characters"
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="characters"
+    )
+    name = models.CharField(max_length=80)
+    concept = models.CharField(max_length=200, blank=True)
+
+    # Maelstrom rules.md, Willpower: permanent and current ranks, 1-10.
+    willpower_permanent = models.PositiveSmallIntegerField(default=maelstrom.STARTING_WILLPOWER)
+    willpower_current = models.PositiveSmallIntegerField(default=maelstrom.STARTING_WILLPOWER)
+
+    # Maelstrom rules.md, Marking Damage: the chart is fully described by these counts,
+    # because aggravated always sits on top of lethal, and lethal on top of bashing.
+    health_bashing = models.PositiveSmallIntegerField(default=0)
+    health_lethal = models.PositiveSmallIntegerField(default=0)
+    health_aggravated = models.PositiveSmallIntegerField(default=0)
+    dead = models.BooleanField(default=False)
+    huge_size = models.BooleanField(default=False, help_text="Huge Size merit: a ninth box.")
+
+    xp_available = models.IntegerField(default=0)
+    xp_total = models.IntegerField(default=0)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(willpower_current__lte=models.F("willpower_permanent")),
+                name="willpower_current_within_permanent",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(xp_available__gte=0), name="xp_available_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("characters:character-detail", args=[self.pk])
+
+    @property
+    def health(self) -> maelstrom.HealthChart:
+        """The health chart as the rules engine's value object."""
+        return maelstrom.HealthChart(
+            bashing=self.health_bashing,
+            lethal=self.health_lethal,
+            aggravated=self.health_aggravated,
+            huge_size=self.huge_size,
+            dead=self.dead,
+        )
+
+    def set_health(self, chart: maelstrom.HealthChart) -> None:
+        """Copy a chart from the rules engine onto the row (the caller saves)."""
+        self.health_bashing = chart.bashing
+        self.health_lethal = chart.lethal
+        self.health_aggravated = chart.aggravated
+        self.dead = chart.dead
+
+
+class Trait(models.Model):
+    """One rated trait: an attribute or ability (0-5 dots) or a specialty (owned or not).
+
+    A specialty belongs to one ability (``ability``) and is general or advanced; it has
+    ``dots`` 1 while owned (Maelstrom rules.md, Specialties).
+    """
+
+    class Kind(models.TextChoices):
+        ATTRIBUTE = "attribute", "Attribute"
+        ABILITY = "ability", "Ability"
+        SPECIALTY = "specialty", "Specialty"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="traits")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    name = models.CharField(max_length=80)
+    group = models.CharField(max_length=32, blank=True)
+    ability = models.CharField(max_length=80, blank=True, help_text="For a specialty.")
+    advanced = models.BooleanField(default=False)
+    dots = models.PositiveSmallIntegerField(default=0)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["kind", "position", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["character", "kind", "ability", "name"], name="unique_trait_per_character"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.SPECIALTY:
+            return f"{self.ability}: {self.name}"
+        return self.name
+
+    @property
+    def key(self) -> str:
+        """The trait's ledger key, e.g. ``ability:Driving`` or ``specialty:Driving:Cars``."""
+        return trait_key(self.kind, self.name, self.ability)
+
+    @property
+    def bank_key(self) -> str:
+        """Where banked XP for this trait lives: a specialty draws on its ability's bank."""
+        if self.kind == self.Kind.SPECIALTY:
+            return trait_key(self.Kind.ABILITY, self.ability)
+        return self.key
+
+    @property
+    def xp_kind(self) -> str:
+        """The rules engine's trait kind for the XP cost table."""
+        if self.kind == self.Kind.SPECIALTY:
+            return "advanced_specialty" if self.advanced else "general_specialty"
+        return str(self.kind)
+
+
+WILLPOWER_KEY = "willpower"
+
+
+def trait_key(kind: str, name: str = "", ability: str = "") -> str:
+    """The ledger key of a trait: ``attribute:Strength``, ``ability:Driving``,
+    ``specialty:Driving:Cars`` or ``willpower``."""
+    if kind == WILLPOWER_KEY:
+        return WILLPOWER_KEY
+    if kind == Trait.Kind.SPECIALTY:
+        return f"specialty:{ability}:{name}"
+    return f"{kind}:{name}"
+
+
+def trait_label(key: str) -> str:
+    """A readable name for a ledger key: ``ability:Driving`` -> ``Driving``."""
+    if key == WILLPOWER_KEY:
+        return "Willpower"
+    parts = key.split(":")
+    if parts[0] == "specialty" and len(parts) == 3:
+        return f"{parts[1]}: {parts[2]}"
+    return parts[-1]
+
+
+class MeritFlaw(models.Model):
+    """A merit (costs XP) or flaw (awards XP) taken at creation (Maelstrom rules.md,
+    Merits and Flaws). ``points`` is the price paid or awarded, in XP."""
+
+    class Kind(models.TextChoices):
+        MERIT = "merit", "Merit"
+        FLAW = "flaw", "Flaw"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="merits_flaws")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    name = models.CharField(max_length=80)
+    points = models.PositiveSmallIntegerField()
+    detail = models.CharField(max_length=120, blank=True, help_text="e.g. the sense, the drug.")
+
+    class Meta:
+        ordering = ["kind", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.points})"
+
+
+class XpEntryQuerySet(models.QuerySet["XpEntry"]):
+    def update(self, **kwargs: object) -> int:
+        raise AppendOnlyError("XP ledger entries are never edited; append a reversing entry.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("XP ledger entries are never deleted; append a reversing entry.")
+
+
+class XpEntry(models.Model):
+    """One line of a character's append-only XP ledger (Maelstrom rules.md, Character
+    Progression).
+
+    Deltas are in XP: ``available_delta`` changes available XP, ``total_delta`` the XP ever
+    earned, ``banked_delta`` the XP banked in ``bank_key`` (an ability's bank also pays for its
+    specialties). ``trait_key`` names the trait bought or banked. A spend draws on the
+    trait's bank first (``banked_delta`` < 0), then on available XP. A mistake is corrected by a
+    ``reversal`` entry with negated deltas pointing at the entry it reverses.
+    """
+
+    class Kind(models.TextChoices):
+        STARTING = "starting", "Starting XP"
+        AWARD = "award", "Award"
+        SPEND = "spend", "Spend"
+        BANK = "bank", "Bank"
+        MERIT = "merit", "Merit"
+        FLAW = "flaw", "Flaw"
+        REVERSAL = "reversal", "Undo"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="xp_entries")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    available_delta = models.IntegerField(default=0)
+    total_delta = models.IntegerField(default=0)
+    banked_delta = models.IntegerField(default=0)
+    trait_key = models.CharField(max_length=200, blank=True)
+    bank_key = models.CharField(
+        max_length=200, blank=True, help_text="The trait whose bank banked_delta changes."
+    )
+    rank_from = models.PositiveSmallIntegerField(null=True, blank=True)
+    rank_to = models.PositiveSmallIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=200, blank=True)
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="reversal"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = XpEntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "XP entries"
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.available_delta:+d} XP ({self.reason})"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("XP ledger entries are never edited; append a reversing entry.")
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("XP ledger entries are never deleted; append a reversing entry.")
+
+    @property
+    def trait_name(self) -> str:
+        return trait_label(self.trait_key) if self.trait_key else ""
+
+    @property
+    def cost(self) -> int:
+        """XP paid for a spend, from the bank and from available XP together."""
+        return -(self.available_delta + self.banked_delta)

@@ -1,0 +1,103 @@
+"""The roll log: every roll the server makes, stored before it is shown, never edited."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from characters.models import AppendOnlyError
+
+
+class RollQuerySet(models.QuerySet["Roll"]):
+    def update(self, **kwargs: object) -> int:
+        raise AppendOnlyError("Rolls are never edited.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("Rolls are never deleted.")
+
+
+class Roll(models.Model):
+    """One server-side roll and its outcome, in the system's own terms.
+
+    ``pool`` holds the pool as built by the rules engine (traits, dice, difficulty, threshold,
+    wound penalty, notes); ``dice`` the regular dice, ``bonus_dice`` the dice added by
+    exploding tens, ``experience_die`` an experience die and the dice its tens chained.
+    A follow-up (experience die, willpower spent to succeed) is a new row whose ``parent`` is
+    the roll it builds on, so the log stays append-only.
+    """
+
+    class Kind(models.TextChoices):
+        ACTION = "action", "Action"
+        WILLPOWER = "willpower", "Willpower"
+        SOAK = "soak", "Soak"
+        EXPERIENCE_DIE = "experience_die", "Experience die"
+        WILLPOWER_SPEND = "willpower_spend", "Willpower spent to succeed"
+
+    class Outcome(models.TextChoices):
+        SUCCESS = "success", "Success"
+        FAILURE = "failure", "Failure"
+        BOTCH = "botch", "Botch"
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="rolls"
+    )
+    character = models.ForeignKey(
+        "characters.Character",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rolls",
+    )
+    rolled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rolls"
+    )
+    ruleset = models.CharField(max_length=32)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="followups"
+    )
+    description = models.CharField(max_length=300)
+    pool = models.JSONField(default=dict)
+    dice = models.JSONField(default=list)
+    bonus_dice = models.JSONField(default=list)
+    experience_die = models.JSONField(default=list)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    net = models.IntegerField(default=0, help_text="Successes left after threshold and botches.")
+    botches = models.PositiveSmallIntegerField(default=0)
+    summary = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    objects = RollQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["campaign", "-created_at"], name="roll_campaign_recent"),
+            models.Index(fields=["character", "-created_at"], name="roll_character_recent"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["parent", "kind"],
+                condition=models.Q(parent__isnull=False),
+                name="one_followup_of_each_kind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.description}: {self.summary}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("rolls:roll-detail", args=[self.pk])
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("Rolls are never edited; the log is append-only.")
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("Rolls are never deleted; the log is append-only.")
+
+    @property
+    def is_followup(self) -> bool:
+        return self.parent_id is not None

@@ -1,0 +1,230 @@
+"""Rolling on the server: build the pool through the rules engine, roll, store, then show.
+
+``get_rng()`` is the server's dice: the operating system's CSPRNG. Tests replace it with a
+seeded ``random.Random`` (tests/conftest.py), which is why views call it at request time.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+
+from characters.models import WILLPOWER_KEY, Character, Trait, trait_key
+from characters.services import xp_bank_for_experience_die
+from rolls.models import Roll
+from rulesets import maelstrom
+from rulesets.dice import Rng
+from rulesets.maelstrom import RuleError
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+_SYSTEM_RANDOM = secrets.SystemRandom()
+
+
+def get_rng() -> Rng:
+    """The server's dice: ``secrets.SystemRandom`` (never seeded, never predictable)."""
+    return _SYSTEM_RANDOM
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    """What the player asked for on the sheet (Maelstrom rules.md, Dice Pool).
+
+    ``kind`` is ``action``, ``willpower`` or ``soak``. For an action, ``traits`` names one
+    or two attributes/abilities and ``specialties`` the specialties used, as
+    ``"Ability: Name"``; ``required_specialties`` names advanced specialties the GM
+    requires (each not used adds +1 threshold); ``ignore_wound_penalty`` spends a willpower
+    dot to roll without the wound penalty. For a soak, ``damage_kind`` and ``armor`` (dice).
+    """
+
+    kind: str = "action"
+    traits: tuple[str, ...] = ()
+    specialties: tuple[str, ...] = ()
+    difficulty: int = maelstrom.DEFAULT_DIFFICULTY
+    threshold: int = 0
+    required_specialties: tuple[str, ...] = ()
+    ignore_wound_penalty: bool = False
+    damage_kind: str = "bashing"
+    armor: int = 0
+    notes: tuple[str, ...] = field(default=())
+
+
+def build_pool(
+    character: Character, request: RollRequest, traits: list[Trait] | None = None
+) -> maelstrom.ActionPool:
+    """Build the character's pool for a request through the rules engine.
+
+    ``traits`` may pass the character's already-loaded Trait rows (to save a query).
+    Raises RuleError naming the rule for an illegal pool (unknown trait, more than two
+    traits, too many specialties, a knowledge at zero dots, no dice left...).
+    """
+    rows = list(character.traits.all()) if traits is None else traits
+    by_name = {t.name: t for t in rows if t.kind != Trait.Kind.SPECIALTY}
+    has_strong_bond = any(m.name == "Strong Bond" for m in character.merits_flaws.all())
+    if request.kind == "willpower":
+        return maelstrom.build_willpower_pool(
+            current=character.willpower_current, difficulty=request.difficulty,
+            threshold=request.threshold, automatic_successes=1 if has_strong_bond else 0,
+        )
+    if request.kind == "soak":
+        strength = by_name["Strength"].dots if "Strength" in by_name else 0
+        return maelstrom.build_soak_pool(
+            damage_kind=request.damage_kind, strength=strength, armor=request.armor
+        )
+    refs = []
+    for name in request.traits:
+        trait = by_name.get(name)
+        if trait is None:
+            raise RuleError(f"{name!r} is not one of this character's attributes or abilities.",
+                            "Maelstrom rules.md, Dice Pool")
+        refs.append(maelstrom.TraitRef(name=trait.name, kind=trait.kind, dots=trait.dots,
+                                       group=trait.group))
+    owned = {f"{t.ability}: {t.name}": t for t in rows if t.kind == Trait.Kind.SPECIALTY}
+    specialties = []
+    for label in request.specialties:
+        specialty = owned.get(label)
+        if specialty is None:
+            raise RuleError(f"{label!r} is not one of this character's specialties.",
+                            "Maelstrom rules.md, Using Specialties")
+        specialties.append(maelstrom.SpecialtyRef(name=specialty.name,
+                                                  ability=specialty.ability,
+                                                  advanced=specialty.advanced))
+    health = character.health
+    penalty = 0 if request.ignore_wound_penalty else health.wound_penalty
+    return maelstrom.build_action_pool(
+        traits=refs, specialties=specialties, difficulty=request.difficulty,
+        threshold=request.threshold, required_specialties=request.required_specialties,
+        wound_penalty=penalty, incapacitated=health.incapacitated or health.dead,
+        wound_level=health.level_name,
+    )
+
+
+def _store(
+    *, character: Character, result: maelstrom.RollResult, kind: str, by: AbstractBaseUser,
+    parent: Roll | None = None, outcome: str | None = None, net: int | None = None,
+    summary: str | None = None,
+) -> Roll:
+    data = result.as_dict()
+    return Roll.objects.create(
+        campaign_id=character.campaign_id, character=character, rolled_by=by,
+        ruleset="maelstrom", kind=kind, parent=parent, description=result.pool.describe(),
+        pool=data["pool"], dice=data["dice"], bonus_dice=data["bonus_dice"],
+        experience_die=data["experience_die"], outcome=outcome or result.outcome,
+        net=result.net if net is None else net, botches=result.resolution.botches,
+        summary=summary or result.summary(),
+    )
+
+
+def roll_create(
+    *, character: Character, request: RollRequest, by: AbstractBaseUser, rng: Rng
+) -> Roll:
+    """Roll a pool from the sheet and store it before anyone sees it.
+
+    In one transaction: lock the character, build the pool (RuleError for an illegal
+    one), spend a willpower dot when the wound penalty is ignored (Maelstrom rules.md,
+    Spending Willpower: one dot a turn), roll with ``rng``, apply the willpower lost to a
+    botched Willpower roll (Rolling Willpower), and append the Roll. Returns the Roll.
+    """
+    with transaction.atomic():
+        locked = Character.objects.select_for_update().get(pk=character.pk)
+        if request.ignore_wound_penalty and request.kind == "action":
+            if locked.willpower_current < 1:
+                raise RuleError("Ignoring the wound penalty costs a willpower dot; none is left.",
+                                "Maelstrom rules.md, Spending Willpower")
+            locked.willpower_current -= 1
+        pool = build_pool(locked, request)
+        if request.ignore_wound_penalty and request.kind == "action":
+            pool = _with_note(pool, "Willpower spent: wound penalty ignored")
+        result = maelstrom.roll(pool, rng)
+        loss = maelstrom.willpower_botch_loss(result)
+        if loss:
+            locked.willpower_current = max(0, locked.willpower_current - loss)
+            note = f"Botched Willpower roll: lost {loss} current willpower"
+            result = replace(result, pool=_with_note(result.pool, note))
+        locked.save(update_fields=["willpower_current", "updated_at"])
+        return _store(character=locked, result=result, kind=request.kind, by=by)
+
+
+def _with_note(pool: maelstrom.ActionPool, note: str) -> maelstrom.ActionPool:
+    return replace(pool, notes=(*pool.notes, note))
+
+
+def experience_die_keys(roll: Roll) -> list[tuple[str, str]]:
+    """The traits a roll used that can take the banked XP of an experience die, as
+    ``(ledger key, label)`` pairs (Maelstrom rules.md, Adding Experience Dice: "a trait
+    that you used for the action"; XP for a specialty is banked in its ability)."""
+    keys = []
+    for name in roll.pool.get("traits", []):
+        if name in maelstrom.ATTRIBUTES:
+            keys.append((trait_key(Trait.Kind.ATTRIBUTE, name), name))
+        elif name in maelstrom.ABILITIES:
+            keys.append((trait_key(Trait.Kind.ABILITY, name), name))
+    if roll.kind == Roll.Kind.WILLPOWER:
+        keys.append((WILLPOWER_KEY, "Willpower"))
+    return keys
+
+
+def roll_experience_die(*, roll: Roll, key: str, by: AbstractBaseUser, rng: Rng) -> Roll:
+    """Add an experience die to a roll: bank 1 available XP in a trait the roll used, add
+    one bonus die (exploding when a specialty was used), and store the new total as a
+    follow-up roll (Maelstrom rules.md, Adding Experience Dice).
+
+    Raises RuleError when the roll botched, already has one, forbids one (soak), the key
+    is not a trait the roll used, or no XP is available.
+    """
+    with transaction.atomic():
+        character = Character.objects.select_for_update().get(pk=roll.character_id)
+        if roll.parent_id is not None:
+            raise RuleError("Add the experience die to the original roll.",
+                            "Maelstrom rules.md, Adding Experience Dice")
+        if roll.followups.filter(kind=Roll.Kind.EXPERIENCE_DIE).exists():
+            raise RuleError("This roll already has its experience die (once per roll).",
+                            "Maelstrom rules.md, Adding Experience Dice")
+        allowed = dict(experience_die_keys(roll))
+        if key not in allowed:
+            raise RuleError("Bank the XP in a trait this roll used.",
+                            "Maelstrom rules.md, Adding Experience Dice")
+        result = maelstrom.add_experience_die(_stored_result(roll), rng)
+        xp_bank_for_experience_die(character=character, key=key, by=by,
+                                   reason=f"Experience die on roll #{roll.pk}: banked in "
+                                          f"{allowed[key]}")
+        return _store(character=character, result=result, kind=Roll.Kind.EXPERIENCE_DIE,
+                      by=by, parent=roll)
+
+
+def roll_willpower_spend(*, roll: Roll, by: AbstractBaseUser) -> Roll:
+    """Cancel a Willpower roll by spending a dot: it succeeds with successes equal to the
+    remaining dots (Maelstrom rules.md, Rolling Willpower). Stored as a follow-up roll.
+
+    Raises RuleError for a roll that is not a Willpower roll, botched, was already
+    cancelled, or when only the final dot is left.
+    """
+    with transaction.atomic():
+        character = Character.objects.select_for_update().get(pk=roll.character_id)
+        if roll.kind != Roll.Kind.WILLPOWER:
+            raise RuleError("Only a Willpower roll can be cancelled by spending willpower.",
+                            "Maelstrom rules.md, Rolling Willpower")
+        if roll.followups.filter(kind=Roll.Kind.WILLPOWER_SPEND).exists():
+            raise RuleError("Willpower was already spent on this roll.",
+                            "Maelstrom rules.md, Rolling Willpower")
+        successes = maelstrom.willpower_spend_successes(
+            character.willpower_current, botched=roll.outcome == Roll.Outcome.BOTCH
+        )
+        character.willpower_current -= 1
+        character.save(update_fields=["willpower_current", "updated_at"])
+        result = _stored_result(roll)
+        summary = f"{successes} success{'es' if successes != 1 else ''} (willpower spent)"
+        return _store(character=character, result=result, kind=Roll.Kind.WILLPOWER_SPEND,
+                      by=by, parent=roll, outcome=Roll.Outcome.SUCCESS, net=successes,
+                      summary=summary)
+
+
+def _stored_result(roll: Roll) -> maelstrom.RollResult:
+    return maelstrom.RollResult.from_dict(
+        {"pool": roll.pool, "dice": roll.dice, "bonus_dice": roll.bonus_dice,
+         "experience_die": roll.experience_die}
+    )

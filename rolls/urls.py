@@ -1,0 +1,21 @@
+from django.urls import path
+
+from rolls import views
+
+app_name = "rolls"
+
+urlpatterns = [
+    path("characters/<int:character_id>/roll/", views.roll_create, name="roll-create"),
+    path("rolls/<int:pk>/", views.roll_detail, name="roll-detail"),
+    path(
+        "rolls/<int:pk>/experience-die/",
+        views.roll_experience_die,
+        name="roll-experience-die",
+    ),
+    path(
+        "rolls/<int:pk>/willpower-spend/",
+        views.roll_willpower_spend,
+        name="roll-willpower-spend",
+    ),
+    path("campaigns/<int:campaign_id>/rolls/", views.roll_list, name="roll-list"),
+]

@@ -1,0 +1,18 @@
+"""The URL map: each app under its own namespace."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from campaigns import views as campaign_views
+
+urlpatterns = [
+    path("", campaign_views.home, name="home"),
+    path("signup/", campaign_views.signup, name="signup"),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("campaigns/", include("campaigns.urls")),
+    path("", include("characters.urls")),
+    path("", include("rolls.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,86 @@
+"""The cast every test can use: alice the GM, bob her player, carol who must see nothing."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+
+import pytest
+from django.test import Client
+
+from campaigns.models import Campaign, Membership
+from characters.models import Character
+from tests.factories import PASSWORD, CampaignFactory, CharacterFactory, UserFactory
+
+
+@pytest.fixture
+def alice(db):  # type: ignore[no-untyped-def]
+    return UserFactory(username="alice")
+
+
+@pytest.fixture
+def bob(db):  # type: ignore[no-untyped-def]
+    return UserFactory(username="bob")
+
+
+@pytest.fixture
+def carol(db):  # type: ignore[no-untyped-def]
+    return UserFactory(username="carol")
+
+
+@pytest.fixture
+def campaign(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
+    """Alice GMs "The Drift"; Bob plays in it; Carol is a stranger."""
+    campaign = CampaignFactory(name="The Drift", created_by=alice)
+    Membership.objects.create(campaign=campaign, user=bob, role=Membership.Role.PLAYER)
+    return campaign
+
+
+@pytest.fixture
+def bobs_character(campaign, bob) -> Character:  # type: ignore[no-untyped-def]
+    """Bob's finished character: Precision 4, Driving 3, Firearms 3, 30 XP available."""
+    return CharacterFactory(campaign=campaign, owner=bob, name="Rook")
+
+
+@pytest.fixture
+def client_for() -> Callable[..., Client]:
+    """A logged-in test client for a user: ``client_for(bob)``."""
+
+    def make(user, htmx: bool = False) -> Client:  # type: ignore[no-untyped-def]
+        headers = {"HX-Request": "true"} if htmx else {}
+        client = Client(headers=headers)
+        assert client.login(username=user.username, password=PASSWORD)
+        return client
+
+    return make
+
+
+class ScriptedRng:
+    """An RNG that returns the given die faces in order (fails loudly when it runs out)."""
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        self.faces: Iterator[int] = iter(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        face = next(self.faces)
+        assert a <= face <= b, f"scripted face {face} outside {a}..{b}"
+        return face
+
+
+@pytest.fixture
+def seeded_rng(monkeypatch: pytest.MonkeyPatch) -> random.Random:
+    """Make the server roll with a seeded random.Random for the test."""
+    rng = random.Random(20261121)
+    monkeypatch.setattr("rolls.services.get_rng", lambda: rng)
+    return rng
+
+
+@pytest.fixture
+def scripted_dice(monkeypatch: pytest.MonkeyPatch) -> Callable[[Sequence[int]], None]:
+    """``scripted_dice([1, 3, 4, 6, 7])``: the server's next dice show these faces."""
+
+    def script(faces: Sequence[int]) -> None:
+        rng = ScriptedRng(faces)
+        monkeypatch.setattr("rolls.services.get_rng", lambda: rng)
+
+    return script

@@ -1,0 +1,120 @@
+"""factory-boy factories for the whole suite."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import factory
+from django.contrib.auth import get_user_model
+
+from campaigns.models import Campaign, Membership
+from characters.models import Character, Trait, XpEntry
+from rulesets import maelstrom
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+
+class CampaignFactory(factory.django.DjangoModelFactory):
+    """A Maelstrom campaign whose creator is its GM (a GM membership is made too)."""
+
+    class Meta:
+        model = Campaign
+
+    name = factory.Sequence(lambda n: f"Campaign {n}")
+    ruleset = "maelstrom"
+    starting_xp = 30
+    created_by = factory.SubFactory(UserFactory)
+    invite_token = factory.LazyFunction(lambda: __import__("secrets").token_urlsafe(32))
+
+    @factory.post_generation
+    def gm_membership(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if create:
+            Membership.objects.create(campaign=self, user=self.created_by, role=Membership.Role.GM)
+
+
+class MembershipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Membership
+
+    campaign = factory.SubFactory(CampaignFactory)
+    user = factory.SubFactory(UserFactory)
+    role = Membership.Role.PLAYER
+
+
+# A valid starting character: Physical primary (+6), Mental secondary (+4); the ability
+# allotment of two at 3, four at 2, six at 1 (Maelstrom rules.md, Character Creation).
+DEFAULT_ATTRIBUTES = {
+    "Strength": 2, "Precision": 4, "Reflexes": 3,
+    "Perception": 3, "Intelligence": 2, "Wits": 2,
+}
+DEFAULT_ABILITIES = {
+    "Driving": 3, "Firearms": 3,
+    "Alertness": 2, "Athletics": 2, "Technology": 2, "Streetwise": 2,
+    "Melee": 1, "Stealth": 1, "Survival": 1, "Medicine": 1, "Piloting": 1, "Investigation": 1,
+}
+
+
+class CharacterFactory(factory.django.DjangoModelFactory):
+    """A finished Maelstrom character with every attribute and ability row and its starting
+    XP on the ledger. Pass ``attributes=``/``abilities=`` dicts to override ranks,
+    ``specialties=[("Driving", "Motorcycles", True), ...]`` to add owned specialties."""
+
+    class Meta:
+        model = Character
+        skip_postgeneration_save = True
+
+    campaign = factory.SubFactory(CampaignFactory)
+    owner = factory.SubFactory(UserFactory)
+    name = factory.Sequence(lambda n: f"Character {n}")
+    concept = "Smuggler with a past"
+
+    @factory.post_generation
+    def traits(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if not create:
+            return
+        attributes = {**DEFAULT_ATTRIBUTES, **kwargs.get("attributes", {})}
+        abilities = {**DEFAULT_ABILITIES, **kwargs.get("abilities", {})}
+        rows = []
+        position = 0
+        for group, names in maelstrom.ATTRIBUTE_GROUPS.items():
+            for name in names:
+                rows.append(Trait(character=self, kind=Trait.Kind.ATTRIBUTE, name=name,
+                                  group=group, dots=attributes[name], position=position))
+                position += 1
+        for group, names in maelstrom.ABILITY_GROUPS.items():
+            for name in names:
+                rows.append(Trait(character=self, kind=Trait.Kind.ABILITY, name=name,
+                                  group=group, dots=abilities.get(name, 0), position=position))
+                position += 1
+        for ability, name, advanced in kwargs.get("specialties", []):
+            rows.append(Trait(character=self, kind=Trait.Kind.SPECIALTY, name=name,
+                              ability=ability, advanced=advanced, dots=1))
+        Trait.objects.bulk_create(rows)
+
+    @factory.post_generation
+    def starting_xp(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if not create:
+            return
+        amount = self.campaign.starting_xp if extracted is None else extracted
+        XpEntry.objects.create(character=self, kind=XpEntry.Kind.STARTING,
+                               available_delta=amount, total_delta=amount,
+                               reason="Starting XP", created_by=self.owner)
+        Character.objects.filter(pk=self.pk).update(xp_available=amount, xp_total=amount)
+        self.xp_available = self.xp_total = amount
+
+    @factory.post_generation
+    def membership(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if create:
+            Membership.objects.get_or_create(
+                campaign=self.campaign, user=self.owner,
+                defaults={"role": Membership.Role.PLAYER},
+            )
