@@ -1,0 +1,79 @@
+"""Registry of the game systems (rulesets) Sheetkeeper knows, keyed by slug.
+
+Slugs and display names follow /work/shared/RULES.md (the table of seed files). Only systems
+whose rules module exists are selectable; the others are listed so the apps can show them as
+"coming later" and so slugs stay stable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+
+from rulesets import maelstrom
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One game system.
+
+    Attributes:
+        slug: stable identifier stored in the database (for example ``"maelstrom"``).
+        name: display name (for example ``"Maelstrom"``).
+        selectable: whether a campaign may choose this system now (its rules module exists).
+        module: the rules module (for example :mod:`rulesets.maelstrom`), or ``None`` while the
+            system is not implemented yet.
+    """
+
+    slug: str
+    name: str
+    selectable: bool
+    module: ModuleType | None = None
+
+
+RULESETS: dict[str, Ruleset] = {
+    ruleset.slug: ruleset
+    for ruleset in (
+        Ruleset(slug="maelstrom", name="Maelstrom", selectable=True, module=maelstrom),
+        Ruleset(slug="shahquest", name="Shahquest", selectable=False),
+        Ruleset(slug="shattered_world", name="Shattered World", selectable=False),
+        Ruleset(slug="genesys", name="Genesys", selectable=False),
+        Ruleset(slug="three_d6", name="3d6", selectable=False),
+    )
+}
+"""Every supported system by slug, in display order."""
+
+
+def get(slug: str) -> Ruleset:
+    """Return the :class:`Ruleset` registered under ``slug``.
+
+    Args:
+        slug: a key of :data:`RULESETS`, for example ``"maelstrom"``.
+
+    Returns:
+        The registered ruleset (selectable or not).
+
+    Raises:
+        KeyError: if no system has that slug; the message lists the known slugs.
+    """
+    try:
+        return RULESETS[slug]
+    except KeyError:
+        known = ", ".join(RULESETS)
+        raise KeyError(f"unknown ruleset {slug!r}; known rulesets: {known}") from None
+
+
+def choices(selectable_only: bool = True) -> list[tuple[str, str]]:
+    """Return ``(slug, name)`` pairs in display order, for a Django form field's ``choices``.
+
+    Args:
+        selectable_only: when true (the default), only systems that can be chosen now.
+
+    Returns:
+        A new list of ``(slug, display name)`` tuples.
+    """
+    return [
+        (ruleset.slug, ruleset.name)
+        for ruleset in RULESETS.values()
+        if ruleset.selectable or not selectable_only
+    ]

@@ -1,0 +1,34 @@
+"""Tests of the ruleset registry."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulesets import maelstrom, registry
+
+
+def test_choices_list_maelstrom_as_the_selectable_system() -> None:
+    assert registry.choices() == [("maelstrom", "Maelstrom")]
+
+
+def test_all_choices_list_the_five_systems_in_order() -> None:
+    assert registry.choices(selectable_only=False) == [
+        ("maelstrom", "Maelstrom"),
+        ("shahquest", "Shahquest"),
+        ("shattered_world", "Shattered World"),
+        ("genesys", "Genesys"),
+        ("three_d6", "3d6"),
+    ]
+
+
+def test_get_returns_the_ruleset_with_its_module() -> None:
+    ruleset = registry.get("maelstrom")
+    assert ruleset.selectable
+    assert ruleset.module is maelstrom
+    assert registry.get("genesys").module is None
+    assert not registry.get("genesys").selectable
+
+
+def test_getting_an_unknown_slug_raises_a_key_error_naming_it() -> None:
+    with pytest.raises(KeyError, match="unknown ruleset 'dnd5e'"):
+        registry.get("dnd5e")
