@@ -18,9 +18,10 @@ class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
+        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+    password = factory.django.Password(PASSWORD)
 
 
 class CampaignFactory(factory.django.DjangoModelFactory):
@@ -28,6 +29,7 @@ class CampaignFactory(factory.django.DjangoModelFactory):
 
     class Meta:
         model = Campaign
+        skip_postgeneration_save = True
 
     name = factory.Sequence(lambda n: f"Campaign {n}")
     ruleset = "maelstrom"
@@ -77,10 +79,19 @@ class CharacterFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"Character {n}")
     concept = "Smuggler with a past"
 
+    @classmethod
+    def _create(cls, model_class: Any, *args: Any, **kwargs: Any) -> Character:
+        ranks = {key: kwargs.pop(key) for key in ("attributes", "abilities", "specialties")
+                 if key in kwargs}
+        character = super()._create(model_class, *args, **kwargs)
+        character._factory_ranks = ranks
+        return character
+
     @factory.post_generation
     def traits(self, create: bool, extracted: Any, **kwargs: Any) -> None:
         if not create:
             return
+        kwargs = {**getattr(self, "_factory_ranks", {}), **kwargs}
         attributes = {**DEFAULT_ATTRIBUTES, **kwargs.get("attributes", {})}
         abilities = {**DEFAULT_ABILITIES, **kwargs.get("abilities", {})}
         rows = []

@@ -1,0 +1,328 @@
+"""The character sheet and its in-place changes: health, willpower and XP.
+
+Every endpoint answers both ways: an HTMX request gets the partial of the box it changed,
+a plain POST is redirected back to the page (POST/redirect/GET) with a message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaigns.permissions import get_character, is_gm
+from characters import services
+from characters.forms import AwardForm, BankForm, DamageForm, HealForm, SpendForm, WillpowerForm
+from characters.models import WILLPOWER_KEY, Character, Trait, XpEntry
+from rolls.forms import RollForm
+from rolls.models import Roll
+from rulesets import maelstrom
+from rulesets.maelstrom import RuleError
+
+SHEET = "characters/sheet.html"
+XP_PAGE = "characters/xp.html"
+
+
+def _dots(value: int, maximum: int) -> list[bool]:
+    return [i < value for i in range(maximum)]
+
+
+def _trait_choices(traits: list[Trait], character: Character) -> list[tuple[str, str]]:
+    """Ledger keys of the traits XP can buy or be banked into, with the next rank's label."""
+    choices = [(t.key, f"{t.name} ({t.dots})") for t in traits if t.kind != Trait.Kind.SPECIALTY]
+    choices.append((WILLPOWER_KEY, f"Willpower ({character.willpower_permanent})"))
+    return choices
+
+
+def _layout(traits: list[Trait], banked: dict[str, int]) -> dict[str, Any]:
+    """Group the trait rows as the seed's sheet does: attributes by group, abilities by
+    group with their specialties under them."""
+    specialties: dict[str, list[Trait]] = {}
+    for t in traits:
+        if t.kind == Trait.Kind.SPECIALTY:
+            specialties.setdefault(t.ability, []).append(t)
+    attributes = {group: [] for group in maelstrom.ATTRIBUTE_GROUPS}
+    abilities = {group: [] for group in maelstrom.ABILITY_GROUPS}
+    for t in traits:
+        row = {"trait": t, "dots": _dots(t.dots, maelstrom.DOTS_MAX),
+               "banked": banked.get(t.key, 0)}
+        if t.kind == Trait.Kind.ATTRIBUTE:
+            attributes.setdefault(t.group, []).append(row)
+        elif t.kind == Trait.Kind.ABILITY:
+            row["specialties"] = sorted(specialties.get(t.name, []), key=lambda s: s.name)
+            abilities.setdefault(t.group, []).append(row)
+    return {"attributes": attributes, "abilities": abilities}
+
+
+def _health_context(character: Character) -> dict[str, Any]:
+    chart = character.health
+    boxes = [
+        {"name": name, "penalty": penalty, "mark": mark,
+         "label": {"/": "bashing", "X": "lethal", "*": "aggravated"}.get(mark, "empty")}
+        for (name, penalty), mark in zip(chart.levels(), chart.marks(), strict=True)
+    ]
+    return {"chart": chart, "boxes": boxes, "damage_form": DamageForm(), "heal_form": HealForm()}
+
+
+def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]:
+    """Everything the sheet shows, in a fixed number of queries whatever the trait count."""
+    traits = list(character.traits.all())
+    banked = services.banked_xp(character)
+    merits_flaws = list(character.merits_flaws.all())
+    return {
+        "character": character,
+        "is_gm": is_gm(request.user, character.campaign_id),
+        **_layout(traits, banked),
+        **_health_context(character),
+        "willpower_permanent": _dots(character.willpower_permanent, maelstrom.WILLPOWER_MAX),
+        "willpower_current": _dots(character.willpower_current, maelstrom.WILLPOWER_MAX),
+        "merits": [m for m in merits_flaws if m.kind == "merit"],
+        "flaws": [m for m in merits_flaws if m.kind == "flaw"],
+        "banked": [(services.trait_label(k), v) for k, v in sorted(banked.items())],
+        "banked_total": sum(banked.values()),
+        "roll_form": RollForm(),
+        "recent_rolls": list(
+            Roll.objects.filter(character=character, parent__isnull=True)
+            .select_related("rolled_by").prefetch_related("followups")[:5]
+        ),
+    }
+
+
+@login_required
+def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The sheet (Maelstrom rules.md, Traits, Willpower, Health): traits as dots in the seed's
+    groups, specialties under their ability, willpower, the health chart, merits and flaws,
+    XP; each trait can join the roll pool."""
+    character = get_character(request.user, pk)
+    return render(request, SHEET, _sheet_context(request, character))
+
+
+def _respond(
+    request: HttpRequest, character: Character, partial: str, context: dict[str, Any],
+    *, error: str = "", success: str = "",
+) -> HttpResponse:
+    """The partial for HTMX, or a redirect to the sheet with a message."""
+    if request.htmx:
+        context = {"character": character, "error": error, "success": success, **context}
+        return render(request, f"{SHEET}#{partial}", context)
+    if error:
+        messages.error(request, error)
+    elif success:
+        messages.success(request, success)
+    return redirect(character)
+
+
+@require_POST
+@login_required
+def character_health(request: HttpRequest, pk: int) -> HttpResponse:
+    """Mark damage or heal a level in place (Maelstrom rules.md, Marking Damage)."""
+    character = get_character(request.user, pk)
+    if request.POST.get("action") == "heal":
+        form: DamageForm | HealForm = HealForm(request.POST)
+    else:
+        form = DamageForm(request.POST)
+    error = success = ""
+    if not form.is_valid():
+        error = "; ".join(e for errors in form.errors.values() for e in errors)
+    else:
+        try:
+            if isinstance(form, HealForm):
+                character = services.damage_heal(
+                    character=character, kind=form.cleaned_data["kind"] or None
+                )
+                success = f"Healed one level: {character.health.level_name}."
+            else:
+                levels, kind = form.cleaned_data["levels"], form.cleaned_data["kind"]
+                character = services.damage_mark(character=character, kind=kind, levels=levels)
+                success = f"Marked {levels} {kind}: {character.health.level_name}."
+        except RuleError as exc:
+            error = str(exc)
+    return _respond(request, character, "health-track", _health_context(character),
+                    error=error, success=success)
+
+
+@require_POST
+@login_required
+def character_willpower(request: HttpRequest, pk: int) -> HttpResponse:
+    """Spend or recover a current willpower dot in place (Maelstrom rules.md, Willpower)."""
+    character = get_character(request.user, pk)
+    form = WillpowerForm(request.POST)
+    error = success = ""
+    if not form.is_valid():
+        error = "Choose to spend or recover willpower."
+    else:
+        try:
+            if form.cleaned_data["action"] == "spend":
+                character = services.willpower_spend(character=character)
+                success = "Spent a willpower dot."
+            else:
+                character = services.willpower_recover(character=character)
+                success = "Recovered a willpower dot."
+        except RuleError as exc:
+            error = str(exc)
+    context = {
+        "willpower_permanent": _dots(character.willpower_permanent, maelstrom.WILLPOWER_MAX),
+        "willpower_current": _dots(character.willpower_current, maelstrom.WILLPOWER_MAX),
+    }
+    return _respond(request, character, "willpower-track", context, error=error,
+                    success=success)
+
+
+# --- XP -----------------------------------------------------------------------------------
+
+
+def _xp_context(
+    request: HttpRequest, character: Character, **forms: Any
+) -> dict[str, Any]:
+    traits = list(character.traits.all())
+    choices = _trait_choices(traits, character)
+    banked = services.banked_xp(character)
+    entries = Paginator(
+        character.xp_entries.select_related("created_by", "reversal"), 25
+    ).get_page(request.GET.get("page"))
+    gm = is_gm(request.user, character.campaign_id)
+    latest_own = (
+        character.xp_entries.filter(kind=XpEntry.Kind.SPEND, reversal__isnull=True,
+                                    created_by=request.user)
+        .order_by("-created_at", "-id").values_list("pk", flat=True).first()
+    )
+    return {
+        "character": character,
+        "is_gm": gm,
+        "entries": entries,
+        "undoable": {e.pk for e in entries if e.kind == XpEntry.Kind.SPEND
+                     and not hasattr(e, "reversal") and (gm or e.pk == latest_own)},
+        "banked": [(services.trait_label(k), v) for k, v in sorted(banked.items())],
+        "spend_form": forms.get("spend_form") or SpendForm(trait_choices=choices),
+        "bank_form": forms.get("bank_form") or BankForm(trait_choices=choices),
+        "award_form": forms.get("award_form") or AwardForm(),
+        "quote": forms.get("quote"),
+        "abilities": maelstrom.ABILITIES,
+    }
+
+
+@login_required
+def character_xp(request: HttpRequest, pk: int) -> HttpResponse:
+    """The XP page: balance, banks, the ledger, and the spend, bank and award forms."""
+    character = get_character(request.user, pk)
+    return render(request, XP_PAGE, _xp_context(request, character))
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def character_xp_spend(request: HttpRequest, pk: int) -> HttpResponse:
+    """Spend XP on a dot or specialty: GET shows the cost (from the bank and from available
+    XP) before confirming; POST with the confirmed ``expected_cost`` buys it
+    (Maelstrom rules.md, Spending Experience)."""
+    character = get_character(request.user, pk)
+    choices = _trait_choices(list(character.traits.all()), character)
+    data = request.POST if request.method == "POST" else request.GET
+    form = SpendForm(data, trait_choices=choices)
+    quote = None
+    if form.is_valid():
+        try:
+            if request.method == "POST":
+                entry = services.xp_spend(
+                    character=character, **form.purchase_args(),  # type: ignore[arg-type]
+                    expected_cost=form.cleaned_data["expected_cost"], by=request.user,
+                )
+                messages.success(request, f"Spent {entry.cost} XP: {entry.reason}.")
+                if request.htmx:
+                    character.refresh_from_db()
+                    return render(request, f"{XP_PAGE}#xp-panel",
+                                  _xp_context(request, character))
+                return redirect("characters:character-xp", pk=character.pk)
+            quote = services.xp_quote(character=character, **form.purchase_args())  # type: ignore[arg-type]
+        except RuleError as exc:
+            form.add_error(None, str(exc))
+    context = _xp_context(request, character, spend_form=form, quote=quote)
+    if request.htmx:
+        return render(request, f"{XP_PAGE}#xp-panel", context)
+    return render(request, XP_PAGE, context)
+
+
+@require_POST
+@login_required
+def character_xp_bank(request: HttpRequest, pk: int) -> HttpResponse:
+    """Bank available XP into a trait (Maelstrom rules.md, Banking Experience)."""
+    character = get_character(request.user, pk)
+    choices = _trait_choices(list(character.traits.all()), character)
+    form = BankForm(request.POST, trait_choices=choices)
+    if form.is_valid():
+        try:
+            entry = services.xp_bank(character=character, key=form.cleaned_data["trait"],
+                                     amount=form.cleaned_data["amount"], by=request.user)
+        except RuleError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"{entry.banked_delta} XP {entry.reason.lower()}.")
+            if not request.htmx:
+                return redirect("characters:character-xp", pk=character.pk)
+            character.refresh_from_db()
+            return render(request, f"{XP_PAGE}#xp-panel", _xp_context(request, character))
+    context = _xp_context(request, character, bank_form=form)
+    return render(request, f"{XP_PAGE}#xp-panel" if request.htmx else XP_PAGE, context)
+
+
+@require_POST
+@login_required
+def character_xp_award(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM awards XP: the seed's chapter and story awards and/or a custom amount
+    (Maelstrom rules.md, Earning Experience). Players get 404."""
+    character = get_character(request.user, pk)
+    if not is_gm(request.user, character.campaign_id):
+        from django.http import Http404
+
+        raise Http404("No such page.")
+    form = AwardForm(request.POST)
+    if form.is_valid():
+        total = 0
+        try:
+            for name in form.cleaned_data["awards"]:
+                services.xp_award(character=character, amount=1, reason=f"{name} award",
+                                  by=request.user)
+                total += 1
+            if form.cleaned_data["amount"]:
+                services.xp_award(character=character, amount=form.cleaned_data["amount"],
+                                  reason=form.cleaned_data["reason"], by=request.user)
+                total += form.cleaned_data["amount"]
+        except RuleError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"Awarded {total} XP to {character.name}.")
+            if not request.htmx:
+                return redirect("characters:character-xp", pk=character.pk)
+            character.refresh_from_db()
+            return render(request, f"{XP_PAGE}#xp-panel", _xp_context(request, character))
+    context = _xp_context(request, character, award_form=form)
+    return render(request, f"{XP_PAGE}#xp-panel" if request.htmx else XP_PAGE, context)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def character_xp_undo(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    """Undo a spend with a reversing entry: GET asks to confirm, POST undoes it. A player
+    undoes only their own latest spend; the GM any (Maelstrom rules.md, Spending
+    Experience; our ledger never deletes)."""
+    character = get_character(request.user, pk)
+    entry = get_object_or_404(XpEntry, pk=entry_id, character=character)
+    if request.method == "GET":
+        return render(request, "characters/xp_undo.html",
+                      {"character": character, "entry": entry})
+    try:
+        reversal = services.xp_undo(entry=entry, by=request.user,
+                                    as_gm=is_gm(request.user, character.campaign_id))
+    except RuleError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Undone: {entry.reason}; {reversal.available_delta} XP "
+                                  "refunded.")
+    if request.htmx:
+        character.refresh_from_db()
+        return render(request, f"{XP_PAGE}#xp-panel", _xp_context(request, character))
+    return redirect("characters:character-xp", pk=character.pk)

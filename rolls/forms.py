@@ -1,0 +1,71 @@
+"""The roll dialog: which traits, specialties and circumstances make the pool."""
+
+from __future__ import annotations
+
+from django import forms
+
+from rolls.services import RollRequest
+from rulesets import maelstrom
+
+KIND_CHOICES = [
+    ("action", "Action (the traits ticked on the sheet)"),
+    ("willpower", "Willpower (alone)"),
+    ("soak", "Soak"),
+]
+
+
+class RollForm(forms.Form):
+    """A roll request from the sheet (Maelstrom rules.md, Dice Pool, Difficulty, Threshold,
+    Required Specialties, Soaking Damage). Trait and specialty values are checked against the
+    character by the rules engine when the pool is built."""
+
+    kind = forms.ChoiceField(choices=KIND_CHOICES, initial="action", widget=forms.RadioSelect,
+                             label="Roll")
+    trait = forms.MultipleChoiceField(required=False, label="Traits")
+    specialty = forms.MultipleChoiceField(required=False, label="Specialties")
+    difficulty = forms.IntegerField(min_value=maelstrom.DIFFICULTY_MIN,
+                                    max_value=maelstrom.DIFFICULTY_MAX,
+                                    initial=maelstrom.DEFAULT_DIFFICULTY, label="Difficulty")
+    threshold = forms.IntegerField(min_value=0, max_value=20, initial=0, label="Threshold")
+    required_specialties = forms.CharField(
+        required=False, max_length=300, label="Required advanced specialties",
+        help_text="Comma-separated; each one you don't use adds +1 threshold.",
+    )
+    ignore_wound_penalty = forms.BooleanField(
+        required=False, label="Spend a willpower dot to ignore the wound penalty"
+    )
+    damage_kind = forms.ChoiceField(
+        choices=[(k, k.capitalize()) for k in maelstrom.DAMAGE_KINDS], initial="bashing",
+        required=False, label="Damage to soak",
+    )
+    armor = forms.IntegerField(min_value=0, max_value=20, initial=0, required=False,
+                               label="Armor dice")
+
+    def __init__(self, *args: object, traits: list[str] | None = None,
+                 specialties: list[str] | None = None, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["trait"].choices = [(t, t) for t in traits or []]
+        self.fields["specialty"].choices = [(s, s) for s in specialties or []]
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        if data.get("kind") == "action" and not data.get("trait"):
+            raise forms.ValidationError(
+                "Tick one or two traits on the sheet (an attribute and an ability, or two "
+                "attributes) to build the pool."
+            )
+        return data
+
+    def to_request(self) -> RollRequest:
+        data = self.cleaned_data
+        required = tuple(
+            name.strip() for name in (data.get("required_specialties") or "").split(",")
+            if name.strip()
+        )
+        return RollRequest(
+            kind=data["kind"], traits=tuple(data.get("trait") or ()),
+            specialties=tuple(data.get("specialty") or ()), difficulty=data["difficulty"],
+            threshold=data["threshold"], required_specialties=required,
+            ignore_wound_penalty=bool(data.get("ignore_wound_penalty")),
+            damage_kind=data.get("damage_kind") or "bashing", armor=data.get("armor") or 0,
+        )

@@ -1,0 +1,156 @@
+"""Rolling from the sheet, roll follow-ups (experience die, willpower), and the roll logs."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
+
+from campaigns.permissions import get_character, get_membership
+from characters.models import Trait
+from rolls import services
+from rolls.forms import RollForm
+from rolls.models import Roll
+from rulesets.maelstrom import RuleError
+
+RESULT = "rolls/roll_detail.html#roll-result"
+
+
+def _roll_form(character_traits: list[Trait], data: object = None) -> RollForm:
+    names = [t.name for t in character_traits if t.kind != Trait.Kind.SPECIALTY]
+    specialties = [f"{t.ability}: {t.name}" for t in character_traits
+                   if t.kind == Trait.Kind.SPECIALTY]
+    return RollForm(data, traits=names, specialties=specialties)  # type: ignore[arg-type]
+
+
+def _visible_roll(request: HttpRequest, pk: int) -> Roll:
+    """A roll the user may see: any member of its campaign sees its rolls (the table's log).
+    Raises Http404 for everyone else."""
+    roll = get_object_or_404(
+        Roll.objects.select_related("character", "rolled_by", "campaign", "parent"), pk=pk
+    )
+    get_membership(request.user, roll.campaign_id)
+    return roll
+
+
+def _result_context(roll: Roll, request: HttpRequest) -> dict[str, object]:
+    followups = list(roll.followups.all())
+    can_act = roll.character is not None and _can_edit(request, roll)
+    return {
+        "roll": roll,
+        "followups": followups,
+        "can_act": can_act,
+        "experience_keys": services.experience_die_keys(roll) if can_act else [],
+        "has_experience_die": any(f.kind == Roll.Kind.EXPERIENCE_DIE for f in followups),
+        "has_willpower_spend": any(f.kind == Roll.Kind.WILLPOWER_SPEND for f in followups),
+    }
+
+
+def _can_edit(request: HttpRequest, roll: Roll) -> bool:
+    try:
+        get_character(request.user, roll.character_id)  # type: ignore[arg-type]
+    except Http404:
+        return False
+    return True
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def roll_create(request: HttpRequest, character_id: int) -> HttpResponse:
+    """Roll the pool picked on the sheet. The server rolls, stores the roll, then shows it:
+    for HTMX the result partial (plus a ``rollMade`` event), otherwise a redirect to the
+    roll. A GET shows the roll dialog on its own page."""
+    character = get_character(request.user, character_id)
+    traits = list(character.traits.all())
+    if request.method == "GET":
+        return render(request, "rolls/roll_form.html",
+                      {"character": character, "form": _roll_form(traits), "traits": traits})
+    form = _roll_form(traits, request.POST)
+    error = ""
+    if form.is_valid():
+        try:
+            roll = services.roll_create(character=character, request=form.to_request(),
+                                        by=request.user, rng=services.get_rng())
+        except RuleError as exc:
+            error = str(exc)
+        else:
+            if request.htmx:
+                response = render(request, RESULT, _result_context(roll, request))
+                return trigger_client_event(response, "rollMade", {"id": roll.pk})
+            return redirect(roll)
+    else:
+        error = " ".join(e for errors in form.errors.values() for e in errors)
+    if request.htmx:
+        return render(request, RESULT, {"error": error})
+    messages.error(request, error)
+    return render(request, "rolls/roll_form.html",
+                  {"character": character, "form": form, "traits": traits}, status=400)
+
+
+@login_required
+def roll_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """One roll with every die and its outcome, and its follow-ups."""
+    roll = _visible_roll(request, pk)
+    return render(request, "rolls/roll_detail.html", _result_context(roll, request))
+
+
+def _followup(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    roll = _visible_roll(request, pk)
+    if roll.character_id is None or not _can_edit(request, roll):
+        raise Http404("No such roll.")
+    try:
+        if action == "experience_die":
+            services.roll_experience_die(roll=roll, key=request.POST.get("key", ""),
+                                         by=request.user, rng=services.get_rng())
+        else:
+            services.roll_willpower_spend(roll=roll, by=request.user)
+    except RuleError as exc:
+        if not request.htmx:
+            messages.error(request, str(exc))
+            return redirect(roll)
+        return render(request, RESULT, {**_result_context(roll, request), "error": str(exc)})
+    if request.htmx:
+        response = render(request, RESULT, _result_context(roll, request))
+        return trigger_client_event(response, "rollMade", {"id": roll.pk})
+    return redirect(roll)
+
+
+@require_POST
+@login_required
+def roll_experience_die(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add an experience die: bank 1 XP in a trait the roll used, roll one bonus die
+    (Maelstrom rules.md, Adding Experience Dice)."""
+    return _followup(request, pk, "experience_die")
+
+
+@require_POST
+@login_required
+def roll_willpower_spend(request: HttpRequest, pk: int) -> HttpResponse:
+    """Spend a willpower dot to succeed on a Willpower roll (Maelstrom rules.md, Rolling
+    Willpower)."""
+    return _followup(request, pk, "willpower_spend")
+
+
+@login_required
+def roll_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The campaign's roll log, newest first, 25 a page, filterable by character."""
+    membership = get_membership(request.user, campaign_id)
+    campaign = membership.campaign
+    rolls = (
+        Roll.objects.filter(campaign=campaign, parent__isnull=True)
+        .select_related("character", "rolled_by").prefetch_related("followups")
+    )
+    characters = list(campaign.characters.order_by("name").only("pk", "name"))
+    selected = request.GET.get("character", "")
+    if selected.isdigit():
+        rolls = rolls.filter(character_id=int(selected))
+    page = Paginator(rolls, 25).get_page(request.GET.get("page"))
+    context = {"campaign": campaign, "page": page, "characters": characters,
+               "selected": selected}
+    if request.htmx:
+        return render(request, "rolls/roll_list.html#roll-log", context)
+    return render(request, "rolls/roll_list.html", context)
