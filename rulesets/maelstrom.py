@@ -536,6 +536,15 @@ _MAX_RANK: dict[str, int] = {
 }
 
 
+_KIND_NOUN: dict[str, str] = {
+    "attribute": "an attribute",
+    "ability": "an ability",
+    "willpower": "Willpower",
+    "general_specialty": "a general specialty",
+    "advanced_specialty": "an advanced specialty",
+}
+
+
 def _check_trait_kind(kind: str) -> None:
     if kind not in _MAX_RANK:
         raise RuleError(
@@ -565,8 +574,7 @@ def xp_cost(kind: str, new_rank: int) -> int:
     maximum = _MAX_RANK[kind]
     if not 1 <= new_rank <= maximum:
         raise RuleError(
-            f"a {kind.replace('_', ' ')} can only be bought up to rank {maximum}, "
-            f"not rank {new_rank}",
+            f"{_KIND_NOUN[kind]} can only be bought up to rank {maximum}, not rank {new_rank}",
             _rule("Spending Experience"),
         )
     if kind == "attribute":
@@ -603,7 +611,7 @@ def xp_cost_between(kind: str, current: int, target: int) -> int:
         raise RuleError(f"a trait cannot have {current} dots", _rule("Spending Experience"))
     if target < current:
         raise RuleError(
-            f"cannot lower a {kind.replace('_', ' ')} from {current} to {target} with XP",
+            f"cannot lower {_KIND_NOUN[kind]} from {current} to {target} with XP",
             _rule("Spending Experience"),
         )
     return sum(xp_cost(kind, rank) for rank in range(current + 1, target + 1))

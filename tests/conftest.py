@@ -10,7 +10,14 @@ from django.test import Client
 
 from campaigns.models import Campaign, Membership
 from characters.models import Character
-from tests.factories import PASSWORD, CampaignFactory, CharacterFactory, UserFactory
+from tests.factories import CampaignFactory, CharacterFactory, UserFactory
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):  # type: ignore[no-untyped-def]
+    """Hash test passwords cheaply; the real hasher is for real users (tests/campaigns
+    still sign up and log in through the forms)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -49,7 +56,7 @@ def client_for() -> Callable[..., Client]:
     def make(user, htmx: bool = False) -> Client:  # type: ignore[no-untyped-def]
         headers = {"HX-Request": "true"} if htmx else {}
         client = Client(headers=headers)
-        assert client.login(username=user.username, password=PASSWORD)
+        client.force_login(user)
         return client
 
     return make

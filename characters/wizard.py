@@ -1,0 +1,250 @@
+"""The character creation wizard: one URL, five steps, the draft in the session.
+
+``?step=<slug>`` picks the step on GET; POSTs carry ``step`` in the form. A step that is not
+reachable yet (an earlier one is not done, or was broken by a later change) redirects to the
+first open one. The starting-XP step previews its total: HTMX POSTs with ``preview`` get the
+``xp-summary`` partial only; without JavaScript the "Update total" button does a full POST.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from campaigns.models import Campaign
+from campaigns.permissions import get_membership
+from characters import creation
+from characters.creation import STEP_SLUGS, STEPS, Draft
+from rulesets import maelstrom
+
+TEMPLATE = "characters/create.html"
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = get_membership(request.user, campaign_id).campaign
+    if campaign.ruleset != "maelstrom":
+        raise Http404("Character creation is not available for this rule system yet.")
+    draft = creation.draft_load(request.session, campaign.pk)
+    open_step = creation.first_open_step(draft, campaign.starting_xp)
+    source = request.POST if request.method == "POST" else request.GET
+    step = source.get("step") or open_step
+    if step not in STEP_SLUGS or STEP_SLUGS.index(step) > STEP_SLUGS.index(open_step):
+        return redirect(_step_url(campaign, open_step))
+    handler = {
+        "concept": _concept_step,
+        "attributes": _attributes_step,
+        "abilities": _abilities_step,
+        "xp": _xp_step,
+        "review": _review_step,
+    }[step]
+    return handler(request, campaign, draft, open_step)
+
+
+def _concept_step(
+    request: HttpRequest, campaign: Campaign, draft: Draft, open_step: str
+) -> HttpResponse:
+    if request.method == "POST":
+        form = creation.ConceptForm(request.POST)
+        if form.is_valid():
+            form.apply(draft)
+            return _advance(request, campaign, draft, "concept")
+    else:
+        form = creation.ConceptForm(initial={"name": draft.name, "concept": draft.concept})
+    return _render(request, campaign, draft, "concept", open_step, {"form": form})
+
+
+def _attributes_step(
+    request: HttpRequest, campaign: Campaign, draft: Draft, open_step: str
+) -> HttpResponse:
+    if request.method == "POST":
+        form = creation.AttributesForm(request.POST)
+        if form.is_valid():
+            form.apply(draft)
+            return _advance(request, campaign, draft, "attributes")
+    else:
+        form = creation.AttributesForm(initial=creation.AttributesForm.initial_from(draft))
+    return _render(request, campaign, draft, "attributes", open_step, {"form": form})
+
+
+def _abilities_step(
+    request: HttpRequest, campaign: Campaign, draft: Draft, open_step: str
+) -> HttpResponse:
+    if request.method == "POST":
+        form = creation.AbilitiesForm(request.POST)
+        if form.is_valid():
+            form.apply(draft)
+            return _advance(request, campaign, draft, "abilities")
+    else:
+        form = creation.AbilitiesForm(initial=creation.AbilitiesForm.initial_from(draft))
+    return _render(request, campaign, draft, "abilities", open_step, {"form": form})
+
+
+def _xp_step(
+    request: HttpRequest, campaign: Campaign, draft: Draft, open_step: str
+) -> HttpResponse:
+    if request.method == "GET":
+        xp = creation.XpStep(draft)
+        return _render(request, campaign, draft, "xp", open_step, _xp_context(xp, draft, campaign))
+
+    xp = creation.XpStep(draft, data=request.POST)
+    valid = xp.is_valid()
+    candidate = xp.candidate()
+    context = _xp_context(xp, candidate, campaign)
+    if request.htmx and request.POST.get("preview"):
+        return render(request, f"{TEMPLATE}#xp-summary", context)
+    if not valid:
+        return _render(request, campaign, draft, "xp", open_step, context)
+
+    # Valid entries are kept even when the step cannot be left yet (e.g. overspent): the
+    # gate re-checks the step before the review opens, and nothing is in the database.
+    creation.draft_save(request.session, campaign.pk, candidate)
+    if request.POST.get("action") != "next":
+        return redirect(_step_url(campaign, "xp"))
+    problems = creation.check_purchases(candidate, campaign.starting_xp)
+    if problems:
+        context["step_errors"] = [str(problem) for problem in problems]
+        return _render(request, campaign, candidate, "xp", open_step, context)
+    return _advance(request, campaign, candidate, "xp")
+
+
+def _review_step(
+    request: HttpRequest, campaign: Campaign, draft: Draft, open_step: str
+) -> HttpResponse:
+    context: dict[str, Any] = {"summary": _summary(draft, campaign.starting_xp)}
+    if request.method == "POST":
+        try:
+            character = creation.character_create(
+                campaign=campaign, owner=request.user, draft=draft  # type: ignore[arg-type]
+            )
+        except ValueError as error:  # RuleError included: the draft changed under us
+            context["step_errors"] = [str(error)]
+        else:
+            creation.draft_clear(request.session, campaign.pk)
+            messages.success(request, f"{character.name} is ready to play.")
+            return redirect(character.get_absolute_url())
+    context["review"] = _review_rows(draft)
+    return _render(request, campaign, draft, "review", open_step, context)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _step_url(campaign: Campaign, slug: str) -> str:
+    return f"{reverse('characters:character-create', args=[campaign.pk])}?step={slug}"
+
+
+def _advance(request: HttpRequest, campaign: Campaign, draft: Draft, slug: str) -> HttpResponse:
+    """Mark ``slug`` done, keep the draft, and go to the next step still needing the player."""
+    draft.complete(slug)
+    creation.draft_save(request.session, campaign.pk, draft)
+    following = STEP_SLUGS[STEP_SLUGS.index(slug) + 1]
+    open_step = creation.first_open_step(draft, campaign.starting_xp)
+    if STEP_SLUGS.index(open_step) < STEP_SLUGS.index(following):
+        following = open_step
+    return redirect(_step_url(campaign, following))
+
+
+def _render(
+    request: HttpRequest,
+    campaign: Campaign,
+    draft: Draft,
+    step: str,
+    open_step: str,
+    context: dict[str, Any],
+) -> HttpResponse:
+    reachable = STEP_SLUGS.index(open_step)
+    current = STEP_SLUGS.index(step)
+    steps = [
+        {
+            "number": index + 1,
+            "slug": item.slug,
+            "title": item.title,
+            "url": _step_url(campaign, item.slug),
+            "current": index == current,
+            "reachable": index <= reachable,
+        }
+        for index, item in enumerate(STEPS)
+    ]
+    return render(
+        request,
+        TEMPLATE,
+        {
+            "campaign": campaign,
+            "draft": draft,
+            "step": step,
+            "step_title": STEPS[current].title,
+            "steps": steps,
+            "earlier_steps": steps[:current],
+            "wizard_url": reverse("characters:character-create", args=[campaign.pk]),
+            "dots_max": maelstrom.DOTS_MAX,
+            "willpower_max": maelstrom.WILLPOWER_MAX,
+            "starting_willpower": maelstrom.STARTING_WILLPOWER,
+            **context,
+        },
+    )
+
+
+def _xp_context(xp: creation.XpStep, draft: Draft, campaign: Campaign) -> dict[str, Any]:
+    summary = _summary(draft, campaign.starting_xp)
+    summary["problems"] = xp.error_messages() + [
+        str(problem) for problem in creation.check_combinations(draft)
+    ]
+    return {
+        "xp": xp,
+        "summary": summary,
+        "suggestions": creation.specialty_suggestions(),
+        "merits": list(maelstrom.MERITS.values()),
+        "flaws": list(maelstrom.FLAWS.values()),
+        "campaign": campaign,
+    }
+
+
+def _summary(draft: Draft, starting_xp: int) -> dict[str, Any]:
+    """What the xp-summary partial shows."""
+    try:
+        lines, remaining = creation.xp_breakdown(draft, starting_xp)
+    except maelstrom.RuleError as error:  # only from a draft the gate would refuse anyway
+        return {"starting_xp": starting_xp, "error": str(error), "lines": [], "problems": []}
+    return {
+        "starting_xp": starting_xp,
+        "purchases": [line for line in lines if line.kind == "spend"],
+        "merits": [line for line in lines if line.kind == "merit"],
+        "flaws": [line for line in lines if line.kind == "flaw"],
+        "remaining": remaining,
+        "available": sum(line.delta for line in lines if line.delta > 0),
+        "spent": sum(line.cost for line in lines if line.delta < 0),
+        "short": -remaining,
+        "problems": [],
+    }
+
+
+def _dots(rank: int, maximum: int) -> str:
+    return "●" * rank + "○" * max(0, maximum - rank)
+
+
+def _review_rows(draft: Draft) -> dict[str, Any]:
+    def row(name: str, start: int, final: int, maximum: int) -> dict[str, Any]:
+        return {"name": name, "start": start, "final": final, "dots": _dots(final, maximum)}
+
+    return {
+        "attribute_groups": [
+            (group, [row(n, draft.attribute_start(n), draft.attribute_final(n),
+                         maelstrom.DOTS_MAX) for n in names])
+            for group, names in maelstrom.ATTRIBUTE_GROUPS.items()
+        ],
+        "ability_groups": [
+            (group, [row(n, draft.ability_start(n), draft.ability_final(n),
+                         maelstrom.DOTS_MAX) for n in names])
+            for group, names in maelstrom.ABILITY_GROUPS.items()
+        ],
+        "willpower": row("Willpower", maelstrom.STARTING_WILLPOWER, draft.willpower,
+                         maelstrom.WILLPOWER_MAX),
+    }
