@@ -31,7 +31,9 @@ def env_bool(name: str, default: bool) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise ImproperlyConfigured(f"{name} must be one of 1/0, true/false, yes/no, on/off; got {raw!r}")
+    raise ImproperlyConfigured(
+        f"{name} must be one of 1/0, true/false, yes/no, on/off; got {raw!r}"
+    )
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
