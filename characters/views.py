@@ -26,6 +26,9 @@ from rulesets.maelstrom import RuleError
 
 SHEET = "characters/sheet.html"
 XP_PAGE = "characters/xp.html"
+# The XP page holds three forms with an "amount" field: distinct ids keep each label on its
+# own input (names stay plain so the endpoints read the same fields).
+BANK_IDS, AWARD_IDS = "bank_%s", "award_%s"
 
 
 def _dots(value: int, maximum: int) -> list[bool]:
@@ -199,8 +202,8 @@ def _xp_context(
                      and not hasattr(e, "reversal") and (gm or e.pk == latest_own)},
         "banked": [(services.trait_label(k), v) for k, v in sorted(banked.items())],
         "spend_form": forms.get("spend_form") or SpendForm(trait_choices=choices),
-        "bank_form": forms.get("bank_form") or BankForm(trait_choices=choices),
-        "award_form": forms.get("award_form") or AwardForm(),
+        "bank_form": forms.get("bank_form") or BankForm(trait_choices=choices, auto_id=BANK_IDS),
+        "award_form": forms.get("award_form") or AwardForm(auto_id=AWARD_IDS),
         "quote": forms.get("quote"),
         "abilities": maelstrom.ABILITIES,
     }
@@ -252,7 +255,7 @@ def character_xp_bank(request: HttpRequest, pk: int) -> HttpResponse:
     """Bank available XP into a trait (Maelstrom rules.md, Banking Experience)."""
     character = get_character(request.user, pk)
     choices = _trait_choices(list(character.traits.all()), character)
-    form = BankForm(request.POST, trait_choices=choices)
+    form = BankForm(request.POST, trait_choices=choices, auto_id=BANK_IDS)
     if form.is_valid():
         try:
             entry = services.xp_bank(character=character, key=form.cleaned_data["trait"],
@@ -279,7 +282,7 @@ def character_xp_award(request: HttpRequest, pk: int) -> HttpResponse:
         from django.http import Http404
 
         raise Http404("No such page.")
-    form = AwardForm(request.POST)
+    form = AwardForm(request.POST, auto_id=AWARD_IDS)
     if form.is_valid():
         total = 0
         try:
