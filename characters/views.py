@@ -189,11 +189,12 @@ def _xp_context(
         character.xp_entries.select_related("created_by", "reversal"), 25
     ).get_page(request.GET.get("page"))
     gm = is_gm(request.user, character.campaign_id)
+    # Mirrors xp_undo: a player may undo the latest standing spend, if it is their own.
     latest_own = (
-        character.xp_entries.filter(kind=XpEntry.Kind.SPEND, reversal__isnull=True,
-                                    created_by=request.user)
-        .order_by("-created_at", "-id").values_list("pk", flat=True).first()
+        character.xp_entries.filter(kind=XpEntry.Kind.SPEND, reversal__isnull=True)
+        .order_by("-created_at", "-id").values_list("pk", "created_by_id").first()
     )
+    latest_own = latest_own[0] if latest_own and latest_own[1] == request.user.pk else None
     return {
         "character": character,
         "is_gm": gm,
@@ -229,7 +230,8 @@ def character_xp_spend(request: HttpRequest, pk: int) -> HttpResponse:
     quote = None
     if form.is_valid():
         try:
-            if request.method == "POST":
+            # A purchase is confirmed at the price the player saw; without one, show it.
+            if request.method == "POST" and form.cleaned_data["expected_cost"] is not None:
                 entry = services.xp_spend(
                     character=character, **form.purchase_args(),  # type: ignore[arg-type]
                     expected_cost=form.cleaned_data["expected_cost"], by=request.user,
@@ -263,7 +265,8 @@ def character_xp_bank(request: HttpRequest, pk: int) -> HttpResponse:
         except RuleError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"{entry.banked_delta} XP {entry.reason.lower()}.")
+            messages.success(request, f"{entry.banked_delta} XP banked in "
+                                      f"{services.trait_label(entry.bank_key)}.")
             if not request.htmx:
                 return redirect("characters:character-xp", pk=character.pk)
             character.refresh_from_db()

@@ -93,6 +93,11 @@ def build_pool(
         specialties.append(maelstrom.SpecialtyRef(name=specialty.name,
                                                   ability=specialty.ability,
                                                   advanced=specialty.advanced))
+    if character.willpower_current == 0 and not request.ignore_wound_penalty:
+        # Spending the last dot to ignore wounds still allows that one action (seed, Spending
+        # Willpower); otherwise zero willpower means no actions at all.
+        raise RuleError(f"{character.name} has no willpower left: incapacitated, no actions "
+                        "until a dot is recovered.", "Maelstrom rules.md, Zero Willpower")
     health = character.health
     penalty = 0 if request.ignore_wound_penalty else health.wound_penalty
     return maelstrom.build_action_pool(
@@ -131,13 +136,18 @@ def roll_create(
     """
     with transaction.atomic():
         locked = Character.objects.select_for_update().get(pk=character.pk)
-        if request.ignore_wound_penalty and request.kind == "action":
+        spend_for_wounds = (request.kind == "action" and request.ignore_wound_penalty
+                            and locked.health.wound_penalty > 0)
+        if request.ignore_wound_penalty and not spend_for_wounds:
+            # Nothing to ignore: don't charge a dot for a box ticked out of habit.
+            request = replace(request, ignore_wound_penalty=False)
+        if spend_for_wounds:
             if locked.willpower_current < 1:
                 raise RuleError("Ignoring the wound penalty costs a willpower dot; none is left.",
                                 "Maelstrom rules.md, Spending Willpower")
             locked.willpower_current -= 1
         pool = build_pool(locked, request)
-        if request.ignore_wound_penalty and request.kind == "action":
+        if spend_for_wounds:
             pool = _with_note(pool, "Willpower spent: wound penalty ignored")
         result = maelstrom.roll(pool, rng)
         loss = maelstrom.willpower_botch_loss(result)
@@ -181,9 +191,13 @@ def roll_experience_die(*, roll: Roll, key: str, by: AbstractBaseUser, rng: Rng)
         if roll.parent_id is not None:
             raise RuleError("Add the experience die to the original roll.",
                             "Maelstrom rules.md, Adding Experience Dice")
-        if roll.followups.filter(kind=Roll.Kind.EXPERIENCE_DIE).exists():
+        kinds = set(roll.followups.values_list("kind", flat=True))
+        if Roll.Kind.EXPERIENCE_DIE in kinds:
             raise RuleError("This roll already has its experience die (once per roll).",
                             "Maelstrom rules.md, Adding Experience Dice")
+        if Roll.Kind.WILLPOWER_SPEND in kinds:
+            raise RuleError("Willpower already turned this roll into an automatic success.",
+                            "Maelstrom rules.md, Rolling Willpower")
         allowed = dict(experience_die_keys(roll))
         if key not in allowed:
             raise RuleError("Bank the XP in a trait this roll used.",

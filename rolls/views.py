@@ -144,7 +144,7 @@ def roll_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
         Roll.objects.filter(campaign=campaign, parent__isnull=True)
         .select_related("character", "rolled_by").prefetch_related("followups")
     )
-    characters = list(campaign.characters.order_by("name").only("pk", "name"))
+    characters = list(campaign.characters.order_by("name"))
     selected = request.GET.get("character", "")
     if selected.isdigit():
         rolls = rolls.filter(character_id=int(selected))
