@@ -1,0 +1,57 @@
+"""Settings come from the environment and refuse nonsense (docs/configuration.md)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _settings(**env: str) -> subprocess.CompletedProcess[str]:
+    """Import the settings module in a fresh interpreter with the given environment."""
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL"}}
+    code = ("import sheetkeeper.settings as s; "
+            "print(s.DEBUG, s.ALLOWED_HOSTS, s.DATABASES['default']['ENGINE'])")
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, **env},
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_the_defaults_are_for_local_use_on_sqlite() -> None:
+    result = _settings()
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[0] == "True"
+    assert "sqlite3" in result.stdout
+
+
+def test_a_postgres_database_url_selects_postgresql() -> None:
+    result = _settings(DATABASE_URL="postgres://postgres@127.0.0.1:5432/test")
+    assert result.returncode == 0, result.stderr
+    assert "postgresql" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DEBUG": "maybe"}, "DEBUG must be one of"),
+        ({"DEBUG": "false", "ALLOWED_HOSTS": "example.org"}, "SECRET_KEY must be set"),
+        ({"DEBUG": "false", "SECRET_KEY": "x" * 50}, "ALLOWED_HOSTS must be set"),
+        ({"SECRET_KEY": "short"}, "at least 32 characters"),
+        ({"DATABASE_URL": "nosuchdb://whatever"}, "DATABASE_URL"),
+    ],
+)
+def test_nonsense_stops_start_up_naming_the_variable(env: dict[str, str], message: str) -> None:
+    result = _settings(**env)
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_production_settings_load_when_everything_is_given() -> None:
+    result = _settings(DEBUG="off", SECRET_KEY="s" * 50, ALLOWED_HOSTS="table.example.org")
+    assert result.returncode == 0, result.stderr
+    assert "['table.example.org']" in result.stdout
