@@ -6,10 +6,12 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 
 import pytest
+from django.db.models import Sum
 from django.test import Client
 
 from campaigns.models import Campaign, Membership
 from characters.models import Character
+from characters.services import banked_xp
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
 
 
@@ -47,6 +49,19 @@ def campaign(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
 def bobs_character(campaign, bob) -> Character:  # type: ignore[no-untyped-def]
     """Bob's finished character: Precision 4, Driving 3, Firearms 3, 30 XP available."""
     return CharacterFactory(campaign=campaign, owner=bob, name="Rook")
+
+
+@pytest.fixture
+def ledger_stays_balanced(db):  # type: ignore[no-untyped-def]
+    """After the test, every character's cached XP equals its ledger's sums and no bank is
+    negative (the ledger invariant of docs/architecture.md)."""
+    yield
+    for character in Character.objects.all():
+        sums = character.xp_entries.aggregate(available=Sum("available_delta"),
+                                              total=Sum("total_delta"))
+        assert character.xp_available == (sums["available"] or 0), character
+        assert character.xp_total == (sums["total"] or 0), character
+        assert all(amount > 0 for amount in banked_xp(character).values()), character
 
 
 @pytest.fixture

@@ -8,25 +8,14 @@ ledger's entries, and no bank is overdrawn.
 from __future__ import annotations
 
 import pytest
-from django.db.models import Sum
 
 from characters import services
 from characters.models import AppendOnlyError, Character, Trait, XpEntry
 from rulesets.maelstrom import RuleError
 from tests.factories import CharacterFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
 
-
-@pytest.fixture(autouse=True)
-def ledger_stays_balanced(db):  # type: ignore[no-untyped-def]
-    yield
-    for character in Character.objects.all():
-        sums = character.xp_entries.aggregate(available=Sum("available_delta"),
-                                              total=Sum("total_delta"))
-        assert character.xp_available == (sums["available"] or 0), character
-        assert character.xp_total == (sums["total"] or 0), character
-        assert all(amount > 0 for amount in services.banked_xp(character).values())
 
 
 def fresh(character: Character) -> Character:
