@@ -230,17 +230,7 @@ def rank_cost(kind: str, label: str, start: int, final: int) -> int:
 def suggested_classification(ability: str, name: str) -> tuple[str, bool] | None:
     """The seed's spelling and classification (advanced?) of a suggested specialty, or None
     when ``name`` is not among the ability's suggestions (Maelstrom rules.md, Abilities)."""
-    info = maelstrom.ABILITIES.get(ability)
-    if info is None:
-        return None
-    wanted = name.strip().casefold()
-    for suggestion in info.advanced_specialties:
-        if suggestion.casefold() == wanted:
-            return suggestion, True
-    for suggestion in info.general_specialties:
-        if suggestion.casefold() == wanted:
-            return suggestion, False
-    return None
+    return maelstrom.suggested_specialty(ability, name)
 
 
 def check_specialty(specialty: Specialty) -> int:
@@ -278,6 +268,12 @@ def check_merit_flaw(choice: MeritFlawChoice) -> None:
         )
 
 
+def choice_points(choice: MeritFlawChoice) -> tuple[int, ...]:
+    """The listed prices of a merit or flaw choice, in XP; () when it is not in the seed."""
+    entry = catalogue_entry(choice.name)
+    return entry.points if entry is not None else ()
+
+
 def check_combinations(draft: Draft) -> list[RuleError]:
     """Refusals that involve more than one purchase: a specialty bought twice, a merit or flaw
     taken twice for the same detail, Defective Sense with Acute Sense in the same sense
@@ -295,9 +291,20 @@ def check_combinations(draft: Draft) -> list[RuleError]:
             )
         seen_specialties.add(key)
     seen_choices: set[tuple[str, str]] = set()
+    seen_names: set[str] = set()
     for choice in draft.merits_flaws:
         key = (choice.name, choice.detail.strip().casefold())
-        if key in seen_choices:
+        repeatable = choice.name in maelstrom.REPEATABLE_WITH_DETAIL and not (
+            choice.name == "Acute Sense" and choice.points == max(choice_points(choice))
+        )
+        if choice.name in seen_names and not repeatable:
+            problems.append(
+                RuleError(
+                    f"{choice.name} can be taken only once",
+                    _rule("Merits and Flaws"),
+                )
+            )
+        elif key in seen_choices:
             problems.append(
                 RuleError(
                     f"{choice.label} is taken twice; take a merit or flaw again only for a "
@@ -306,6 +313,7 @@ def check_combinations(draft: Draft) -> list[RuleError]:
                 )
             )
         seen_choices.add(key)
+        seen_names.add(choice.name)
     acute = [m for m in draft.merits_flaws if m.name == "Acute Sense"]
     for defective in (m for m in draft.merits_flaws if m.name == "Defective Sense"):
         sense = defective.detail.strip().casefold()
@@ -817,8 +825,9 @@ class SpecialtyForm(RuleCheckedForm):
         classification = data.get("classification") or CLASSIFICATION_AUTO
         if suggestion is not None:
             name = suggestion[0]
-        if classification == CLASSIFICATION_AUTO:
-            advanced = suggestion[1] if suggestion is not None else False
+        if suggestion is not None:
+            # The seed classifies its suggestions; an advanced one is never sold as general.
+            advanced = suggestion[1]
         else:
             advanced = classification == "advanced"
         specialty = Specialty(ability=ability, name=name, advanced=advanced)

@@ -209,6 +209,10 @@ def xp_quote(
         if character.traits.filter(kind=kind, ability=ability, name__iexact=name).exists():
             raise RuleError(f"{ability}: {name} is already a specialty of this character.",
                             "Maelstrom rules.md, Specialties")
+        suggestion = maelstrom.suggested_specialty(ability, name)
+        if suggestion is not None:
+            # The seed classifies its suggestions: Extreme Range is advanced whatever the box.
+            name, advanced = suggestion
         current = 0
         xp_kind = "advanced_specialty" if advanced else "general_specialty"
         key = trait_key(Trait.Kind.SPECIALTY, name, ability)
@@ -252,7 +256,8 @@ def xp_spend(
             )
         if not quote.affordable:
             raise RuleError(quote.refusal(), RULE_SPENDING)
-        _set_rank(locked, quote.trait_key, quote.rank_to, advanced=advanced)
+        _set_rank(locked, quote.trait_key, quote.rank_to,
+                  advanced=quote.xp_kind == "advanced_specialty")
         from_bank = f", {quote.from_bank} XP from the bank" if quote.from_bank else ""
         return _append(
             locked, kind=XpEntry.Kind.SPEND, available_delta=-quote.from_available,

@@ -356,6 +356,35 @@ def _flaw(name: str, points: tuple[int, ...], description: str) -> MeritFlaw:
     return MeritFlaw(name=name, kind="flaw", points=points, description=description)
 
 
+def suggested_specialty(ability: str, name: str) -> tuple[str, bool] | None:
+    """The seed's spelling and kind of a suggested specialty.
+
+    Args:
+        ability: an ability name, e.g. "Firearms".
+        name: a specialty name as typed, any case, e.g. "extreme range".
+
+    Returns:
+        ``(name as the seed spells it, advanced?)``, e.g. ``("Extreme Range", True)``, or
+        None when the name is not among the ability's suggestions (Maelstrom rules.md,
+        Abilities; a specialty off the list is the storyteller's call).
+    """
+    info = ABILITIES.get(ability)
+    if info is None:
+        return None
+    wanted = name.strip().casefold()
+    for suggestion in info.advanced_specialties:
+        if suggestion.casefold() == wanted:
+            return suggestion, True
+    for suggestion in info.general_specialties:
+        if suggestion.casefold() == wanted:
+            return suggestion, False
+    return None
+
+
+# Merits and flaws that make sense more than once, for different details: Acute Sense at
+# 2 points is "each sense" (the 5-point price is all senses), a Defective Sense per sense.
+REPEATABLE_WITH_DETAIL: frozenset[str] = frozenset({"Acute Sense", "Defective Sense"})
+
 MERITS: dict[str, MeritFlaw] = {
     merit.name: merit
     for merit in (
@@ -830,10 +859,11 @@ class HealthChart:
         Penalties).
 
         0 when undamaged; otherwise the penalty of the bottom-most damaged box. The
-        Incapacitated box has no penalty of its own, so when it is damaged the nearest box
-        above it with a penalty applies (Crippled, 5); an incapacitated character cannot act
-        anyway.
+        Incapacitated box has no penalty ("marked Incapacitated with no wound penalty"): once
+        it is damaged this is 0, and :attr:`incapacitated` forbids actions instead.
         """
+        if self.incapacitated:
+            return 0
         levels = self.levels()
         for index in range(self.damaged - 1, -1, -1):
             penalty = levels[index][1]
@@ -1332,7 +1362,8 @@ def build_action_pool(
                 f"required specialty {name} is listed twice", _rule("Required Specialties")
             )
         seen_required.add(name)
-        if name not in used:
+        # Players type required specialties; "extreme range" is the Extreme Range they use.
+        if name.casefold() not in {specialty.casefold() for specialty in used}:
             threshold += 1
             notes.append(f"Required specialty {name} not used: threshold +1")
 

@@ -596,14 +596,39 @@ def test_acute_and_defective_sense_in_different_senses_are_accepted(campaign, at
     assert response["Location"] == wizard_url(campaign, "review")
 
 
-def test_the_same_merit_twice_needs_a_different_detail(campaign, at_xp_step):
-    response = at_xp_step.post(
+def test_acute_sense_can_be_taken_again_for_another_sense_but_not_the_same_one(
+    campaign, at_xp_step
+):
+    other_sense = at_xp_step.post(
         wizard_url(campaign),
-        xp_data(merits_flaws=[("Addict|1", "nicotine"), ("Addict|1", "Nicotine")]),
+        xp_data(merits_flaws=[("Acute Sense|2", "vision"), ("Acute Sense|2", "hearing")]),
+    )
+    same_sense = at_xp_step.post(
+        wizard_url(campaign),
+        xp_data(merits_flaws=[("Acute Sense|2", "vision"), ("Acute Sense|2", "Vision")]),
     )
 
+    assert other_sense["Location"] == wizard_url(campaign, "review")
+    assert same_sense.status_code == 200
+    assert "Acute Sense (Vision) is taken twice" in same_sense.content.decode()
+
+
+@pytest.mark.parametrize(
+    "twice",
+    [
+        [("Addict|1", "nicotine"), ("Addict|3", "stims")],
+        [("Mute|6", "a"), ("Mute|6", "b")],
+        [("Huge Size|4", ""), ("Huge Size|4", "really")],
+        [("Acute Sense|5", ""), ("Acute Sense|5", "again")],
+    ],
+)
+def test_other_merits_and_flaws_are_taken_once_so_flaws_cannot_be_farmed_for_xp(
+    campaign, at_xp_step, twice
+):
+    response = at_xp_step.post(wizard_url(campaign), xp_data(merits_flaws=twice))
+
     assert response.status_code == 200
-    assert "Addict (Nicotine) is taken twice" in response.content.decode()
+    assert "can be taken only once" in response.content.decode()
 
 
 def test_huge_size_gives_the_character_its_extra_health_box(campaign, bob):

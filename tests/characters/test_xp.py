@@ -238,7 +238,7 @@ def test_confirming_the_same_quote_twice_buys_only_one_dot(client_for, bob, bobs
 def test_a_new_specialty_costs_2_xp_general_or_3_xp_advanced(
     advanced, cost, client_for, bob, bobs_character
 ):
-    data = {"trait": "specialty", "ability": "Driving", "specialty_name": "Motorcycles",
+    data = {"trait": "specialty", "ability": "Driving", "specialty_name": "Hovercycles",
             "expected_cost": str(cost)}
     if advanced:
         data["advanced"] = "on"
@@ -248,12 +248,12 @@ def test_a_new_specialty_costs_2_xp_general_or_3_xp_advanced(
     client.post(url("spend", bobs_character), data)
 
     kind = "advanced" if advanced else "general"
-    assert f"Driving: Motorcycles ({kind}) 0 → 1 costs {cost} XP" in text_of(quote)
-    specialty = Trait.objects.get(character=bobs_character, kind="specialty", name="Motorcycles")
+    assert f"Driving: Hovercycles ({kind}) 0 → 1 costs {cost} XP" in text_of(quote)
+    specialty = Trait.objects.get(character=bobs_character, kind="specialty", name="Hovercycles")
     assert (specialty.ability, specialty.advanced, specialty.dots) == ("Driving", advanced, 1)
     assert fresh(bobs_character).xp_available == 30 - cost
     [entry] = spends(bobs_character)
-    assert entry.trait_key == "specialty:Driving:Motorcycles"
+    assert entry.trait_key == "specialty:Driving:Hovercycles"
 
 
 def confirm_form(response) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -598,3 +598,18 @@ def test_an_entry_of_another_character_cannot_be_undone_through_this_one(
 
     assert response.status_code == 404
     assert dots(other, "Driving") == 4
+
+
+def test_a_suggested_advanced_specialty_is_sold_at_the_advanced_price_whatever_the_box_says(
+    client_for, bob, bobs_character
+):
+    data = {"trait": "specialty", "ability": "Firearms", "specialty_name": "extreme range"}
+    client = client_for(bob)
+
+    quote = client.get(url("spend", bobs_character), data)
+    client.post(url("spend", bobs_character), {**data, "expected_cost": "3"})
+
+    assert "Firearms: Extreme Range (advanced) 0 → 1 costs 3 XP" in text_of(quote)
+    specialty = Trait.objects.get(character=bobs_character, kind="specialty")
+    assert (specialty.name, specialty.advanced) == ("Extreme Range", True)
+    assert fresh(bobs_character).xp_available == 27

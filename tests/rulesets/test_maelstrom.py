@@ -438,7 +438,7 @@ def test_three_levels_are_hurt_at_minus_one_and_a_fourth_is_injured_at_minus_two
         (5, "Wounded", 2),
         (6, "Mauled", 3),
         (7, "Crippled", 5),
-        (8, "Incapacitated", 5),
+        (8, "Incapacitated", 0),
     ],
 )
 def test_the_penalty_is_that_of_the_bottom_most_damaged_box(
@@ -692,6 +692,31 @@ def test_without_extreme_range_the_required_specialty_adds_a_threshold_of_one() 
     assert "Required specialty Extreme Range not used: threshold +1" in pool.notes
     assert sniper_pool().threshold == 1
     assert not sniper_pool().exploding
+
+
+def test_a_required_specialty_typed_in_another_case_is_still_the_one_used() -> None:
+    pool = m.build_action_pool(
+        traits=[attribute("Precision", 3), ability("Firearms", 1)],
+        specialties=[SNIPER_SPECIALTIES["Extreme Range"]],
+        difficulty=8,
+        required_specialties=["extreme range"],
+    )
+    assert pool.threshold == 0
+
+
+@pytest.mark.parametrize(
+    ("ability_name", "typed", "expected"),
+    [
+        ("Firearms", "extreme range", ("Extreme Range", True)),
+        ("Driving", "Cars", ("Cars", False)),
+        ("Driving", "Hovercycles", None),
+        ("Nonsense", "Cars", None),
+    ],
+)
+def test_a_suggested_specialty_keeps_the_seeds_spelling_and_kind(
+    ability_name: str, typed: str, expected: tuple[str, bool] | None
+) -> None:
+    assert m.suggested_specialty(ability_name, typed) == expected
 
 
 def test_the_sniper_rolls_one_four_seven_ten_and_chains_to_two_successes() -> None:
