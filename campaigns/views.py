@@ -115,7 +115,8 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "members": members,
         "sheets": sheets,
         "fellow_characters": fellow_characters,
-        "rolls": campaign.rolls.select_related("character", "rolled_by")[:RECENT_ROLLS],
+        "rolls": campaign.rolls.filter(parent__isnull=True)
+        .select_related("character", "rolled_by")[:RECENT_ROLLS],
         **_invite_context(request, campaign, membership.is_gm),
     }
     return render(request, "campaigns/campaign_detail.html", context)

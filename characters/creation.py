@@ -185,14 +185,17 @@ def _session_key(campaign_id: int) -> str:
 
 
 def draft_load(session: SessionBase, campaign_id: int) -> Draft:
+    """The campaign's creation draft from the session (a fresh one if none or damaged)."""
     return Draft.from_session(session.get(_session_key(campaign_id)))
 
 
 def draft_save(session: SessionBase, campaign_id: int, draft: Draft) -> None:
+    """Keep the draft in the session until the last step (nothing is in the database)."""
     session[_session_key(campaign_id)] = draft.to_session()
 
 
 def draft_clear(session: SessionBase, campaign_id: int) -> None:
+    """Forget the draft once the character exists."""
     session.pop(_session_key(campaign_id), None)
 
 
@@ -248,6 +251,7 @@ def check_specialty(specialty: Specialty) -> int:
 
 
 def catalogue_entry(name: str) -> maelstrom.MeritFlaw | None:
+    """The seed's merit or flaw of that name, or None."""
     return maelstrom.MERITS.get(name) or maelstrom.FLAWS.get(name)
 
 
@@ -824,10 +828,8 @@ class SpecialtyForm(RuleCheckedForm):
         suggestion = suggested_classification(ability, name)
         classification = data.get("classification") or CLASSIFICATION_AUTO
         if suggestion is not None:
-            name = suggestion[0]
-        if suggestion is not None:
             # The seed classifies its suggestions; an advanced one is never sold as general.
-            advanced = suggestion[1]
+            name, advanced = suggestion
         else:
             advanced = classification == "advanced"
         specialty = Specialty(ability=ability, name=name, advanced=advanced)

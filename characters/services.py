@@ -146,6 +146,19 @@ def xp_award(
                        total_delta=amount, reason=reason.strip()[:200], created_by=by)
 
 
+def xp_award_many(
+    *, character: Character, awards: list[tuple[int, str]], by: AbstractBaseUser
+) -> list[XpEntry]:
+    """Award several amounts at once, all or nothing: ``awards`` is ``[(xp, reason), ...]``,
+    e.g. the seed's chapter awards ticked together. One ledger entry per award.
+
+    Raises RuleError (and writes nothing) if any award is invalid.
+    """
+    with transaction.atomic():
+        return [xp_award(character=character, amount=amount, reason=reason, by=by)
+                for amount, reason in awards]
+
+
 @dataclass(frozen=True)
 class Purchase:
     """What buying one more dot of a trait costs, before confirming.
@@ -343,15 +356,10 @@ def xp_undo(*, entry: XpEntry, by: AbstractBaseUser, as_gm: bool) -> XpEntry:
             raise RuleError("Only a spend can be undone.", RULE_SPENDING)
         if hasattr(entry, "reversal"):
             raise RuleError("That spend has already been undone.", RULE_SPENDING)
-        if not as_gm:
-            latest = (
-                XpEntry.objects.filter(character=character, kind=XpEntry.Kind.SPEND,
-                                       reversal__isnull=True)
-                .order_by("-created_at", "-id").first()
-            )
-            if latest is None or latest.pk != entry.pk or entry.created_by_id != by.pk:
-                raise RuleError("You can undo only your own latest spend; ask the GM to undo "
-                                "an older one.", RULE_SPENDING)
+        if not as_gm and (player_undoable(character) != entry.pk
+                          or entry.created_by_id != by.pk):
+            raise RuleError("You can undo only your own latest spend, once; ask the GM to "
+                            "undo an older one.", RULE_SPENDING)
         if _current_rank(character, entry.trait_key) != entry.rank_to:
             raise RuleError(
                 f"{trait_label(entry.trait_key)} has been changed since this spend; undo the "
@@ -365,6 +373,20 @@ def xp_undo(*, entry: XpEntry, by: AbstractBaseUser, as_gm: bool) -> XpEntry:
             rank_to=entry.rank_from, reverses=entry, reason=f"Undo: {entry.reason}",
             created_by=by,
         )
+
+
+def player_undoable(character: Character) -> int | None:
+    """The id of the spend a player may undo themselves: the latest spend or undo on the
+    ledger, when it is a spend (so one undo, not a walk back through every purchase).
+    Which player may is checked by the caller: the spend's own ``created_by``."""
+    latest = (
+        XpEntry.objects.filter(character=character,
+                               kind__in=[XpEntry.Kind.SPEND, XpEntry.Kind.REVERSAL])
+        .order_by("-created_at", "-id").values_list("pk", "kind").first()
+    )
+    if latest is None or latest[1] != XpEntry.Kind.SPEND:
+        return None
+    return int(latest[0])
 
 
 def _current_rank(character: Character, key: str) -> int:

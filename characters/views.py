@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns.permissions import get_character, is_gm
+from campaigns.permissions import get_campaign_as_gm, get_character, is_gm
 from characters import services
 from characters.forms import AwardForm, BankForm, DamageForm, HealForm, SpendForm, WillpowerForm
 from characters.models import WILLPOWER_KEY, Character, Trait, XpEntry
@@ -72,6 +72,15 @@ def _health_context(character: Character) -> dict[str, Any]:
     return {"chart": chart, "boxes": boxes, "damage_form": DamageForm(), "heal_form": HealForm()}
 
 
+def _willpower_context(character: Character, banked: dict[str, int]) -> dict[str, Any]:
+    return {
+        "willpower_permanent": _dots(character.willpower_permanent, maelstrom.WILLPOWER_MAX),
+        "willpower_current": _dots(character.willpower_current, maelstrom.WILLPOWER_MAX),
+        "willpower_banked": banked.get(WILLPOWER_KEY, 0),
+        "chart": character.health,  # the roll dialog's wound note depends on willpower too
+    }
+
+
 def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]:
     """Everything the sheet shows, in a fixed number of queries whatever the trait count."""
     traits = list(character.traits.all())
@@ -82,8 +91,7 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
         "is_gm": is_gm(request.user, character.campaign_id),
         **_layout(traits, banked),
         **_health_context(character),
-        "willpower_permanent": _dots(character.willpower_permanent, maelstrom.WILLPOWER_MAX),
-        "willpower_current": _dots(character.willpower_current, maelstrom.WILLPOWER_MAX),
+        **_willpower_context(character, banked),
         "merits": [m for m in merits_flaws if m.kind == "merit"],
         "flaws": [m for m in merits_flaws if m.kind == "flaw"],
         "banked": [(services.trait_label(k), v) for k, v in sorted(banked.items())],
@@ -168,10 +176,7 @@ def character_willpower(request: HttpRequest, pk: int) -> HttpResponse:
                 success = "Recovered a willpower dot."
         except RuleError as exc:
             error = str(exc)
-    context = {
-        "willpower_permanent": _dots(character.willpower_permanent, maelstrom.WILLPOWER_MAX),
-        "willpower_current": _dots(character.willpower_current, maelstrom.WILLPOWER_MAX),
-    }
+    context = _willpower_context(character, services.banked_xp(character))
     return _respond(request, character, "willpower-track", context, error=error,
                     success=success)
 
@@ -189,18 +194,15 @@ def _xp_context(
         character.xp_entries.select_related("created_by", "reversal"), 25
     ).get_page(request.GET.get("page"))
     gm = is_gm(request.user, character.campaign_id)
-    # Mirrors xp_undo: a player may undo the latest standing spend, if it is their own.
-    latest_own = (
-        character.xp_entries.filter(kind=XpEntry.Kind.SPEND, reversal__isnull=True)
-        .order_by("-created_at", "-id").values_list("pk", "created_by_id").first()
-    )
-    latest_own = latest_own[0] if latest_own and latest_own[1] == request.user.pk else None
+    # Mirrors xp_undo: a player may undo the latest spend once, if it is their own.
+    latest_own = services.player_undoable(character)
     return {
         "character": character,
         "is_gm": gm,
         "entries": entries,
         "undoable": {e.pk for e in entries if e.kind == XpEntry.Kind.SPEND
-                     and not hasattr(e, "reversal") and (gm or e.pk == latest_own)},
+                     and not hasattr(e, "reversal")
+                     and (gm or (e.pk == latest_own and e.created_by_id == request.user.pk))},
         "banked": [(services.trait_label(k), v) for k, v in sorted(banked.items())],
         "spend_form": forms.get("spend_form") or SpendForm(trait_choices=choices),
         "bank_form": forms.get("bank_form") or BankForm(trait_choices=choices, auto_id=BANK_IDS),
@@ -281,25 +283,18 @@ def character_xp_award(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM awards XP: the seed's chapter and story awards and/or a custom amount
     (Maelstrom rules.md, Earning Experience). Players get 404."""
     character = get_character(request.user, pk)
-    if not is_gm(request.user, character.campaign_id):
-        from django.http import Http404
-
-        raise Http404("No such page.")
+    get_campaign_as_gm(request.user, character.campaign_id)
     form = AwardForm(request.POST, auto_id=AWARD_IDS)
     if form.is_valid():
-        total = 0
+        awards = [(1, f"{name} award") for name in form.cleaned_data["awards"]]
+        if form.cleaned_data["amount"]:
+            awards.append((form.cleaned_data["amount"], form.cleaned_data["reason"]))
         try:
-            for name in form.cleaned_data["awards"]:
-                services.xp_award(character=character, amount=1, reason=f"{name} award",
-                                  by=request.user)
-                total += 1
-            if form.cleaned_data["amount"]:
-                services.xp_award(character=character, amount=form.cleaned_data["amount"],
-                                  reason=form.cleaned_data["reason"], by=request.user)
-                total += form.cleaned_data["amount"]
+            services.xp_award_many(character=character, awards=awards, by=request.user)
         except RuleError as exc:
             form.add_error(None, str(exc))
         else:
+            total = sum(amount for amount, _ in awards)
             messages.success(request, f"Awarded {total} XP to {character.name}.")
             if not request.htmx:
                 return redirect("characters:character-xp", pk=character.pk)

@@ -29,6 +29,8 @@ TEMPLATE = "characters/create.html"
 @require_http_methods(["GET", "POST"])
 @login_required
 def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Create a Maelstrom character in five checked steps (Maelstrom rules.md, Character
+    Creation); any member of the campaign may. Non-members get 404."""
     campaign = get_membership(request.user, campaign_id).campaign
     if campaign.ruleset != "maelstrom":
         raise Http404("Character creation is not available for this rule system yet.")

@@ -57,7 +57,7 @@ class Roll(models.Model):
     parent = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="followups"
     )
-    description = models.CharField(max_length=300)
+    description = models.TextField(help_text="The pool as the rules engine describes it.")
     pool = models.JSONField(default=dict)
     dice = models.JSONField(default=list)
     bonus_dice = models.JSONField(default=list)
@@ -65,7 +65,7 @@ class Roll(models.Model):
     outcome = models.CharField(max_length=16, choices=Outcome.choices)
     net = models.IntegerField(default=0, help_text="Successes left after threshold and botches.")
     botches = models.PositiveSmallIntegerField(default=0)
-    summary = models.CharField(max_length=200)
+    summary = models.CharField(max_length=200)  # "2 successes", "Botch (1 botch)"
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     objects = RollQuerySet.as_manager()

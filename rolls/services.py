@@ -7,7 +7,7 @@ seeded ``random.Random`` (tests/conftest.py), which is why views call it at requ
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -50,7 +50,6 @@ class RollRequest:
     ignore_wound_penalty: bool = False
     damage_kind: str = "bashing"
     armor: int = 0
-    notes: tuple[str, ...] = field(default=())
 
 
 def build_pool(
@@ -62,6 +61,9 @@ def build_pool(
     Raises RuleError naming the rule for an illegal pool (unknown trait, more than two
     traits, too many specialties, a knowledge at zero dots, no dice left...).
     """
+    if character.dead:
+        raise RuleError(f"{character.name} is dead: no more rolls.",
+                        "Maelstrom rules.md, Incapacitation and Death")
     rows = list(character.traits.all()) if traits is None else traits
     by_name = {t.name: t for t in rows if t.kind != Trait.Kind.SPECIALTY}
     has_strong_bond = any(m.name == "Strong Bond" for m in character.merits_flaws.all())

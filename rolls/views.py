@@ -38,7 +38,7 @@ def _visible_roll(request: HttpRequest, pk: int) -> Roll:
 
 
 def _result_context(roll: Roll, request: HttpRequest) -> dict[str, object]:
-    followups = list(roll.followups.all())
+    followups = list(roll.followups.select_related("rolled_by"))
     can_act = roll.character is not None and _can_edit(request, roll)
     return {
         "roll": roll,
@@ -146,7 +146,9 @@ def roll_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
     characters = list(campaign.characters.order_by("name"))
     selected = request.GET.get("character", "")
-    if selected.isdigit():
+    if selected not in {str(c.pk) for c in characters}:
+        selected = ""  # an unknown or malformed filter shows everyone's rolls
+    if selected:
         rolls = rolls.filter(character_id=int(selected))
     page = Paginator(rolls, 25).get_page(request.GET.get("page"))
     context = {"campaign": campaign, "page": page, "characters": characters,

@@ -114,8 +114,12 @@ try:
 except ValueError as exc:  # dj-database-url raises ValueError for unknown schemes
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL we understand: {exc}") from exc
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # SQLite serialises writers; wait for the lock instead of failing with "database is locked".
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # SQLite serialises writers. BEGIN IMMEDIATE takes the write lock when a transaction
+    # starts (select_for_update is a no-op here), so two tabs spending the same XP queue up
+    # for up to 20 s instead of one failing with "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

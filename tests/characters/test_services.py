@@ -283,14 +283,27 @@ def test_an_undo_reverses_every_delta_of_the_spend(bobs_character, bob):
     assert services.banked_xp(bobs_character) == {"ability:Driving": 3}
 
 
-def test_after_an_undo_the_player_may_undo_the_spend_before_it(bobs_character, bob):
+def test_a_player_undoes_once_and_leaves_older_spends_to_the_gm(bobs_character, bob, alice):
     first = services.xp_spend(character=bobs_character, kind="ability", name="Driving", by=bob)
     second = services.xp_spend(character=bobs_character, kind="ability", name="Firearms", by=bob)
-
     services.xp_undo(entry=second, by=bob, as_gm=False)
-    services.xp_undo(entry=first, by=bob, as_gm=False)
+
+    with pytest.raises(RuleError, match="only your own latest spend, once"):
+        services.xp_undo(entry=first, by=bob, as_gm=False)
+    services.xp_undo(entry=first, by=alice, as_gm=True)
 
     assert (dots(bobs_character, "Driving"), dots(bobs_character, "Firearms")) == (3, 3)
+    assert fresh(bobs_character).xp_available == 30
+
+
+def test_a_new_spend_after_an_undo_can_be_undone_by_the_player(bobs_character, bob):
+    mistaken = services.xp_spend(character=bobs_character, kind="ability", name="Driving",
+                                 by=bob)
+    services.xp_undo(entry=mistaken, by=bob, as_gm=False)
+    meant = services.xp_spend(character=bobs_character, kind="ability", name="Firearms", by=bob)
+
+    services.xp_undo(entry=meant, by=bob, as_gm=False)
+
     assert fresh(bobs_character).xp_available == 30
 
 
@@ -364,3 +377,12 @@ def test_the_ledger_cannot_be_bulk_updated_or_bulk_deleted(bobs_character):
         XpEntry.objects.all().delete()
 
     assert XpEntry.objects.get(character=bobs_character).available_delta == 30
+
+
+def test_an_award_of_several_amounts_is_all_or_nothing(bobs_character, alice):
+    with pytest.raises(RuleError, match="between 1 and 100"):
+        services.xp_award_many(character=bobs_character, by=alice,
+                               awards=[(1, "Participation award"), (500, "Typo")])
+
+    assert fresh(bobs_character).xp_total == 30
+    assert not bobs_character.xp_entries.filter(kind="award").exists()

@@ -508,8 +508,8 @@ def test_a_player_cannot_undo_an_older_spend(client_for, bob, bobs_character):
 
     response = client.post(url("undo", bobs_character, older.pk), follow=True)
 
-    assert "You can undo only your own latest spend; ask the GM to undo an older one." in \
-        text_of(response)
+    assert "You can undo only your own latest spend, once; ask the GM to undo an older one." \
+        in text_of(response)
     assert dots(bobs_character, "Driving") == 4
     assert fresh(bobs_character).xp_available == 14
     assert not XpEntry.objects.filter(kind=XpEntry.Kind.REVERSAL).exists()

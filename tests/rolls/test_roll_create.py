@@ -584,3 +584,16 @@ def test_rolls_cannot_be_bulk_deleted(stored_roll):
         Roll.objects.filter(pk=stored_roll.pk).delete()
 
     assert Roll.objects.count() == 1
+
+
+@pytest.mark.parametrize("kind", ["action", "willpower", "soak"])
+def test_a_dead_character_makes_no_rolls_at_all(kind, client_for, bob, bobs_character):
+    Character.objects.filter(pk=bobs_character.pk).update(dead=True, health_lethal=8)
+
+    response = client_for(bob, htmx=True).post(
+        reverse("rolls:roll-create", args=[bobs_character.pk]),
+        {"kind": kind, "trait": ["Precision", "Driving"], "difficulty": 6, "threshold": 0},
+    )
+
+    assert "is dead: no more rolls" in response.content.decode()
+    assert not Roll.objects.exists()

@@ -9,7 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from campaigns.models import Campaign, Membership, new_invite_token
+from campaigns.models import Campaign, Membership
+from campaigns.services import campaign_create
 from characters import services as character_services
 from characters.creation import Draft, MeritFlawChoice, Specialty, character_create
 from rolls.services import RollRequest, roll_create
@@ -79,10 +80,8 @@ class Command(BaseCommand):
         )
 
     def _create(self, users: dict[str, Any]) -> Campaign:
-        campaign = Campaign.objects.create(name=CAMPAIGN_NAME, ruleset="maelstrom",
-                                           starting_xp=30, created_by=users[GM],
-                                           invite_token=new_invite_token())
-        Membership.objects.create(campaign=campaign, user=users[GM], role=Membership.Role.GM)
+        campaign = campaign_create(name=CAMPAIGN_NAME, ruleset="maelstrom", starting_xp=30,
+                                   gm=users[GM])
         # A fixed seed keeps the demo the same on every machine; real rolls use the OS RNG.
         rng = random.Random(7)
         for username in PLAYERS:
