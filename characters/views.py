@@ -97,6 +97,12 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
         "banked": [(services.trait_label(k), v) for k, v in sorted(banked.items())],
         "banked_total": sum(banked.values()),
         "roll_form": RollForm(),
+        # Suggestions for the GM's required specialties: the seed's advanced ones and the
+        # character's own (Maelstrom rules.md, Required Specialties).
+        "advanced_specialties": sorted(
+            {name for info in maelstrom.ABILITIES.values() for name in info.advanced_specialties}
+            | {t.name for t in traits if t.kind == Trait.Kind.SPECIALTY and t.advanced}
+        ),
         "recent_rolls": list(
             Roll.objects.filter(character=character, parent__isnull=True)
             .select_related("rolled_by").prefetch_related("followups")[:5]
