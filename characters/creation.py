@@ -629,6 +629,10 @@ class ConceptForm(forms.Form):
         help_text="A few words, e.g. “Smuggler with a past”.",
     )
 
+    @classmethod
+    def initial_from(cls, draft: Draft) -> dict[str, Any]:
+        return {"name": draft.name, "concept": draft.concept}
+
     def apply(self, draft: Draft) -> None:
         draft.name = self.cleaned_data["name"].strip()
         draft.concept = self.cleaned_data["concept"].strip()

@@ -24,6 +24,11 @@ from characters.creation import STEP_SLUGS, STEPS, Draft
 from rulesets import maelstrom
 
 TEMPLATE = "characters/create.html"
+FORM_STEPS: dict[str, Any] = {
+    "concept": creation.ConceptForm,
+    "attributes": creation.AttributesForm,
+    "abilities": creation.AbilitiesForm,
+}
 
 
 @require_http_methods(["GET", "POST"])
@@ -40,53 +45,26 @@ def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     step = source.get("step") or open_step
     if step not in STEP_SLUGS or STEP_SLUGS.index(step) > STEP_SLUGS.index(open_step):
         return redirect(_step_url(campaign, open_step))
-    handler = {
-        "concept": _concept_step,
-        "attributes": _attributes_step,
-        "abilities": _abilities_step,
-        "xp": _xp_step,
-        "review": _review_step,
-    }[step]
+    if step in FORM_STEPS:
+        return _form_step(request, campaign, draft, open_step, step)
+    handler = _xp_step if step == "xp" else _review_step
     return handler(request, campaign, draft, open_step)
 
 
-def _concept_step(
-    request: HttpRequest, campaign: Campaign, draft: Draft, open_step: str
+def _form_step(
+    request: HttpRequest, campaign: Campaign, draft: Draft, open_step: str, slug: str
 ) -> HttpResponse:
+    """The name, attributes and abilities steps: a form the rules engine checks, applied to
+    the draft when valid."""
+    form_class = FORM_STEPS[slug]
     if request.method == "POST":
-        form = creation.ConceptForm(request.POST)
+        form = form_class(request.POST)
         if form.is_valid():
             form.apply(draft)
-            return _advance(request, campaign, draft, "concept")
+            return _advance(request, campaign, draft, slug)
     else:
-        form = creation.ConceptForm(initial={"name": draft.name, "concept": draft.concept})
-    return _render(request, campaign, draft, "concept", open_step, {"form": form})
-
-
-def _attributes_step(
-    request: HttpRequest, campaign: Campaign, draft: Draft, open_step: str
-) -> HttpResponse:
-    if request.method == "POST":
-        form = creation.AttributesForm(request.POST)
-        if form.is_valid():
-            form.apply(draft)
-            return _advance(request, campaign, draft, "attributes")
-    else:
-        form = creation.AttributesForm(initial=creation.AttributesForm.initial_from(draft))
-    return _render(request, campaign, draft, "attributes", open_step, {"form": form})
-
-
-def _abilities_step(
-    request: HttpRequest, campaign: Campaign, draft: Draft, open_step: str
-) -> HttpResponse:
-    if request.method == "POST":
-        form = creation.AbilitiesForm(request.POST)
-        if form.is_valid():
-            form.apply(draft)
-            return _advance(request, campaign, draft, "abilities")
-    else:
-        form = creation.AbilitiesForm(initial=creation.AbilitiesForm.initial_from(draft))
-    return _render(request, campaign, draft, "abilities", open_step, {"form": form})
+        form = form_class(initial=form_class.initial_from(draft))
+    return _render(request, campaign, draft, slug, open_step, {"form": form})
 
 
 def _xp_step(
