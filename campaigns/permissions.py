@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -42,25 +43,34 @@ def get_campaign_as_gm(user: AnyUser, campaign_id: int) -> Campaign:
     return membership.campaign
 
 
-def get_character(user: AnyUser, character_id: int, *, for_update: bool = False) -> Character:
+def get_character(user: AnyUser, character_id: int) -> Character:
     """A character the user may see and edit: their own, or any in a campaign they GM.
 
-    Raises Http404 otherwise. ``for_update`` locks the row (SELECT ... FOR UPDATE) and must be
-    called inside ``transaction.atomic()``.
+    One query: the character with its campaign and owner, and the viewer's role in the
+    campaign as ``character.viewer_role`` ("gm", "player", or None for a non-member; read it
+    with :func:`viewer_is_gm`). Raises Http404 for anyone else, and for a former player whose
+    membership was removed.
     """
     from characters.models import Character
 
     if not user.is_authenticated:
         raise Http404("No such character.")
-    queryset = Character.objects.select_related("campaign", "owner")
-    if for_update:
-        queryset = queryset.select_for_update(of=("self",))
-    character = get_object_or_404(queryset, pk=character_id)
-    if character.owner_id == user.pk and _is_member(user, character.campaign_id):
+    role = Membership.objects.filter(campaign=OuterRef("campaign_id"), user=user)
+    character = get_object_or_404(
+        Character.objects.select_related("campaign", "owner")
+        .annotate(viewer_role=Subquery(role.values("role")[:1])),
+        pk=character_id,
+    )
+    if character.viewer_role == Membership.Role.GM:
         return character
-    if is_gm(user, character.campaign_id):
+    if character.viewer_role is not None and character.owner_id == user.pk:
         return character
     raise Http404("No such character.")
+
+
+def viewer_is_gm(character: Character) -> bool:
+    """True when the character was loaded by :func:`get_character` for its campaign's GM."""
+    return getattr(character, "viewer_role", None) == Membership.Role.GM
 
 
 def is_gm(user: AnyUser, campaign_id: int) -> bool:
@@ -71,7 +81,3 @@ def is_gm(user: AnyUser, campaign_id: int) -> bool:
             campaign_id=campaign_id, user=user, role=Membership.Role.GM
         ).exists()
     )
-
-
-def _is_member(user: AnyUser, campaign_id: int) -> bool:
-    return Membership.objects.filter(campaign_id=campaign_id, user=user).exists()

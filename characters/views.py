@@ -11,11 +11,11 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns.permissions import get_campaign_as_gm, get_character, is_gm
+from campaigns.permissions import get_character, viewer_is_gm
 from characters import services
 from characters.forms import AwardForm, BankForm, DamageForm, HealForm, SpendForm, WillpowerForm
 from characters.models import WILLPOWER_KEY, Character, Trait, XpEntry
@@ -88,7 +88,7 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
     merits_flaws = list(character.merits_flaws.all())
     return {
         "character": character,
-        "is_gm": is_gm(request.user, character.campaign_id),
+        "is_gm": viewer_is_gm(character),
         **_layout(traits, banked),
         **_health_context(character),
         **_willpower_context(character, banked),
@@ -199,7 +199,7 @@ def _xp_context(
     entries = Paginator(
         character.xp_entries.select_related("created_by", "reversal"), 25
     ).get_page(request.GET.get("page"))
-    gm = is_gm(request.user, character.campaign_id)
+    gm = viewer_is_gm(character)
     # Mirrors xp_undo: a player may undo the latest spend once, if it is their own.
     latest_own = services.player_undoable(character)
     return {
@@ -289,7 +289,8 @@ def character_xp_award(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM awards XP: the seed's chapter and story awards and/or a custom amount
     (Maelstrom rules.md, Earning Experience). Players get 404."""
     character = get_character(request.user, pk)
-    get_campaign_as_gm(request.user, character.campaign_id)
+    if not viewer_is_gm(character):
+        raise Http404("No such page.")
     form = AwardForm(request.POST, auto_id=AWARD_IDS)
     if form.is_valid():
         awards = [(1, f"{name} award") for name in form.cleaned_data["awards"]]
@@ -323,7 +324,7 @@ def character_xp_undo(request: HttpRequest, pk: int, entry_id: int) -> HttpRespo
                       {"character": character, "entry": entry})
     try:
         reversal = services.xp_undo(entry=entry, by=request.user,
-                                    as_gm=is_gm(request.user, character.campaign_id))
+                                    as_gm=viewer_is_gm(character))
     except RuleError as exc:
         messages.error(request, str(exc))
     else:

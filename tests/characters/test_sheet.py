@@ -23,9 +23,9 @@ pytestmark = pytest.mark.django_db
 
 INLINE_TAG = r"</?(?:strong|em|b|a|small)\b[^>]*>"
 
-# session, user, character (+campaign, owner), owner's membership, is_gm, traits, banks,
-# merits and flaws, recent rolls. Measured once; pinned so that a per-trait query shows up.
-SHEET_QUERIES = 9
+# session, user, character (+campaign, owner, the viewer's role), traits, banks, merits and
+# flaws, recent rolls. Measured once; pinned so that a per-trait query shows up.
+SHEET_QUERIES = 7
 
 
 def sheet_url(character: Character) -> str:
