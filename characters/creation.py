@@ -20,7 +20,15 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.db import transaction
 
-from characters.models import WILLPOWER_KEY, Character, MeritFlaw, Trait, XpEntry, trait_key
+from characters.models import (
+    WILLPOWER_KEY,
+    Character,
+    MeritFlaw,
+    Trait,
+    XpEntry,
+    trait_key,
+    trait_rows,
+)
 from rulesets import maelstrom
 from rulesets.maelstrom import RuleError
 
@@ -562,27 +570,12 @@ def character_create(*, campaign: Campaign, owner: AbstractBaseUser, draft: Draf
             xp_available=remaining,
             xp_total=total,
         )
-        traits: list[Trait] = []
-        position = 0
-        for group, names in maelstrom.ATTRIBUTE_GROUPS.items():
-            for name in names:
-                traits.append(
-                    Trait(character=character, kind=Trait.Kind.ATTRIBUTE, name=name,
-                          group=group, dots=draft.attribute_final(name), position=position)
-                )
-                position += 1
-        for group, names in maelstrom.ABILITY_GROUPS.items():
-            for name in names:
-                traits.append(
-                    Trait(character=character, kind=Trait.Kind.ABILITY, name=name,
-                          group=group, dots=draft.ability_final(name), position=position)
-                )
-                position += 1
-        for specialty in draft.specialties:
-            traits.append(
-                Trait(character=character, kind=Trait.Kind.SPECIALTY, name=specialty.name,
-                      ability=specialty.ability, advanced=specialty.advanced, dots=1)
-            )
+        traits = trait_rows(
+            character,
+            attributes={n: draft.attribute_final(n) for n in maelstrom.ATTRIBUTES},
+            abilities={n: draft.ability_final(n) for n in maelstrom.ABILITIES},
+            specialties=[(sp.ability, sp.name, sp.advanced) for sp in draft.specialties],
+        )
         Trait.objects.bulk_create(traits)
         MeritFlaw.objects.bulk_create(
             MeritFlaw(character=character, kind=choice.kind, name=choice.name,

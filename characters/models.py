@@ -6,6 +6,8 @@ The health chart and willpower are tracks on the character; the rules that chang
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -140,6 +142,42 @@ class Trait(models.Model):
         if self.kind == self.Kind.SPECIALTY:
             return "advanced_specialty" if self.advanced else "general_specialty"
         return str(self.kind)
+
+
+def trait_rows(
+    character: Character,
+    *,
+    attributes: Mapping[str, int],
+    abilities: Mapping[str, int],
+    specialties: Iterable[tuple[str, str, bool]] = (),
+) -> list[Trait]:
+    """The unsaved Trait rows of a Maelstrom character, as the sheet lays them out.
+
+    Args:
+        character: the saved character they belong to.
+        attributes: dots (1-5) by attribute name; all six are needed.
+        abilities: dots (0-5) by ability name; missing abilities get 0 dots.
+        specialties: ``(ability, name, advanced?)`` for each specialty owned.
+
+    Returns:
+        One row per attribute and per ability, in the seed's groups and order (``position``
+        follows the catalogue), then one per specialty (Maelstrom rules.md, Traits).
+    """
+    rows: list[Trait] = []
+    for group, names in maelstrom.ATTRIBUTE_GROUPS.items():
+        rows += [Trait(character=character, kind=Trait.Kind.ATTRIBUTE, name=name, group=group,
+                       dots=attributes[name], position=len(rows) + i)
+                 for i, name in enumerate(names)]
+    for group, names in maelstrom.ABILITY_GROUPS.items():
+        rows += [Trait(character=character, kind=Trait.Kind.ABILITY, name=name, group=group,
+                       dots=abilities.get(name, 0), position=len(rows) + i)
+                 for i, name in enumerate(names)]
+    for ability, name, advanced in specialties:
+        rows.append(Trait(character=character, kind=Trait.Kind.SPECIALTY, name=name,
+                          ability=ability, advanced=advanced, dots=1,
+                          group=maelstrom.ABILITIES[ability].group
+                          if ability in maelstrom.ABILITIES else ""))
+    return rows
 
 
 WILLPOWER_KEY = "willpower"

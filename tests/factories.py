@@ -8,8 +8,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from campaigns.models import Campaign, Membership
-from characters.models import Character, Trait, XpEntry
-from rulesets import maelstrom
+from characters.models import Character, Trait, XpEntry, trait_rows
 
 PASSWORD = "correct-horse-battery-staple"
 
@@ -92,24 +91,12 @@ class CharacterFactory(factory.django.DjangoModelFactory):
         if not create:
             return
         kwargs = {**getattr(self, "_factory_ranks", {}), **kwargs}
-        attributes = {**DEFAULT_ATTRIBUTES, **kwargs.get("attributes", {})}
-        abilities = {**DEFAULT_ABILITIES, **kwargs.get("abilities", {})}
-        rows = []
-        position = 0
-        for group, names in maelstrom.ATTRIBUTE_GROUPS.items():
-            for name in names:
-                rows.append(Trait(character=self, kind=Trait.Kind.ATTRIBUTE, name=name,
-                                  group=group, dots=attributes[name], position=position))
-                position += 1
-        for group, names in maelstrom.ABILITY_GROUPS.items():
-            for name in names:
-                rows.append(Trait(character=self, kind=Trait.Kind.ABILITY, name=name,
-                                  group=group, dots=abilities.get(name, 0), position=position))
-                position += 1
-        for ability, name, advanced in kwargs.get("specialties", []):
-            rows.append(Trait(character=self, kind=Trait.Kind.SPECIALTY, name=name,
-                              ability=ability, advanced=advanced, dots=1))
-        Trait.objects.bulk_create(rows)
+        Trait.objects.bulk_create(trait_rows(
+            self,
+            attributes={**DEFAULT_ATTRIBUTES, **kwargs.get("attributes", {})},
+            abilities={**DEFAULT_ABILITIES, **kwargs.get("abilities", {})},
+            specialties=kwargs.get("specialties", []),
+        ))
 
     @factory.post_generation
     def starting_xp(self, create: bool, extracted: Any, **kwargs: Any) -> None:
