@@ -41,6 +41,7 @@ class Campaign(models.Model):
 
     @property
     def ruleset_name(self) -> str:
+        """The rule system's display name ("Maelstrom"), or the stored slug if unknown."""
         try:
             return registry.get(self.ruleset).name
         except KeyError:

@@ -26,6 +26,8 @@ class HealForm(forms.Form):
 
 
 class WillpowerForm(forms.Form):
+    """Spend or recover one current willpower dot (Maelstrom rules.md, Willpower)."""
+
     action = forms.ChoiceField(choices=[("spend", "Spend"), ("recover", "Recover")])
 
 

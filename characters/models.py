@@ -136,13 +136,6 @@ class Trait(models.Model):
             return trait_key(self.Kind.ABILITY, self.ability)
         return self.key
 
-    @property
-    def xp_kind(self) -> str:
-        """The rules engine's trait kind for the XP cost table."""
-        if self.kind == self.Kind.SPECIALTY:
-            return "advanced_specialty" if self.advanced else "general_specialty"
-        return str(self.kind)
-
 
 def trait_rows(
     character: Character,
@@ -288,10 +281,6 @@ class XpEntry(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError("XP ledger entries are never deleted; append a reversing entry.")
-
-    @property
-    def trait_name(self) -> str:
-        return trait_label(self.trait_key) if self.trait_key else ""
 
     @property
     def cost(self) -> int:

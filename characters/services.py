@@ -181,6 +181,7 @@ class Purchase:
 
     @property
     def affordable(self) -> bool:
+        """Whether available XP covers what the bank does not."""
         return self.from_available <= self.available
 
     def refusal(self) -> str:

@@ -57,6 +57,8 @@ class RollForm(forms.Form):
         return data
 
     def to_request(self) -> RollRequest:
+        """The validated form as the roll service's request (required specialties split on
+        commas)."""
         data = self.cleaned_data
         required = tuple(
             name.strip() for name in (data.get("required_specialties") or "").split(",")

@@ -97,7 +97,3 @@ class Roll(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError("Rolls are never deleted; the log is append-only.")
-
-    @property
-    def is_followup(self) -> bool:
-        return self.parent_id is not None
