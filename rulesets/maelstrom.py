@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from rulesets.dice import Rng, roll_die
+from rulesets.errors import RuleError as RuleError  # re-exported: callers catch it from here
 
 SOURCE = "Maelstrom rules.md"
 """Prefix of every rule citation."""
@@ -24,27 +25,6 @@ SOURCE = "Maelstrom rules.md"
 
 def _rule(section: str) -> str:
     return f"{SOURCE}, {section}"
-
-
-class RuleError(ValueError):
-    """A Maelstrom rule was broken; raised by every check in this module.
-
-    Args:
-        message: a sentence a player can read, e.g. "Firearms has 1 dot, so at most 1
-            specialty can be used in this roll".
-        rule: the seed section that states the rule, e.g. "Maelstrom rules.md, Using
-            Specialties".
-
-    ``str(error)`` gives ``"message (rule)"``; the parts are kept as ``.message`` and ``.rule``.
-    """
-
-    def __init__(self, message: str, rule: str) -> None:
-        super().__init__(message, rule)
-        self.message = message
-        self.rule = rule
-
-    def __str__(self) -> str:
-        return f"{self.message} ({self.rule})"
 
 
 # ---------------------------------------------------------------------------------------------
