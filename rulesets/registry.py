@@ -7,10 +7,12 @@ whose rules module exists are selectable; the others are listed so the apps can 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 
 from rulesets import maelstrom
+from rulesets.query import Parameter
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,20 @@ class Ruleset:
     name: str
     selectable: bool
     module: ModuleType | None = None
+
+    @property
+    def odds_parameters(self) -> tuple[Parameter, ...]:
+        """The module's ``ODDS_PARAMETERS`` (empty while the system has no module)."""
+        parameters: tuple[Parameter, ...] = getattr(self.module, "ODDS_PARAMETERS", ())
+        return parameters
+
+    @property
+    def odds_query(self) -> Callable[[Mapping[str, object]], dict[str, object]] | None:
+        """The module's ``odds_query`` function, or ``None`` while it has none."""
+        query: Callable[[Mapping[str, object]], dict[str, object]] | None = getattr(
+            self.module, "odds_query", None
+        )
+        return query
 
 
 RULESETS: dict[str, Ruleset] = {
