@@ -14,6 +14,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
 
 from campaigns.permissions import get_character, viewer_is_gm
 from characters import services
@@ -126,7 +127,9 @@ def _respond(
     """The partial for HTMX, or a redirect to the sheet with a message."""
     if request.htmx:
         context = {"character": character, "error": error, "success": success, **context}
-        return render(request, f"{SHEET}#{partial}", context)
+        response = render(request, f"{SHEET}#{partial}", context)
+        # Wounds and willpower change the pool: the roll dialog refreshes its odds.
+        return trigger_client_event(response, "trackChanged") if not error else response
     if error:
         messages.error(request, error)
     elif success:

@@ -21,8 +21,10 @@ class RollForm(forms.Form):
 
     kind = forms.ChoiceField(choices=KIND_CHOICES, initial="action", widget=forms.RadioSelect,
                              label="Roll")
-    trait = forms.MultipleChoiceField(required=False, label="Traits")
-    specialty = forms.MultipleChoiceField(required=False, label="Specialties")
+    trait = forms.MultipleChoiceField(required=False, label="Traits",
+                                      widget=forms.CheckboxSelectMultiple)
+    specialty = forms.MultipleChoiceField(required=False, label="Specialties",
+                                          widget=forms.CheckboxSelectMultiple)
     difficulty = forms.IntegerField(min_value=maelstrom.DIFFICULTY_MIN,
                                     max_value=maelstrom.DIFFICULTY_MAX,
                                     initial=maelstrom.DEFAULT_DIFFICULTY, label="Difficulty")

@@ -6,6 +6,7 @@ app_name = "rolls"
 
 urlpatterns = [
     path("characters/<int:character_id>/roll/", views.roll_create, name="roll-create"),
+    path("characters/<int:character_id>/roll/odds/", views.roll_odds, name="roll-odds"),
     path("rolls/<int:pk>/", views.roll_detail, name="roll-detail"),
     path(
         "rolls/<int:pk>/experience-die/",

@@ -5,16 +5,17 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
 from campaigns.permissions import get_character, get_membership
-from characters.models import Trait
+from characters.models import Character, Trait
 from rolls import services
 from rolls.forms import RollForm
 from rolls.models import Roll
+from rulesets import maelstrom
 from rulesets.maelstrom import RuleError
 
 RESULT = "rolls/roll_detail.html#roll-result"
@@ -89,6 +90,61 @@ def roll_create(request: HttpRequest, character_id: int) -> HttpResponse:
     messages.error(request, error)
     return render(request, "rolls/roll_form.html",
                   {"character": character, "form": form, "traits": traits}, status=400)
+
+
+def _percent(probability: float) -> str:
+    """"84.4 %"; never "0.0 %" or "100.0 %" for what can still happen or still fail."""
+    percent = probability * 100
+    if 0 < percent < 0.05:
+        return "under 0.1 %"
+    if 99.95 < percent < 100:
+        return "over 99.9 %"
+    return f"{percent:.1f} %"
+
+
+def _odds_context(character: Character, traits: list[Trait], data: QueryDict) -> dict[str, object]:
+    """The exact odds of the pool the form describes, or the reason there is no pool yet."""
+    form = _roll_form(traits, data)
+    if not form.is_valid():
+        return {"form": form, "odds_error": " ".join(e for es in form.errors.values() for e in es)}
+    try:
+        pool = services.build_pool(character, form.to_request(), traits)
+    except RuleError as exc:
+        return {"form": form, "odds_error": str(exc)}
+    odds = maelstrom.pool_odds(pool)
+    successes = list(odds.successes.items())
+    shown = [(f"{net}", _percent(p)) for net, p in successes[:4]]
+    rest = sum(p for _, p in successes[4:])
+    if rest:
+        shown.append((f"{successes[4][0]}+", _percent(rest)))
+    return {
+        "form": form,
+        "pool": pool,
+        "odds": odds,
+        "odds_rows": [
+            ("Success", odds.success, _percent(odds.success)),
+            ("Failure", odds.failure, _percent(odds.failure)),
+            ("Botch", odds.botch, _percent(odds.botch)),
+        ],
+        "net_successes": shown,
+    }
+
+
+@require_GET
+@login_required
+def roll_odds(request: HttpRequest, character_id: int) -> HttpResponse:
+    """Exact odds of the pool being assembled in the roll dialog, before anything is rolled.
+
+    HTMX asks for them as traits are ticked and gets the odds fragment; without JavaScript
+    the dialog's "Show the odds" button lands on the roll page with the odds and the form as
+    it was filled in. Nothing is stored: only a roll is (Maelstrom rules.md, Dice Pool).
+    """
+    character = get_character(request.user, character_id)
+    traits = list(character.traits.all())
+    context = {"character": character, **_odds_context(character, traits, request.GET)}
+    if request.htmx:
+        return render(request, "rolls/_odds.html", context)
+    return render(request, "rolls/roll_form.html", {**context, "traits": traits})
 
 
 @login_required
