@@ -1,0 +1,974 @@
+"""Rules engine for the 3d6 tests of an unnamed system ("Rolls And Tests").
+
+The seed text (``seeds/002_6302363384505e15.txt``, cited below as "3d6 Rolls and Tests,
+<section>") is the authority; /work/shared/RULES.md section 5 summarises it. Where the seed is
+silent, the decision taken is written in the docstring of the function concerned and
+collected here:
+
+- Favor and disfavor are netted: a test rolls ``3 + favor - disfavor`` d6s, never fewer than
+  0 (only the net matters, so one favor and one disfavor roll 3d6).
+- Zero dice: nothing is rolled and the test fails automatically. It is *not* a critical
+  failure (no die shows a 1); its total is 0. In a contest a side that rolled no dice loses
+  to any side that rolled, whatever the totals.
+- A critical success doubles the roll before modifiers; it is *not* automatically a success:
+  the doubled roll plus the modifier is still compared with the test difficulty.
+- A critical failure is always a failure: its total is 0 and a test difficulty is at least 1.
+- Favor and disfavor are capped at :data:`MAX_FAVOR` points each: an engine limit, not a rule.
+
+Everything here is pure Python: frozen dataclasses, plain functions and an injected RNG
+(:class:`rulesets.dice.Rng`). Units: dice are d6s unless named (``"d8"``, ``"d%"``); a roll's
+value, total, modifier and test difficulty (TD) are points on the same scale as the dice sum.
+Every rule violation raises :class:`RuleError`, whose message a player can read and whose
+``rule`` names the seed section.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rulesets.dice import Rng, roll_die
+from rulesets.errors import RuleError as RuleError  # re-exported: callers catch it from here
+from rulesets.query import Parameter, read_query
+
+SOURCE = "3d6 Rolls and Tests"
+"""Prefix of every rule citation."""
+
+
+def _rule(section: str) -> str:
+    return f"{SOURCE}, {section}"
+
+
+SYSTEM = "three_d6"
+"""The slug stored in every serialised roll."""
+
+BASE_DICE = 3
+"""A test rolls 3d6 before favor and disfavor (3d6 Rolls and Tests, Your Fate and the Dice)."""
+
+DIE_SIDES = 6
+"""Tests roll six-sided dice (3d6 Rolls and Tests, Your Fate and the Dice)."""
+
+CRITICAL_SIXES = 3
+"""Sixes needed for a critical success: "three or more 6's" (3d6 Rolls and Tests, Critical
+Successes and Failures)."""
+
+TRAIT_COUNT, SUBTRAIT_COUNT = 6, 12
+"""A test is based on one of 6 traits or one of 12 subtraits (3d6 Rolls and Tests, Rolls and
+Tests). Their names are not in the seed: the GM names them per campaign."""
+
+MAX_FAVOR = 20
+"""Most points of favor, and of disfavor, on one test. An engine limit (keeps odds queries
+fast and bounded), not a rule of the seed."""
+
+TD_MIN = 1
+"""Lowest test difficulty: the minimum roll needed to succeed is at least 1 (3d6 Rolls and
+Tests, Test Difficulty). It also makes every critical failure (value 0) a failure."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Dice vocabulary: 3d6 Rolls and Tests, Dice Nomenclature
+# ---------------------------------------------------------------------------------------------
+
+PERCENTILE = "d%"
+"""Notation for the percentile die: a d10 whose faces read 00, 10, ..., 90."""
+
+DICE_VOCABULARY: dict[str, tuple[int, ...]] = {
+    "d4": tuple(range(1, 5)),
+    "d6": tuple(range(1, 7)),
+    "d8": tuple(range(1, 9)),
+    "d10": tuple(range(1, 11)),
+    PERCENTILE: tuple(range(0, 100, 10)),
+    "d12": tuple(range(1, 13)),
+    "d20": tuple(range(1, 21)),
+}
+"""The seven die types of the seed in its order, each with its faces: d4, d6, d8, d10,
+percentile (faces 0, 10, ..., 90, written 00-90), d12, d20 (3d6 Rolls and Tests, Dice
+Nomenclature)."""
+
+_NOTATION = re.compile(r"(\d*)(d(?:\d+|%))")
+
+
+def die_faces(die: str) -> tuple[int, ...]:
+    """The faces of one die type of the seed's vocabulary.
+
+    Args:
+        die: ``"d4"``, ``"d6"``, ``"d8"``, ``"d10"``, ``"d%"`` (percentile), ``"d12"`` or
+            ``"d20"``.
+
+    Returns:
+        The faces in ascending order, e.g. ``(1, 2, 3, 4)`` for d4 and ``(0, 10, ..., 90)``
+        for the percentile die.
+
+    Raises:
+        RuleError: ``die`` is not one of the seven types (3d6 Rolls and Tests, Dice
+            Nomenclature).
+    """
+    faces = DICE_VOCABULARY.get(die.strip().lower())
+    if faces is None:
+        known = ", ".join(DICE_VOCABULARY)
+        raise RuleError(f"{die!r} is not one of the dice types {known}", _rule("Dice Nomenclature"))
+    return faces
+
+
+def describe_dice(count: int, die: str) -> str:
+    """Write ``count`` dice of one type the seed's way: ``(4, "d8") -> "4d8"``.
+
+    Args:
+        count: number of dice, >= 1 (a count of 1 is written without the number: ``"d8"``).
+        die: a die type of :data:`DICE_VOCABULARY`.
+
+    Returns:
+        The notation, e.g. ``"3d6"``, ``"d%"``.
+
+    Raises:
+        RuleError: a count below 1 or an unknown die type (3d6 Rolls and Tests, Dice
+            Nomenclature).
+    """
+    die_faces(die)
+    if count < 1:
+        raise RuleError(f"a roll needs at least 1 die, not {count}", _rule("Dice Nomenclature"))
+    return f"{count if count > 1 else ''}{die.strip().lower()}"
+
+
+def roll_dice(notation: str, rng: Rng) -> tuple[int, ...]:
+    """Roll dice written the seed's way: "the quantity directly before the dice type".
+
+    Args:
+        notation: e.g. ``"4d8"``, ``"d20"``, ``"2d%"`` (one die type, count >= 1).
+        rng: the injected random source; one ``rng.randint(1, sides)`` call per die (the
+            percentile die is rolled as a d10 whose face ``f`` reads ``10 * (f - 1)``).
+
+    Returns:
+        The faces rolled, in order, e.g. ``(3, 8, 1, 5)`` for ``"4d8"``.
+
+    Raises:
+        RuleError: the text is not ``[count]d<type>``, the count is 0, or the type is not one
+            of :data:`DICE_VOCABULARY` (3d6 Rolls and Tests, Dice Nomenclature).
+    """
+    match = _NOTATION.fullmatch(notation.strip().lower())
+    if match is None:
+        raise RuleError(
+            f"{notation!r} is not dice notation such as '4d8' or 'd%'", _rule("Dice Nomenclature")
+        )
+    count = int(match.group(1) or "1")
+    die = match.group(2)
+    describe_dice(count, die)  # checks the count and the type
+    if die == PERCENTILE:
+        return tuple(10 * (roll_die(rng, 10) - 1) for _ in range(count))
+    sides = len(DICE_VOCABULARY[die])
+    return tuple(roll_die(rng, sides) for _ in range(count))
+
+
+# ---------------------------------------------------------------------------------------------
+# Pool building: 3d6 Rolls and Tests, Rolls and Tests / Favor and Disfavor / Test Difficulty
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_td(td: int) -> None:
+    if td < TD_MIN:
+        raise RuleError(f"test difficulty {td} must be {TD_MIN} or more", _rule("Test Difficulty"))
+
+
+def _check_favor(name: str, points: int) -> None:
+    if points < 0:
+        raise RuleError(f"{name} {points} must be 0 or more", _rule("Favor and Disfavor"))
+    if points > MAX_FAVOR:
+        raise RuleError(
+            f"{name} {points} is more than {MAX_FAVOR}, the most points this engine handles",
+            _rule("Favor and Disfavor"),
+        )
+
+
+def dice_count(favor: int = 0, disfavor: int = 0) -> int:
+    """How many d6s a test rolls: 3, plus one per favor, minus one per disfavor, at least 0.
+
+    "For each point of favor you have on a roll, you roll an additional 1d6. For each point
+    of disfavor you have on a roll, you remove a d6" (3d6 Rolls and Tests, Favor and
+    Disfavor). Decision (the seed is silent on order): favor and disfavor are netted, so one
+    favor and one disfavor roll 3d6, and 1 favor with 3 disfavor rolls 1d6.
+
+    Args:
+        favor: points of favor, 0 to :data:`MAX_FAVOR`.
+        disfavor: points of disfavor, 0 to :data:`MAX_FAVOR`.
+
+    Returns:
+        The number of d6s, >= 0; 0 means the test fails automatically.
+
+    Raises:
+        RuleError: a negative count or one above :data:`MAX_FAVOR`.
+    """
+    _check_favor("favor", favor)
+    _check_favor("disfavor", disfavor)
+    return max(0, BASE_DICE + favor - disfavor)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TestPool:
+    """A test ready to roll: 3d6 (changed by favor and disfavor) + modifier vs TD.
+
+    Built by :func:`build_test`; keyword-only.
+
+    Attributes:
+        label: the trait or subtrait tested, free text named by the GM (e.g. "Agility");
+            may be empty.
+        modifier: added to the roll (any whole number, negative for a penalty).
+        favor: points of favor (one extra d6 each), 0 to :data:`MAX_FAVOR`.
+        disfavor: points of disfavor (one d6 fewer each), 0 to :data:`MAX_FAVOR`.
+        td: the test difficulty, >= 1, or ``None`` for a roll made only to be compared in a
+            contest.
+    """
+
+    __test__ = False  # not a pytest test class despite its name
+
+    label: str = ""
+    modifier: int = 0
+    favor: int = 0
+    disfavor: int = 0
+    td: int | None = None
+
+    @property
+    def dice(self) -> int:
+        """Number of d6s rolled, >= 0 (see :func:`dice_count`)."""
+        return max(0, BASE_DICE + self.favor - self.disfavor)
+
+    @property
+    def automatic_failure(self) -> bool:
+        """Whether the pool has zero dice, so the test is failed without rolling."""
+        return self.dice == 0
+
+    def describe(self) -> str:
+        """One line for the UI, e.g. "Agility test: 4d6 + 1 vs TD 12 (1 favor)".
+
+        A contest roll (no TD) reads "Power test: 3d6 - 2"; a zero-dice pool ends with
+        "(no dice: fails automatically)".
+        """
+        name = f"{self.label} test" if self.label else "Test"
+        dice = f"{self.dice}d{DIE_SIDES}" if self.dice else "no dice"
+        text = f"{name}: {dice}"
+        if self.modifier:
+            text += f" {'+' if self.modifier > 0 else '-'} {abs(self.modifier)}"
+        if self.td is not None:
+            text += f" vs TD {self.td}"
+        notes = []
+        if self.favor:
+            notes.append(f"{self.favor} favor")
+        if self.disfavor:
+            notes.append(f"{self.disfavor} disfavor")
+        if self.automatic_failure:
+            notes.append("no dice: fails automatically")
+        if notes:
+            text += f" ({', '.join(notes)})"
+        return text
+
+    def as_dict(self) -> dict[str, object]:
+        """The pool as a JSON-serialisable dict; see :meth:`from_dict`.
+
+        Keys: "label", "modifier", "favor", "disfavor", "td" (an int, or None for a contest
+        roll) and "dice" (derived, for readers of the stored JSON).
+        """
+        return {
+            "label": self.label,
+            "modifier": self.modifier,
+            "favor": self.favor,
+            "disfavor": self.disfavor,
+            "td": self.td,
+            "dice": self.dice,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> TestPool:
+        """Rebuild a pool stored with :meth:`as_dict` (the stored "dice" is recomputed).
+
+        Raises:
+            RuleError: a missing or mistyped field, or values :func:`build_test` rejects.
+        """
+        td = _stored(data, "td")
+        if td is not None and (not isinstance(td, int) or isinstance(td, bool)):
+            raise RuleError("stored 'td' is not an integer", _rule("Test Difficulty"))
+        return build_test(
+            label=_stored_str(data, "label"),
+            modifier=_stored_int(data, "modifier"),
+            favor=_stored_int(data, "favor"),
+            disfavor=_stored_int(data, "disfavor"),
+            td=td,
+        )
+
+
+def build_test(
+    *,
+    label: str = "",
+    modifier: int = 0,
+    favor: int = 0,
+    disfavor: int = 0,
+    td: int | None = None,
+) -> TestPool:
+    """Build a test from a character's trait or subtrait and the situation.
+
+    "To make a test, such as a Power test, a player rolls 3d6 and adds their modifier to the
+    roll" (3d6 Rolls and Tests, Rolls and Tests); favor and disfavor add and remove d6s (3d6
+    Rolls and Tests, Favor and Disfavor); the TD is "the minimum roll needed to succeed"
+    (3d6 Rolls and Tests, Test Difficulty). Trait names are the GM's, so only a label is
+    kept.
+
+    Args:
+        label: the trait or subtrait, free text (e.g. "Power"); surrounding spaces dropped.
+        modifier: the trait's modifier plus any situational one (whole number, may be < 0).
+        favor: points of favor, 0 to :data:`MAX_FAVOR`.
+        disfavor: points of disfavor, 0 to :data:`MAX_FAVOR`.
+        td: test difficulty >= 1, or None for a contest roll (the opponent's test is the bar).
+
+    Returns:
+        A :class:`TestPool`; ``pool.dice`` may be 0, and such a test fails automatically.
+
+    Raises:
+        RuleError: favor or disfavor below 0 or above :data:`MAX_FAVOR`, or a TD below 1.
+    """
+    dice_count(favor, disfavor)
+    if td is not None:
+        _check_td(td)
+    return TestPool(label=label.strip(), modifier=modifier, favor=favor, disfavor=disfavor, td=td)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rolling: 3d6 Rolls and Tests, Critical Successes and Failures
+# ---------------------------------------------------------------------------------------------
+
+OUTCOMES: tuple[str, ...] = ("success", "failure", "rolled")
+"""Outcomes of a test: "success" or "failure" against a TD, "rolled" for a contest roll
+without TD (its total is compared in :func:`resolve_contest`)."""
+
+
+def _roll_value(dice_sum: int, sixes: int, dice: int) -> tuple[int, bool, bool]:
+    """(value before modifiers, critical success?, critical failure?) of ``dice`` d6s.
+
+    Every die shows a 1 exactly when the sum equals the number of dice, so the odds' dynamic
+    programme needs no separate "all ones" flag.
+    """
+    if dice == 0:
+        return 0, False, False
+    if dice_sum == dice:
+        return 0, False, True
+    if sixes >= CRITICAL_SIXES:
+        return 2 * dice_sum, True, False
+    return dice_sum, False, False
+
+
+def _total(value: int, modifier: int, critical_failure: bool, dice: int) -> int:
+    # A critical failure "ignores modifiers"; a zero-dice test is failed without a roll.
+    return 0 if critical_failure or dice == 0 else value + modifier
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """A rolled test with every die and the outcome.
+
+    Built by :func:`roll_test` or :func:`resolve_test` (which recomputes everything from the
+    dice, so a result never disagrees with the rules).
+
+    Attributes:
+        pool: the :class:`TestPool` rolled.
+        dice: every d6 face, in the order rolled (empty when the pool has zero dice).
+        value: the roll before modifiers: the dice sum, doubled on a critical success, 0 on a
+            critical failure or with zero dice.
+        total: value + modifier; 0 on a critical failure (modifiers ignored) or zero dice.
+        critical_success: three or more dice show 6.
+        critical_failure: every die rolled shows 1 (at least one die).
+        automatic_failure: zero dice, so the test failed without a roll.
+        outcome: "success", "failure" or, without a TD, "rolled" (a zero-dice test is
+            "failure" even without a TD).
+    """
+
+    __test__ = False  # not a pytest test class despite its name
+
+    pool: TestPool
+    dice: tuple[int, ...]
+    value: int
+    total: int
+    critical_success: bool
+    critical_failure: bool
+    automatic_failure: bool
+    outcome: str
+
+    @property
+    def dice_sum(self) -> int:
+        """The plain sum of the dice, before doubling or modifiers (3-18 on 3d6)."""
+        return sum(self.dice)
+
+    @property
+    def sixes(self) -> int:
+        """How many dice show 6."""
+        return self.dice.count(6)
+
+    @property
+    def success(self) -> bool:
+        """Whether the test succeeded (false for a contest roll without TD)."""
+        return self.outcome == "success"
+
+    def summary(self) -> str:
+        """One short line for the roll log.
+
+        E.g. "Success: 14 vs TD 12", "Success: 37 vs TD 12, critical success",
+        "Failure: 0 vs TD 10, critical failure", "Total 13" (contest roll), "Failure: no dice
+        to roll".
+        """
+        if self.automatic_failure:
+            return "Failure: no dice to roll"
+        if self.pool.td is None:
+            text = f"Total {self.total}"
+        else:
+            text = f"{self.outcome.capitalize()}: {self.total} vs TD {self.pool.td}"
+        if self.critical_success:
+            text += ", critical success"
+        if self.critical_failure:
+            text += ", critical failure"
+        return text
+
+    def as_dict(self) -> dict[str, object]:
+        """The roll as a JSON-serialisable dict for storage; :meth:`from_dict` rebuilds it.
+
+        Keys: "system" ("three_d6"), "pool" (:meth:`TestPool.as_dict`), "dice", "value",
+        "total", "critical_success", "critical_failure", "automatic_failure", "outcome",
+        "summary".
+        """
+        return {
+            "system": SYSTEM,
+            "pool": self.pool.as_dict(),
+            "dice": list(self.dice),
+            "value": self.value,
+            "total": self.total,
+            "critical_success": self.critical_success,
+            "critical_failure": self.critical_failure,
+            "automatic_failure": self.automatic_failure,
+            "outcome": self.outcome,
+            "summary": self.summary(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> TestResult:
+        """Rebuild a roll stored with :meth:`as_dict`, recomputing the outcome from the dice.
+
+        Raises:
+            RuleError: a missing or mistyped field, or dice that do not fit the pool (see
+                :func:`resolve_test`).
+        """
+        pool_data = _stored(data, "pool")
+        if not isinstance(pool_data, Mapping):
+            raise RuleError("stored 'pool' is not a mapping", _rule("Rolls and Tests"))
+        return resolve_test(TestPool.from_dict(pool_data), _stored_ints(data, "dice"))
+
+
+def resolve_test(pool: TestPool, dice: Sequence[int]) -> TestResult:
+    """Work out a test from its dice: value, total, critical success or failure, outcome.
+
+    The roll is the sum of all dice (3d6 Rolls and Tests, Rolls and Tests; favor dice are
+    summed too). Three or more 6s: critical success, the value before modifiers is doubled.
+    Every die a 1: critical failure, the value becomes 0 and modifiers are ignored (3d6
+    Rolls and Tests, Critical Successes and Failures). Success when total >= TD (3d6 Rolls
+    and Tests, Test Difficulty). Decisions: a critical success is not automatically a success
+    (the doubled value plus the modifier must still reach the TD); a critical failure always
+    fails (total 0 < TD); zero dice fail automatically and are not a critical failure.
+
+    Args:
+        pool: the test.
+        dice: the d6 faces, exactly ``pool.dice`` of them (e.g. physical dice typed in).
+
+    Returns:
+        A :class:`TestResult`.
+
+    Raises:
+        RuleError: the number of faces differs from ``pool.dice`` or a face is outside 1-6.
+    """
+    faces = tuple(dice)
+    if len(faces) != pool.dice:
+        raise RuleError(
+            f"this test rolls {pool.dice}d6, but {len(faces)} dice were given",
+            _rule("Favor and Disfavor"),
+        )
+    for face in faces:
+        if not 1 <= face <= DIE_SIDES:
+            raise RuleError(f"a d6 cannot show {face}", _rule("Your Fate and the Dice"))
+    value, critical_success, critical_failure = _roll_value(sum(faces), faces.count(6), len(faces))
+    total = _total(value, pool.modifier, critical_failure, len(faces))
+    if pool.automatic_failure:
+        outcome = "failure"
+    elif pool.td is None:
+        outcome = "rolled"
+    else:
+        outcome = "success" if total >= pool.td else "failure"
+    return TestResult(
+        pool=pool,
+        dice=faces,
+        value=value,
+        total=total,
+        critical_success=critical_success,
+        critical_failure=critical_failure,
+        automatic_failure=pool.automatic_failure,
+        outcome=outcome,
+    )
+
+
+def roll_test(pool: TestPool, rng: Rng) -> TestResult:
+    """Roll a test: ``pool.dice`` d6s, then :func:`resolve_test`.
+
+    A pool with zero dice rolls nothing (no RNG call) and fails automatically: "If you have
+    enough disfavor to roll zero dice, the test is automatically failed" (3d6 Rolls and
+    Tests, Favor and Disfavor).
+
+    Args:
+        pool: the test.
+        rng: the injected random source; one ``rng.randint(1, 6)`` call per die.
+
+    Returns:
+        A :class:`TestResult` with every die in the order rolled.
+    """
+    return resolve_test(pool, [roll_die(rng, DIE_SIDES) for _ in range(pool.dice)])
+
+
+# ---------------------------------------------------------------------------------------------
+# Contests: 3d6 Rolls and Tests, Contesting / Tie Breakers
+# ---------------------------------------------------------------------------------------------
+
+CONTEST_DECIDERS: tuple[str, ...] = (
+    "total",
+    "pc_beats_npc",
+    "defender",
+    "modifier",
+    "level",
+    "random",
+)
+"""What decided a contest: the higher total, then the tie-breakers in the seed's order (3d6
+Rolls and Tests, Contesting; Tie Breakers)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContestSide:
+    """One creature in a contest: its rolled test and the facts the tie-breakers use.
+
+    Attributes:
+        result: the creature's rolled :class:`TestResult` (its TD, if any, is ignored).
+        is_pc: a player character (True) or an NPC (False).
+        is_defender: whether this creature is defending itself.
+        level: the PC's level or the NPC's rating ("DR"), compared as whole numbers.
+        modifier: the modifier the "better modifier" tie-breaker compares; None (the default)
+            means the modifier of the rolled test.
+        name: who this is, for the roll log (e.g. "Aria"); may be empty.
+    """
+
+    result: TestResult
+    is_pc: bool
+    is_defender: bool = False
+    level: int = 0
+    modifier: int | None = None
+    name: str = ""
+
+    @property
+    def tie_modifier(self) -> int:
+        """The modifier compared by the tie-breaker (given, or the test's own)."""
+        return self.result.pool.modifier if self.modifier is None else self.modifier
+
+    def as_dict(self) -> dict[str, object]:
+        """The side as a JSON-serialisable dict (the result via :meth:`TestResult.as_dict`).
+
+        Keys: "name", "result", "is_pc", "is_defender", "level", "modifier" (the given
+        tie-breaking modifier, or None when the test's own is used).
+        """
+        return {
+            "name": self.name,
+            "result": self.result.as_dict(),
+            "is_pc": self.is_pc,
+            "is_defender": self.is_defender,
+            "level": self.level,
+            "modifier": self.modifier,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> ContestSide:
+        """Rebuild a side stored with :meth:`as_dict` (its test recomputed from the dice).
+
+        Raises:
+            RuleError: a missing or mistyped field.
+        """
+        result_data = _stored(data, "result")
+        if not isinstance(result_data, Mapping):
+            raise RuleError("stored 'result' is not a mapping", _rule("Contesting"))
+        return cls(
+            result=TestResult.from_dict(result_data),
+            is_pc=_stored_bool(data, "is_pc"),
+            is_defender=_stored_bool(data, "is_defender"),
+            level=_stored_int(data, "level"),
+            modifier=None if _stored(data, "modifier") is None else _stored_int(data, "modifier"),
+            name=_stored_str(data, "name"),
+        )
+
+
+def _contest_key(side: ContestSide) -> tuple[bool, int]:
+    # A side that could not roll (zero dice) failed automatically: below every rolled total.
+    return (not side.result.automatic_failure, side.result.total)
+
+
+def _decide(
+    first: ContestSide, second: ContestSide, random_die: int | None
+) -> tuple[int, str] | None:
+    """(winner 1 or 2, decider), or None when only a random draw is left and none is given."""
+    key1, key2 = _contest_key(first), _contest_key(second)
+    if key1 != key2:
+        return (1 if key1 > key2 else 2), "total"
+    if first.is_pc != second.is_pc:
+        return (1 if first.is_pc else 2), "pc_beats_npc"
+    if first.is_defender != second.is_defender:
+        return (1 if first.is_defender else 2), "defender"
+    if first.tie_modifier != second.tie_modifier:
+        return (1 if first.tie_modifier > second.tie_modifier else 2), "modifier"
+    if first.level != second.level:
+        return (1 if first.level > second.level else 2), "level"
+    if random_die is None:
+        return None
+    return random_die, "random"
+
+
+_DECIDER_TEXT: dict[str, str] = {
+    "total": "",
+    "pc_beats_npc": "tie: the PC wins against an NPC",
+    "defender": "tie: the defender wins",
+    "modifier": "tie: the better modifier wins",
+    "level": "tie: the higher level or rating wins",
+    "random": "tie: chosen at random",
+}
+
+
+@dataclass(frozen=True)
+class ContestResult:
+    """The outcome of a contest between two rolled tests.
+
+    Attributes:
+        first: the first :class:`ContestSide`.
+        second: the second :class:`ContestSide`.
+        winner: 1 if the first side won, 2 if the second did.
+        decided_by: one of :data:`CONTEST_DECIDERS`: "total" when the totals differ,
+            otherwise the tie-breaker that settled it.
+        random_die: the d2 drawn for the last tie-breaker (1 = first side wins), or None when
+            no draw was needed.
+    """
+
+    first: ContestSide
+    second: ContestSide
+    winner: int
+    decided_by: str
+    random_die: int | None = None
+
+    @property
+    def winning_side(self) -> ContestSide:
+        """The side that won."""
+        return self.first if self.winner == 1 else self.second
+
+    @property
+    def losing_side(self) -> ContestSide:
+        """The side that lost."""
+        return self.second if self.winner == 1 else self.first
+
+    def summary(self) -> str:
+        """One short line for the roll log, e.g. "Aria wins 14 to 12" or
+        "Aria wins 13 to 13 (tie: the PC wins against an NPC)"."""
+        winner, loser = self.winning_side, self.losing_side
+        name = winner.name or ("First side" if self.winner == 1 else "Second side")
+        text = f"{name} wins {winner.result.total} to {loser.result.total}"
+        if self.decided_by != "total":
+            text += f" ({_DECIDER_TEXT[self.decided_by]})"
+        return text
+
+    def as_dict(self) -> dict[str, object]:
+        """The contest as a JSON-serialisable dict; :meth:`from_dict` rebuilds it.
+
+        Keys: "system" ("three_d6"), "kind" ("contest"), "first", "second"
+        (:meth:`ContestSide.as_dict`), "winner" (1 or 2), "decided_by", "random_die" (int or
+        None) and "summary".
+        """
+        return {
+            "system": SYSTEM,
+            "kind": "contest",
+            "first": self.first.as_dict(),
+            "second": self.second.as_dict(),
+            "winner": self.winner,
+            "decided_by": self.decided_by,
+            "random_die": self.random_die,
+            "summary": self.summary(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> ContestResult:
+        """Rebuild a contest stored with :meth:`as_dict`, deciding it again from the dice,
+        the side facts and the stored random draw.
+
+        Raises:
+            RuleError: a missing or mistyped field, or a tie that needs a random draw when
+                none (or one other than 1 or 2) is stored.
+        """
+        sides = []
+        for key in ("first", "second"):
+            side_data = _stored(data, key)
+            if not isinstance(side_data, Mapping):
+                raise RuleError(f"stored {key!r} is not a mapping", _rule("Contesting"))
+            sides.append(ContestSide.from_dict(side_data))
+        random_die = _stored(data, "random_die")
+        if random_die is not None and random_die not in (1, 2):
+            raise RuleError(
+                f"stored random draw {random_die!r} is not 1 or 2", _rule("Tie Breakers")
+            )
+        assert random_die is None or isinstance(random_die, int)
+        decision = _decide(sides[0], sides[1], random_die)
+        if decision is None:
+            raise RuleError(
+                "the stored contest is a full tie but has no random draw", _rule("Tie Breakers")
+            )
+        winner, decided_by = decision
+        return cls(
+            first=sides[0],
+            second=sides[1],
+            winner=winner,
+            decided_by=decided_by,
+            random_die=random_die if decided_by == "random" else None,
+        )
+
+
+def resolve_contest(first: ContestSide, second: ContestSide, rng: Rng) -> ContestResult:
+    """Decide a contest between two rolled tests.
+
+    "Your test will be compared to another's test, and the higher roll will win the contest"
+    (3d6 Rolls and Tests, Contesting): the higher total wins. On the same final number, in
+    order (3d6 Rolls and Tests, Tie Breakers): a PC against an NPC wins; otherwise a
+    defender against a non-defender wins; otherwise the better (higher) modifier; otherwise
+    the higher level or DR; otherwise one is chosen at random. Decision: a side with zero
+    dice (failed automatically) loses to any side that rolled; two such sides tie.
+
+    Args:
+        first: one side.
+        second: the other side.
+        rng: the injected random source; used only for the last tie-breaker, as one
+            ``rng.randint(1, 2)`` (1 = the first side wins).
+
+    Returns:
+        A :class:`ContestResult` naming the winner and what decided it.
+    """
+    decision = _decide(first, second, None)
+    random_die: int | None = None
+    if decision is None:
+        random_die = roll_die(rng, 2)
+        decision = (random_die, "random")
+    winner, decided_by = decision
+    return ContestResult(
+        first=first, second=second, winner=winner, decided_by=decided_by, random_die=random_die
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact odds
+# ---------------------------------------------------------------------------------------------
+
+
+def _outcome_counts(dice: int) -> dict[tuple[int, int], int]:
+    """Ways ``dice`` d6s make each (sum, sixes capped at 3), out of ``6 ** dice``.
+
+    A dynamic programme over the dice, one die at a time: at most 6 * dice * 4 states, so 23
+    dice take a few milliseconds (enumerating faces would take 6 ** 23 steps).
+    """
+    counts: dict[tuple[int, int], int] = {(0, 0): 1}
+    for _ in range(dice):
+        following: dict[tuple[int, int], int] = {}
+        for (dice_sum, sixes), ways in counts.items():
+            for face in range(1, DIE_SIDES + 1):
+                key = (dice_sum + face, min(CRITICAL_SIXES, sixes + (face == DIE_SIDES)))
+                following[key] = following.get(key, 0) + ways
+        counts = following
+    return counts
+
+
+def total_distribution(
+    *, modifier: int = 0, favor: int = 0, disfavor: int = 0
+) -> dict[int, Fraction]:
+    """Exact distribution of a test's total (value + modifier, 0 on a critical failure).
+
+    The rules are those of :func:`resolve_test` (3d6 Rolls and Tests, Rolls and Tests;
+    Favor and Disfavor; Critical Successes and Failures). A zero-dice test gives ``{0: 1}``.
+
+    Args:
+        modifier: added to the roll (whole number).
+        favor: points of favor, 0 to :data:`MAX_FAVOR`.
+        disfavor: points of disfavor, 0 to :data:`MAX_FAVOR`.
+
+    Returns:
+        total -> probability (Fraction), keys ascending, zero-probability totals left out;
+        the probabilities sum to exactly 1.
+
+    Raises:
+        RuleError: favor or disfavor below 0 or above :data:`MAX_FAVOR`.
+    """
+    dice = dice_count(favor, disfavor)
+    whole = DIE_SIDES**dice
+    ways: dict[int, int] = {}
+    for (dice_sum, sixes), count in _outcome_counts(dice).items():
+        value, _, critical_failure = _roll_value(dice_sum, sixes, dice)
+        total = _total(value, modifier, critical_failure, dice)
+        ways[total] = ways.get(total, 0) + count
+    return {total: Fraction(ways[total], whole) for total in sorted(ways)}
+
+
+@dataclass(frozen=True)
+class TestOdds:
+    """Exact odds of one test.
+
+    Attributes:
+        td: the test difficulty.
+        modifier: added to the roll.
+        favor: points of favor.
+        disfavor: points of disfavor.
+        dice: d6s rolled (3 + favor - disfavor, at least 0).
+        success: P(total >= TD), a Fraction.
+        critical_success: P(three or more 6s), a Fraction.
+        critical_failure: P(every die a 1), a Fraction (0 with zero dice).
+    """
+
+    __test__ = False  # not a pytest test class despite its name
+
+    td: int
+    modifier: int
+    favor: int
+    disfavor: int
+    dice: int
+    success: Fraction
+    critical_success: Fraction
+    critical_failure: Fraction
+
+    def as_dict(self) -> dict[str, object]:
+        """The command-line JSON shape: ``{"success", "critical_success",
+        "critical_failure"}``, each a float probability."""
+        return {
+            "success": float(self.success),
+            "critical_success": float(self.critical_success),
+            "critical_failure": float(self.critical_failure),
+        }
+
+
+def odds(td: int, modifier: int = 0, favor: int = 0, disfavor: int = 0) -> TestOdds:
+    """Exact chance of success, of a critical success and of a critical failure of a test.
+
+    Same rules as :func:`resolve_test` (3d6 Rolls and Tests, Test Difficulty; Favor and
+    Disfavor; Critical Successes and Failures), computed by a dynamic programme over the dice
+    with the state (sum, sixes capped at 3); "every die a 1" is the state whose sum equals the
+    number of dice. Exact (Fractions), no sampling; 3d6 with 5 favor takes about a millisecond.
+
+    Args:
+        td: test difficulty, >= 1.
+        modifier: added to the roll (whole number).
+        favor: points of favor, 0 to :data:`MAX_FAVOR`.
+        disfavor: points of disfavor, 0 to :data:`MAX_FAVOR`.
+
+    Returns:
+        A :class:`TestOdds`.
+
+    Raises:
+        RuleError: a TD below 1, or favor or disfavor below 0 or above :data:`MAX_FAVOR`; the
+            message names the value.
+    """
+    _check_td(td)
+    dice = dice_count(favor, disfavor)
+    whole = DIE_SIDES**dice
+    success = critical_success = critical_failure = 0
+    for (dice_sum, sixes), count in _outcome_counts(dice).items():
+        value, is_critical_success, is_critical_failure = _roll_value(dice_sum, sixes, dice)
+        if _total(value, modifier, is_critical_failure, dice) >= td:
+            success += count
+        critical_success += count * is_critical_success
+        critical_failure += count * is_critical_failure
+    return TestOdds(
+        td=td,
+        modifier=modifier,
+        favor=favor,
+        disfavor=disfavor,
+        dice=dice,
+        success=Fraction(success, whole),
+        critical_success=Fraction(critical_success, whole),
+        critical_failure=Fraction(critical_failure, whole),
+    )
+
+
+ODDS_PARAMETERS: tuple[Parameter, ...] = (
+    Parameter("td", int, None, "test difficulty, the total needed to succeed (1 or more)"),
+    Parameter("modifier", int, 0, "added to the roll (may be negative)"),
+    Parameter("favor", int, 0, f"points of favor, one extra d6 each (0-{MAX_FAVOR})"),
+    Parameter("disfavor", int, 0, f"points of disfavor, one d6 fewer each (0-{MAX_FAVOR})"),
+)
+"""The odds query's parameters: ``--td 12 --modifier 1 --favor 1 --disfavor 0``."""
+
+
+def odds_query(query: Mapping[str, object]) -> dict[str, object]:
+    """Answer one odds query from the command line or a batch line.
+
+    Args:
+        query: e.g. ``{"td": 12, "modifier": 1, "favor": 1, "disfavor": 0}``; a "system" key
+            is ignored; modifier, favor and disfavor default to 0.
+
+    Returns:
+        ``{"success": p, "critical_success": p, "critical_failure": p}`` (floats).
+
+    Raises:
+        RuleError: a bad key or value type (see :func:`rulesets.query.read_query`) or a value
+            :func:`odds` rejects.
+    """
+    values = read_query(query, ODDS_PARAMETERS)
+    return odds(
+        td=_query_int(values, "td"),
+        modifier=_query_int(values, "modifier"),
+        favor=_query_int(values, "favor"),
+        disfavor=_query_int(values, "disfavor"),
+    ).as_dict()
+
+
+def _query_int(values: Mapping[str, int | str | bool], name: str) -> int:
+    value = values[name]
+    assert isinstance(value, int) and not isinstance(value, bool)  # read_query checked it
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading stored rolls
+# ---------------------------------------------------------------------------------------------
+
+_STORED_RULE = _rule("Rolls and Tests")
+
+
+def _stored(data: Mapping[str, object], key: str) -> object:
+    if key not in data:
+        raise RuleError(f"stored roll is missing {key!r}", _STORED_RULE)
+    return data[key]
+
+
+def _stored_int(data: Mapping[str, object], key: str) -> int:
+    value = _stored(data, key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RuleError(f"stored {key!r} is not an integer", _STORED_RULE)
+    return value
+
+
+def _stored_bool(data: Mapping[str, object], key: str) -> bool:
+    value = _stored(data, key)
+    if not isinstance(value, bool):
+        raise RuleError(f"stored {key!r} is not true or false", _STORED_RULE)
+    return value
+
+
+def _stored_str(data: Mapping[str, object], key: str) -> str:
+    value = _stored(data, key)
+    if not isinstance(value, str):
+        raise RuleError(f"stored {key!r} is not text", _STORED_RULE)
+    return value
+
+
+def _stored_ints(data: Mapping[str, object], key: str) -> tuple[int, ...]:
+    value = _stored(data, key)
+    if not isinstance(value, list | tuple) or not all(
+        isinstance(item, int) and not isinstance(item, bool) for item in value
+    ):
+        raise RuleError(f"stored {key!r} is not a list of dice", _STORED_RULE)
+    return tuple(value)
