@@ -95,7 +95,8 @@ def step_down(size: int, steps: int = 1) -> int | None:
 
     Returns:
         The new size, or ``None`` when the die steps down below d4 and is removed
-        (Shahquest wiki: "stepping down a d4 removes it").
+        (Shahquest wiki, Stress and Trauma: "If Stress is Stepped Down below d4, it is
+        removed"; the Cortex convention applies it to every die).
 
     Raises:
         RuleError: ``size`` is not a step die, or ``steps`` is negative.

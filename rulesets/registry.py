@@ -1,8 +1,8 @@
 """Registry of the game systems (rulesets) Sheetkeeper knows, keyed by slug.
 
-Slugs and display names follow /work/shared/RULES.md (the table of seed files). Only systems
-whose rules module exists are selectable; the others are listed so the apps can show them as
-"coming later" and so slugs stay stable.
+Slugs and display names follow /work/shared/RULES.md (the table of seed files). Every system
+has its rules module (dice, pools, costs, exact odds); only systems whose character sheet has
+landed are selectable for a new campaign, the others are listed as "coming later".
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 
-from rulesets import maelstrom
+from rulesets import genesys, maelstrom, shahquest, shattered_world, three_d6
 from rulesets.query import Parameter
 
 
@@ -22,9 +22,9 @@ class Ruleset:
     Attributes:
         slug: stable identifier stored in the database (for example ``"maelstrom"``).
         name: display name (for example ``"Maelstrom"``).
-        selectable: whether a campaign may choose this system now (its rules module exists).
-        module: the rules module (for example :mod:`rulesets.maelstrom`), or ``None`` while the
-            system is not implemented yet.
+        selectable: whether a campaign may choose this system now (its sheet exists).
+        module: the rules module (for example :mod:`rulesets.maelstrom`), or ``None`` for a
+            system listed before its engine is written.
     """
 
     slug: str
@@ -51,10 +51,15 @@ RULESETS: dict[str, Ruleset] = {
     ruleset.slug: ruleset
     for ruleset in (
         Ruleset(slug="maelstrom", name="Maelstrom", selectable=True, module=maelstrom),
-        Ruleset(slug="shahquest", name="Shahquest", selectable=False),
-        Ruleset(slug="shattered_world", name="Shattered World", selectable=False),
-        Ruleset(slug="genesys", name="Genesys", selectable=False),
-        Ruleset(slug="three_d6", name="3d6", selectable=False),
+        Ruleset(slug="shahquest", name="Shahquest", selectable=False, module=shahquest),
+        Ruleset(
+            slug="shattered_world",
+            name="Shattered World",
+            selectable=False,
+            module=shattered_world,
+        ),
+        Ruleset(slug="genesys", name="Genesys", selectable=False, module=genesys),
+        Ruleset(slug="three_d6", name="3d6", selectable=False, module=three_d6),
     )
 }
 """Every supported system by slug, in display order."""

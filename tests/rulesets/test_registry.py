@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulesets import maelstrom, registry
+from rulesets import genesys, maelstrom, registry
 
 
 def test_choices_list_maelstrom_as_the_selectable_system() -> None:
@@ -25,8 +25,17 @@ def test_get_returns_the_ruleset_with_its_module() -> None:
     ruleset = registry.get("maelstrom")
     assert ruleset.selectable
     assert ruleset.module is maelstrom
-    assert registry.get("genesys").module is None
-    assert not registry.get("genesys").selectable
+    assert registry.get("genesys").module is genesys
+    assert not registry.get("genesys").selectable  # its sheet has not landed yet
+
+
+@pytest.mark.parametrize("slug", list(registry.RULESETS))
+def test_every_system_answers_odds_queries(slug: str) -> None:
+    ruleset = registry.get(slug)
+    assert ruleset.odds_parameters, slug
+    assert ruleset.odds_query is not None
+    assert ruleset.module is not None
+    assert ruleset.module.__name__ == f"rulesets.{slug}"
 
 
 def test_getting_an_unknown_slug_raises_a_key_error_naming_it() -> None:
