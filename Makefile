@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint typecheck pytest demo migrate clean
+.PHONY: install run test lint typecheck pytest bench demo migrate clean
 
 install: $(STAMP)
 
@@ -36,6 +36,10 @@ pytest: install
 	$(BIN)/python -m pytest
 
 test: lint typecheck pytest
+
+# Benchmarks measure; they never fail the build (see docs/performance.md).
+bench: install
+	$(BIN)/python -m benchmarks.odds
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
