@@ -32,8 +32,9 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# PYTEST_ARGS narrows a run, e.g. PYTEST_ARGS="tests/rulesets" or "--ignore=tests/rulesets".
 pytest: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 
