@@ -25,6 +25,7 @@ from fractions import Fraction
 from rulesets.dice import Rng, roll_die
 from rulesets.errors import RuleError as RuleError  # re-exported: callers catch it from here
 from rulesets.query import Parameter, read_query
+from rulesets.stored import Stored
 
 SOURCE = "Genesys dice pool"
 """Prefix of every rule citation."""
@@ -252,13 +253,14 @@ class DicePool:
         Raises:
             RuleError: a missing or mistyped field, or a count the pool refuses.
         """
-        counts = {die: _stored_int(data, die) for die in DIE_TYPES}
+        stored = Stored(data, _STORED_RULE)
+        counts = {die: stored.int(die) for die in DIE_TYPES}
         return _pool(
             counts,
-            difficulty_level=_stored_str(data, "difficulty_level"),
-            destiny_points=_stored_int(data, "destiny_points"),
-            traits=_stored_strs(data, "traits"),
-            notes=_stored_strs(data, "notes"),
+            difficulty_level=stored.str("difficulty_level"),
+            destiny_points=stored.int("destiny_points"),
+            traits=stored.strs("traits"),
+            notes=stored.strs("notes"),
         )
 
 
@@ -284,41 +286,8 @@ def _pool(
     )
 
 
-_STORED_RULE = "Interpreting the Pool"
-
-
-def _stored(data: Mapping[str, object], key: str) -> object:
-    if key not in data:
-        raise RuleError(f"the stored roll is missing {key!r}", _rule(_STORED_RULE))
-    return data[key]
-
-
-def _stored_int(data: Mapping[str, object], key: str) -> int:
-    value = _stored(data, key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError(f"stored {key!r} is not a whole number: {value!r}", _rule(_STORED_RULE))
-    return value
-
-
-def _stored_str(data: Mapping[str, object], key: str) -> str:
-    value = _stored(data, key)
-    if not isinstance(value, str):
-        raise RuleError(f"stored {key!r} is not text: {value!r}", _rule(_STORED_RULE))
-    return value
-
-
-def _stored_list(data: Mapping[str, object], key: str) -> list[object]:
-    value = _stored(data, key)
-    if not isinstance(value, list | tuple):
-        raise RuleError(f"stored {key!r} is not a list: {value!r}", _rule(_STORED_RULE))
-    return list(value)
-
-
-def _stored_strs(data: Mapping[str, object], key: str) -> tuple[str, ...]:
-    items = _stored_list(data, key)
-    if not all(isinstance(item, str) for item in items):
-        raise RuleError(f"stored {key!r} is not a list of text", _rule(_STORED_RULE))
-    return tuple(str(item) for item in items)
+_STORED_RULE = _rule("Interpreting the Pool")
+"""The rule a damaged stored pool or roll cites."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -849,18 +818,15 @@ class RollResult:
             RuleError: a missing or mistyped field, a bad die or face, or dice that do not
                 match the stored pool.
         """
-        pool_data = _stored(data, "pool")
-        if not isinstance(pool_data, Mapping):
-            raise RuleError("the stored 'pool' is not a mapping", _rule(_STORED_RULE))
-        pool = DicePool.from_dict(pool_data)
+        stored = Stored(data, _STORED_RULE)
+        pool = DicePool.from_dict(stored.mapping("pool"))
         dice: list[RolledDie] = []
-        for item in _stored_list(data, "dice"):
-            if not isinstance(item, Mapping):
-                raise RuleError(f"a stored die is not a mapping: {item!r}", _rule(_STORED_RULE))
-            dice.append(RolledDie(die=_stored_str(item, "die"), face=_stored_int(item, "face")))
+        for item in stored.mappings("dice"):
+            stored_die = Stored(item, _STORED_RULE)
+            dice.append(RolledDie(die=stored_die.str("die"), face=stored_die.int("face")))
         if tuple(rolled.die for rolled in dice) != pool.dice():
             raise RuleError(
-                f"the stored dice do not match the pool {pool.notation()!r}", _rule(_STORED_RULE)
+                f"the stored dice do not match the pool {pool.notation()!r}", _STORED_RULE
             )
         return cls(pool=pool, dice=tuple(dice), tally=tally(dice))
 

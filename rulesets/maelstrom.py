@@ -20,6 +20,7 @@ from math import comb
 from rulesets.dice import Rng, roll_die
 from rulesets.errors import RuleError as RuleError  # re-exported: callers catch it from here
 from rulesets.query import Parameter, read_query
+from rulesets.stored import Stored
 
 SOURCE = "Maelstrom rules.md"
 """Prefix of every rule citation."""
@@ -28,6 +29,9 @@ SOURCE = "Maelstrom rules.md"
 def _rule(section: str) -> str:
     return f"{SOURCE}, {section}"
 
+
+_STORED_RULE = _rule("Resolving the Result")
+"""The rule a damaged stored pool or roll cites."""
 
 # ---------------------------------------------------------------------------------------------
 # Catalogue: Maelstrom rules.md, Traits / Attributes / Abilities / Merits and Flaws
@@ -1098,73 +1102,23 @@ class ActionPool:
         Raises:
             RuleError: a missing or mistyped field, or an unknown pool kind.
         """
-        kind = _stored_str(data, "kind")
+        stored = Stored(data, _STORED_RULE)
+        kind = stored.str("kind")
         if kind not in POOL_KINDS:
             raise RuleError(f"unknown pool kind {kind!r}", _rule("Dice Pool"))
         return cls(
             kind=kind,
-            dice=_stored_int(data, "dice"),
-            difficulty=_stored_int(data, "difficulty"),
-            threshold=_stored_int(data, "threshold"),
-            exploding=_stored_bool(data, "exploding"),
-            wound_penalty=_stored_int(data, "wound_penalty"),
-            traits=_stored_strs(data, "traits"),
-            specialties=_stored_strs(data, "specialties"),
-            automatic_successes=_stored_int(data, "automatic_successes"),
-            experience_die_allowed=_stored_bool(data, "experience_die_allowed"),
-            notes=_stored_strs(data, "notes"),
+            dice=stored.int("dice"),
+            difficulty=stored.int("difficulty"),
+            threshold=stored.int("threshold"),
+            exploding=stored.bool("exploding"),
+            wound_penalty=stored.int("wound_penalty"),
+            traits=stored.strs("traits"),
+            specialties=stored.strs("specialties"),
+            automatic_successes=stored.int("automatic_successes"),
+            experience_die_allowed=stored.bool("experience_die_allowed"),
+            notes=stored.strs("notes"),
         )
-
-
-def _stored(data: Mapping[str, object], key: str) -> object:
-    if key not in data:
-        raise RuleError(f"stored roll is missing {key!r}", _rule("Resolving the Result"))
-    return data[key]
-
-
-def _stored_int(data: Mapping[str, object], key: str) -> int:
-    value = _stored(data, key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError(f"stored {key!r} is not an integer", _rule("Resolving the Result"))
-    return value
-
-
-def _stored_bool(data: Mapping[str, object], key: str) -> bool:
-    value = _stored(data, key)
-    if not isinstance(value, bool):
-        raise RuleError(f"stored {key!r} is not true or false", _rule("Resolving the Result"))
-    return value
-
-
-def _stored_str(data: Mapping[str, object], key: str) -> str:
-    value = _stored(data, key)
-    if not isinstance(value, str):
-        raise RuleError(f"stored {key!r} is not text", _rule("Resolving the Result"))
-    return value
-
-
-def _stored_seq(data: Mapping[str, object], key: str) -> list[object]:
-    value = _stored(data, key)
-    if not isinstance(value, list | tuple):
-        raise RuleError(f"stored {key!r} is not a list", _rule("Resolving the Result"))
-    return list(value)
-
-
-def _stored_strs(data: Mapping[str, object], key: str) -> tuple[str, ...]:
-    items = _stored_seq(data, key)
-    if not all(isinstance(item, str) for item in items):
-        raise RuleError(f"stored {key!r} is not a list of text", _rule("Resolving the Result"))
-    return tuple(str(item) for item in items)
-
-
-def _stored_ints(data: Mapping[str, object], key: str) -> tuple[int, ...]:
-    items = _stored_seq(data, key)
-    result: list[int] = []
-    for item in items:
-        if not isinstance(item, int) or isinstance(item, bool):
-            raise RuleError(f"stored {key!r} is not a list of dice", _rule("Resolving the Result"))
-        result.append(item)
-    return tuple(result)
 
 
 def _check_difficulty(difficulty: int) -> None:
@@ -1670,13 +1624,11 @@ class RollResult:
         Raises:
             RuleError: a missing or mistyped field, or dice outside 1-10.
         """
-        pool_data = _stored(data, "pool")
-        if not isinstance(pool_data, Mapping):
-            raise RuleError("stored 'pool' is not a mapping", _rule("Resolving the Result"))
-        pool = ActionPool.from_dict(pool_data)
-        dice = _stored_ints(data, "dice")
-        bonus = _stored_ints(data, "bonus_dice")
-        experience = _stored_ints(data, "experience_die")
+        stored = Stored(data, _STORED_RULE)
+        pool = ActionPool.from_dict(stored.mapping("pool"))
+        dice = stored.ints("dice")
+        bonus = stored.ints("bonus_dice")
+        experience = stored.ints("experience_die")
         return cls(
             pool=pool,
             dice=dice,

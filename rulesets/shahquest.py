@@ -34,6 +34,7 @@ from rulesets import dice as _dice
 from rulesets.dice import STEP_DICE, Rng, format_dice, parse_dice, roll_die
 from rulesets.errors import RuleError as RuleError  # re-exported: callers catch it from here
 from rulesets.query import QUERY_RULE, Parameter, read_query
+from rulesets.stored import Stored
 
 SOURCE = "Shahquest wiki"
 """Prefix of every rule citation."""
@@ -403,24 +404,24 @@ class DicePool:
             RuleError: a missing or mistyped field, a die that is not a step die, or an
                 unknown die source or stress type.
         """
+        stored = Stored(data, _rule(_POOLS))
         dice: list[PoolDie] = []
-        for item in _stored_list(data, "dice"):
-            if not isinstance(item, Mapping):
-                raise RuleError("stored 'dice' is not a list of dice", _rule(_POOLS))
-            size = _check_step_die(_stored(item, "size"), "a stored die")
-            source = _stored_str(item, "source")
+        for item in stored.mappings("dice"):
+            stored_die = Stored(item, _rule(_POOLS))
+            size = _check_step_die(stored_die.value("size"), "a stored die")
+            source = stored_die.str("source")
             if source not in FEATURE_TYPES + OTHER_DIE_SOURCES:
                 raise RuleError(f"unknown die source {source!r}", _rule(_POOLS))
-            dice.append(PoolDie(size=size, source=source, name=_stored_str(item, "name")))
-        step_up = _stored_strs(data, "stress_step_up")
+            dice.append(PoolDie(size=size, source=source, name=stored_die.str("name")))
+        step_up = stored.strs("stress_step_up")
         for kind in step_up:
             _check_stress_type(kind)
         return cls(
             dice=tuple(dice),
-            plot_points_spent=_stored_int(data, "plot_points_spent"),
-            plot_points_earned=_stored_int(data, "plot_points_earned"),
+            plot_points_spent=stored.int("plot_points_spent"),
+            plot_points_earned=stored.int("plot_points_earned"),
             stress_step_up=step_up,
-            notes=_stored_strs(data, "notes"),
+            notes=stored.strs("notes"),
         )
 
 
@@ -825,21 +826,14 @@ class RollResult:
             RuleError: a missing or mistyped field, or dice and selection that break the
                 rules.
         """
-        pool_data = _stored(data, "pool")
-        if not isinstance(pool_data, Mapping):
-            raise RuleError("stored 'pool' is not a mapping", _rule(_POOLS))
-        pool = DicePool.from_dict(pool_data)
-        faces: list[int] = []
-        for item in _stored_list(data, "dice"):
-            if not isinstance(item, Mapping):
-                raise RuleError("stored 'dice' is not a list of dice", _rule(_POOLS))
-            faces.append(_stored_int(item, "face"))
+        stored = Stored(data, _rule(_POOLS))
+        pool = DicePool.from_dict(stored.mapping("pool"))
+        faces = tuple(Stored(item, _rule(_POOLS)).int("face") for item in stored.mappings("dice"))
         return cls(
             pool=pool,
-            faces=tuple(faces),
+            faces=faces,
             selection=Selection(
-                effort=_stored_ints(data, "effort_dice"),
-                effect=_stored_ints(data, "effect_dice"),
+                effort=stored.ints("effort_dice"), effect=stored.ints("effect_dice")
             ),
         )
 
@@ -1019,19 +1013,18 @@ class StressTrack:
         Raises:
             RuleError: a missing or mistyped field or a die that is not a step die.
         """
+        stored = Stored(data, _rule(_STRESS))
         track = cls()
         for kind in STRESS_TYPES:
-            item = _stored(data, kind, _STRESS)
-            if not isinstance(item, Mapping):
-                raise RuleError(f"stored {kind!r} is not a mapping", _rule(_STRESS))
-            stress, trauma = _stored(item, "stress", _STRESS), _stored(item, "trauma", _STRESS)
+            line = Stored(stored.mapping(kind), stored.rule)
+            stress, trauma = line.value("stress"), line.value("trauma")
             track = track.with_line(
                 kind,
                 StressLine(
                     stress=None if stress is None else _check_step_die(stress, "stress"),
-                    stressed_out=_stored_bool(item, "stressed_out", _STRESS),
+                    stressed_out=line.bool("stressed_out"),
                     trauma=None if trauma is None else _check_step_die(trauma, "trauma"),
-                    taken_out=_stored_bool(item, "taken_out", _STRESS),
+                    taken_out=line.bool("taken_out"),
                 ),
             )
         return track
@@ -1304,7 +1297,7 @@ class TensionPool:
         Raises:
             RuleError: a missing or mistyped field or a die that is not a step die.
         """
-        return cls(dice=_stored_ints(data, "tension_pool", _TENSION))
+        return cls(dice=Stored(data, _rule(_TENSION)).ints("tension_pool"))
 
     def activate_opportunity(self, step_up: int | None = None, *, add: int = 6) -> TensionPool:
         """The GM activates one opportunity die: add a d6, or step up one tension die.
@@ -1555,59 +1548,3 @@ def odds_query(query: Mapping[str, object]) -> dict[str, object]:
     pool = values["pool"]
     assert isinstance(pool, str)
     return odds(pool).as_dict()
-
-
-# ---------------------------------------------------------------------------------------------
-# Stored data
-# ---------------------------------------------------------------------------------------------
-
-
-def _stored(data: Mapping[str, object], key: str, section: str = _POOLS) -> object:
-    if key not in data:
-        raise RuleError(f"stored data is missing {key!r}", _rule(section))
-    return data[key]
-
-
-def _stored_int(data: Mapping[str, object], key: str, section: str = _POOLS) -> int:
-    value = _stored(data, key, section)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError(f"stored {key!r} is not an integer", _rule(section))
-    return value
-
-
-def _stored_bool(data: Mapping[str, object], key: str, section: str = _POOLS) -> bool:
-    value = _stored(data, key, section)
-    if not isinstance(value, bool):
-        raise RuleError(f"stored {key!r} is not true or false", _rule(section))
-    return value
-
-
-def _stored_str(data: Mapping[str, object], key: str, section: str = _POOLS) -> str:
-    value = _stored(data, key, section)
-    if not isinstance(value, str):
-        raise RuleError(f"stored {key!r} is not text", _rule(section))
-    return value
-
-
-def _stored_list(data: Mapping[str, object], key: str, section: str = _POOLS) -> list[object]:
-    value = _stored(data, key, section)
-    if not isinstance(value, list | tuple):
-        raise RuleError(f"stored {key!r} is not a list", _rule(section))
-    return list(value)
-
-
-def _stored_strs(data: Mapping[str, object], key: str, section: str = _POOLS) -> tuple[str, ...]:
-    items = _stored_list(data, key, section)
-    if not all(isinstance(item, str) for item in items):
-        raise RuleError(f"stored {key!r} is not a list of text", _rule(section))
-    return tuple(str(item) for item in items)
-
-
-def _stored_ints(data: Mapping[str, object], key: str, section: str = _POOLS) -> tuple[int, ...]:
-    items = _stored_list(data, key, section)
-    result: list[int] = []
-    for item in items:
-        if not isinstance(item, int) or isinstance(item, bool):
-            raise RuleError(f"stored {key!r} is not a list of whole numbers", _rule(section))
-        result.append(item)
-    return tuple(result)

@@ -23,6 +23,7 @@ from fractions import Fraction
 from rulesets.dice import Rng, roll_die
 from rulesets.errors import RuleError as RuleError  # re-exported: callers catch it from here
 from rulesets.query import Parameter, read_query
+from rulesets.stored import Stored
 
 SOURCE = "Shattered World Core Engine"
 """Prefix of every rule citation."""
@@ -436,21 +437,22 @@ class ActionPool:
             RuleError: a missing or mistyped field, an unknown die kind, a die below 2 sides,
                 a target below 1 or bad multiplier notation.
         """
-        die_kind = _stored_str(data, "die_kind")
+        stored = Stored(data, _CORE)
+        die_kind = stored.str("die_kind")
         if die_kind not in DIE_KINDS:
             raise RuleError(f"unknown die kind {die_kind!r}", _DICE)
-        die = _stored_int(data, "die")
+        die = stored.int("die")
         if die < 2:
             raise RuleError(f"stored die d{die} needs at least 2 sides", _DICE)
-        multipliers = _stored_str(data, "multipliers")
+        multipliers = stored.str("multipliers")
         return cls(
             die=die,
             die_kind=die_kind,
-            target=_check_target(_stored_int(data, "target")),
-            modifiers=_stored_ints(data, "modifiers"),
+            target=_check_target(stored.int("target")),
+            modifiers=stored.ints("modifiers"),
             multipliers=format_multipliers(parse_multipliers(multipliers)),
-            action=_stored_str(data, "action"),
-            notes=_stored_strs(data, "notes"),
+            action=stored.str("action"),
+            notes=stored.strs("notes"),
         )
 
 
@@ -681,11 +683,9 @@ class RollResult:
             RuleError: a missing or mistyped field, not exactly one die, or a face outside
                 the die.
         """
-        pool_data = _stored(data, "pool")
-        if not isinstance(pool_data, Mapping):
-            raise RuleError("stored 'pool' is not a mapping", _CORE)
-        pool = ActionPool.from_dict(pool_data)
-        dice = _stored_ints(data, "dice")
+        stored = Stored(data, _CORE)
+        pool = ActionPool.from_dict(stored.mapping("pool"))
+        dice = stored.ints("dice")
         if len(dice) != 1:
             raise RuleError(f"a Shattered World roll has one die, not {len(dice)}", _CORE)
         return cls(pool=pool, face=dice[0], resolution=_resolve_pool(pool, dice[0]))
@@ -1659,52 +1659,3 @@ def initiative_key(*, pc: bool, choice: str, roll: int | None = None) -> tuple[i
     raise RuleError(
         f"initiative choice {choice!r} is not one of {', '.join(INITIATIVE_CHOICES)}", _INITIATIVE
     )
-
-
-# ---------------------------------------------------------------------------------------------
-# Reading stored data
-# ---------------------------------------------------------------------------------------------
-
-
-def _stored(data: Mapping[str, object], key: str) -> object:
-    if key not in data:
-        raise RuleError(f"stored roll is missing {key!r}", _CORE)
-    return data[key]
-
-
-def _stored_int(data: Mapping[str, object], key: str) -> int:
-    value = _stored(data, key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError(f"stored {key!r} is not an integer", _CORE)
-    return value
-
-
-def _stored_str(data: Mapping[str, object], key: str) -> str:
-    value = _stored(data, key)
-    if not isinstance(value, str):
-        raise RuleError(f"stored {key!r} is not text", _CORE)
-    return value
-
-
-def _stored_seq(data: Mapping[str, object], key: str) -> list[object]:
-    value = _stored(data, key)
-    if not isinstance(value, list | tuple):
-        raise RuleError(f"stored {key!r} is not a list", _CORE)
-    return list(value)
-
-
-def _stored_strs(data: Mapping[str, object], key: str) -> tuple[str, ...]:
-    items = _stored_seq(data, key)
-    if not all(isinstance(item, str) for item in items):
-        raise RuleError(f"stored {key!r} is not a list of text", _CORE)
-    return tuple(str(item) for item in items)
-
-
-def _stored_ints(data: Mapping[str, object], key: str) -> tuple[int, ...]:
-    items = _stored_seq(data, key)
-    result: list[int] = []
-    for item in items:
-        if not isinstance(item, int) or isinstance(item, bool):
-            raise RuleError(f"stored {key!r} is not a list of integers", _CORE)
-        result.append(item)
-    return tuple(result)

@@ -32,6 +32,7 @@ from fractions import Fraction
 from rulesets.dice import Rng, roll_die
 from rulesets.errors import RuleError as RuleError  # re-exported: callers catch it from here
 from rulesets.query import Parameter, read_query
+from rulesets.stored import Stored
 
 SOURCE = "3d6 Rolls and Tests"
 """Prefix of every rule citation."""
@@ -40,6 +41,9 @@ SOURCE = "3d6 Rolls and Tests"
 def _rule(section: str) -> str:
     return f"{SOURCE}, {section}"
 
+
+_STORED_RULE = _rule("Rolls and Tests")
+"""The rule a damaged stored test cites (a damaged stored contest cites Contesting)."""
 
 SYSTEM = "three_d6"
 """The slug stored in every serialised roll."""
@@ -284,14 +288,14 @@ class TestPool:
         Raises:
             RuleError: a missing or mistyped field, or values :func:`build_test` rejects.
         """
-        td = _stored(data, "td")
-        if td is not None and (not isinstance(td, int) or isinstance(td, bool)):
-            raise RuleError("stored 'td' is not an integer", _rule("Test Difficulty"))
+        stored = Stored(data, _STORED_RULE)
+        td_stored = Stored(data, _rule("Test Difficulty"))  # a mistyped td cites its own rule
+        td = None if stored.value("td") is None else td_stored.int("td")
         return build_test(
-            label=_stored_str(data, "label"),
-            modifier=_stored_int(data, "modifier"),
-            favor=_stored_int(data, "favor"),
-            disfavor=_stored_int(data, "disfavor"),
+            label=stored.str("label"),
+            modifier=stored.int("modifier"),
+            favor=stored.int("favor"),
+            disfavor=stored.int("disfavor"),
             td=td,
         )
 
@@ -453,10 +457,8 @@ class TestResult:
             RuleError: a missing or mistyped field, or dice that do not fit the pool (see
                 :func:`resolve_test`).
         """
-        pool_data = _stored(data, "pool")
-        if not isinstance(pool_data, Mapping):
-            raise RuleError("stored 'pool' is not a mapping", _rule("Rolls and Tests"))
-        return resolve_test(TestPool.from_dict(pool_data), _stored_ints(data, "dice"))
+        stored = Stored(data, _STORED_RULE)
+        return resolve_test(TestPool.from_dict(stored.mapping("pool")), stored.ints("dice"))
 
 
 def resolve_test(pool: TestPool, dice: Sequence[int]) -> TestResult:
@@ -590,16 +592,14 @@ class ContestSide:
         Raises:
             RuleError: a missing or mistyped field.
         """
-        result_data = _stored(data, "result")
-        if not isinstance(result_data, Mapping):
-            raise RuleError("stored 'result' is not a mapping", _rule("Contesting"))
+        stored = Stored(data, _STORED_RULE)
         return cls(
-            result=TestResult.from_dict(result_data),
-            is_pc=_stored_bool(data, "is_pc"),
-            is_defender=_stored_bool(data, "is_defender"),
-            level=_stored_int(data, "level"),
-            modifier=None if _stored(data, "modifier") is None else _stored_int(data, "modifier"),
-            name=_stored_str(data, "name"),
+            result=TestResult.from_dict(Stored(data, _rule("Contesting")).mapping("result")),
+            is_pc=stored.bool("is_pc"),
+            is_defender=stored.bool("is_defender"),
+            level=stored.int("level"),
+            modifier=None if stored.value("modifier") is None else stored.int("modifier"),
+            name=stored.str("name"),
         )
 
 
@@ -705,13 +705,9 @@ class ContestResult:
             RuleError: a missing or mistyped field, or a tie that needs a random draw when
                 none (or one other than 1 or 2) is stored.
         """
-        sides = []
-        for key in ("first", "second"):
-            side_data = _stored(data, key)
-            if not isinstance(side_data, Mapping):
-                raise RuleError(f"stored {key!r} is not a mapping", _rule("Contesting"))
-            sides.append(ContestSide.from_dict(side_data))
-        random_die = _stored(data, "random_die")
+        contest = Stored(data, _rule("Contesting"))
+        sides = [ContestSide.from_dict(contest.mapping(key)) for key in ("first", "second")]
+        random_die = Stored(data, _STORED_RULE).value("random_die")
         if random_die is not None and random_die not in (1, 2):
             raise RuleError(
                 f"stored random draw {random_die!r} is not 1 or 2", _rule("Tie Breakers")
@@ -929,46 +925,3 @@ def _query_int(values: Mapping[str, int | str | bool], name: str) -> int:
     value = values[name]
     assert isinstance(value, int) and not isinstance(value, bool)  # read_query checked it
     return value
-
-
-# ---------------------------------------------------------------------------------------------
-# Reading stored rolls
-# ---------------------------------------------------------------------------------------------
-
-_STORED_RULE = _rule("Rolls and Tests")
-
-
-def _stored(data: Mapping[str, object], key: str) -> object:
-    if key not in data:
-        raise RuleError(f"stored roll is missing {key!r}", _STORED_RULE)
-    return data[key]
-
-
-def _stored_int(data: Mapping[str, object], key: str) -> int:
-    value = _stored(data, key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError(f"stored {key!r} is not an integer", _STORED_RULE)
-    return value
-
-
-def _stored_bool(data: Mapping[str, object], key: str) -> bool:
-    value = _stored(data, key)
-    if not isinstance(value, bool):
-        raise RuleError(f"stored {key!r} is not true or false", _STORED_RULE)
-    return value
-
-
-def _stored_str(data: Mapping[str, object], key: str) -> str:
-    value = _stored(data, key)
-    if not isinstance(value, str):
-        raise RuleError(f"stored {key!r} is not text", _STORED_RULE)
-    return value
-
-
-def _stored_ints(data: Mapping[str, object], key: str) -> tuple[int, ...]:
-    value = _stored(data, key)
-    if not isinstance(value, list | tuple) or not all(
-        isinstance(item, int) and not isinstance(item, bool) for item in value
-    ):
-        raise RuleError(f"stored {key!r} is not a list of dice", _STORED_RULE)
-    return tuple(value)

@@ -345,7 +345,7 @@ def test_a_stored_pool_with_a_mistyped_count_is_refused() -> None:
     data["ability"] = "2"
     with pytest.raises(RuleError) as error:
         DicePool.from_dict(data)
-    assert error.value.message == "stored 'ability' is not a whole number: '2'"
+    assert error.value.message == "stored 'ability' is not an integer"
 
 
 # --- Interpreting the Pool ----------------------------------------------------------------------
@@ -464,7 +464,7 @@ def test_a_stored_roll_missing_its_dice_is_refused() -> None:
     del data["dice"]
     with pytest.raises(RuleError) as error:
         g.RollResult.from_dict(data)
-    assert error.value.message == "the stored roll is missing 'dice'"
+    assert error.value.message == "stored data is missing 'dice'"
 
 
 def test_a_stored_roll_whose_pool_is_not_a_mapping_is_refused() -> None:
@@ -472,15 +472,15 @@ def test_a_stored_roll_whose_pool_is_not_a_mapping_is_refused() -> None:
     data["pool"] = "1A"
     with pytest.raises(RuleError) as error:
         g.RollResult.from_dict(data)
-    assert error.value.message == "the stored 'pool' is not a mapping"
+    assert error.value.message == "stored 'pool' is not a mapping"
 
 
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [
-        ("dice", "1A", "stored 'dice' is not a list: '1A'"),
-        ("dice", ["ability"], "a stored die is not a mapping: 'ability'"),
-        ("dice", [{"die": 1, "face": 1}], "stored 'die' is not text: 1"),
+        ("dice", "1A", "stored 'dice' is not a list"),
+        ("dice", ["ability"], "stored 'dice' is not a list of mappings"),
+        ("dice", [{"die": 1, "face": 1}], "stored 'die' is not text"),
     ],
 )
 def test_a_mistyped_stored_roll_is_refused(key: str, value: object, message: str) -> None:

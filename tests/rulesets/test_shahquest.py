@@ -725,7 +725,7 @@ ERRORS: list[tuple[str, Callable[[], object], str]] = [
     (
         "stored dice",
         lambda: DicePool.from_dict(_stored_pool(dice=[8])),
-        "stored 'dice' is not a list of dice",
+        "stored 'dice' is not a list of mappings",
     ),
     (
         "stored source",
@@ -762,12 +762,12 @@ ERRORS: list[tuple[str, Callable[[], object], str]] = [
     (
         "stored roll dice",
         lambda: RollResult.from_dict({"pool": _stored_pool(), "dice": [3]}),
-        "stored 'dice' is not a list of dice",
+        "stored 'dice' is not a list of mappings",
     ),
     (
         "stored ints",
         lambda: TensionPool.from_dict({"tension_pool": ["d6"]}),
-        "stored 'tension_pool' is not a list of whole numbers",
+        "stored 'tension_pool' is not a list of integers",
     ),
     (
         "stored bool",

@@ -818,7 +818,7 @@ RULE_ERRORS: list[tuple[str, Callable[[], object], str, str]] = [
     (
         "stored missing",
         lambda: sw.ActionPool.from_dict({"die_kind": "action die"}),
-        "stored roll is missing 'die'",
+        "stored data is missing 'die'",
         CORE,
     ),
     (

@@ -246,9 +246,9 @@ def test_a_damaged_stored_roll_is_rejected_with_the_field_named() -> None:
     good = rolled(2, 3, 4, td=5).as_dict()
     pool = dict(good["pool"])  # type: ignore[call-overload]
     cases = [
-        ({k: v for k, v in good.items() if k != "dice"}, "stored roll is missing 'dice'"),
+        ({k: v for k, v in good.items() if k != "dice"}, "stored data is missing 'dice'"),
         ({**good, "pool": "3d6"}, "stored 'pool' is not a mapping"),
-        ({**good, "dice": [2, "3", 4]}, "stored 'dice' is not a list of dice"),
+        ({**good, "dice": [2, "3", 4]}, "stored 'dice' is not a list of integers"),
         ({**good, "pool": {**pool, "modifier": "1"}}, "stored 'modifier' is not an integer"),
         ({**good, "pool": {**pool, "label": 7}}, "stored 'label' is not text"),
         ({**good, "pool": {**pool, "td": "5"}}, "stored 'td' is not an integer"),
