@@ -277,3 +277,13 @@ def test_a_higher_difficulty_never_raises_the_success_chance(pool: dict[str, int
 def test_a_higher_threshold_never_raises_the_success_chance(pool: dict[str, int]) -> None:
     harder = {**pool, "threshold": pool["threshold"] + 1}
     assert m.odds(**harder).success <= m.odds(**pool).success + 1e-12
+
+
+@pytest.mark.parametrize(("dice", "difficulty"), [(9, 7), (1, 2), (20, 6), (60, 2)])
+def test_long_explosion_chains_are_cut_only_below_one_in_a_trillion(
+    dice: int, difficulty: int
+) -> None:
+    # (9, 7) needs the series lengthened past its first guess; (60, 2) is the longest tail.
+    odds = m.odds(dice=dice, difficulty=difficulty, exploding=True)
+    assert 0 <= odds.cutoff < 1e-12
+    assert odds.success + odds.failure + odds.botch == pytest.approx(1, abs=1e-11)
