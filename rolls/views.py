@@ -121,10 +121,11 @@ def _odds_context(character: Character, traits: list[Trait], data: QueryDict) ->
         "form": form,
         "pool": pool,
         "odds": odds,
+        # (label, probability, text, whether more is better: colours the meter)
         "odds_rows": [
-            ("Success", odds.success, _percent(odds.success)),
-            ("Failure", odds.failure, _percent(odds.failure)),
-            ("Botch", odds.botch, _percent(odds.botch)),
+            ("Success", odds.success, _percent(odds.success), True),
+            ("Failure", odds.failure, _percent(odds.failure), False),
+            ("Botch", odds.botch, _percent(odds.botch), False),
         ],
         "net_successes": shown,
     }
