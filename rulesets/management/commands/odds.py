@@ -112,7 +112,8 @@ class Command(BaseCommand):
 
 def _add_flag(parser: argparse.ArgumentParser, parameter: Parameter) -> None:
     flag = "--" + parameter.name.replace("_", "-")
-    required = " (required)" if parameter.required else f" (default {parameter.default})"
+    shown = "none" if parameter.default == "" else parameter.default
+    required = " (required)" if parameter.required else f" (default {shown})"
     if parameter.kind is bool:
         parser.add_argument(flag, dest=parameter.name, action="store_true", help=parameter.help)
         return
