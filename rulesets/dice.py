@@ -169,7 +169,14 @@ def parse_dice(text: str, sizes: Sequence[int] = STEP_DICE) -> tuple[int, ...]:
 
 
 def format_dice(dice: Sequence[int]) -> str:
-    """Dice notation for die sizes, largest first: ``(10, 8, 8, 6)`` -> ``"d10 2d8 d6"``."""
+    """Dice notation for die sizes, largest first; the inverse of :func:`parse_dice`.
+
+    Args:
+        dice: die sizes (sides) in any order, e.g. ``(6, 8, 10, 8)``.
+
+    Returns:
+        The notation with counts, e.g. ``"d10 2d8 d6"``; ``""`` for no dice.
+    """
     counts: dict[int, int] = {}
     for size in sorted(dice, reverse=True):
         counts[size] = counts.get(size, 0) + 1

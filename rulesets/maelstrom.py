@@ -1921,7 +1921,8 @@ def odds(
     threshold 3 take a few milliseconds.
 
     Args:
-        dice: d10s rolled, 0 to :data:`ODDS_MAX_DICE`.
+        dice: d10s rolled, 0 to :data:`ODDS_MAX_DICE` (0 is a soak pool with no Strength and
+            no armor, which soaks nothing: a certain failure).
         difficulty: 2 to 10.
         threshold: successes removed first, >= 0.
         exploding: exploding tens (a specialty is used).
@@ -1970,10 +1971,12 @@ def odds(
                 botch += probability
             else:
                 failure += probability
+    # Summing thousands of float terms can land a hair above 1 (1 + 2e-15 for 60 dice at
+    # difficulty 2); a probability must never print or draw as more than certain.
     return MaelstromOdds(
-        success=success,
-        failure=failure,
-        botch=botch,
+        success=min(success, 1.0),
+        failure=min(failure, 1.0),
+        botch=min(botch, 1.0),
         successes=dict(sorted(by_net.items())),
         cutoff=max(0.0, missing) if exploding else 0.0,
     )
@@ -1982,7 +1985,18 @@ def odds(
 def pool_odds(pool: ActionPool) -> MaelstromOdds:
     """Exact odds of an :class:`ActionPool` as built for the sheet; see :func:`odds`.
 
-    Soak pools never explode (Maelstrom rules.md, Soak), whatever the pool says.
+    Soak pools never explode (Maelstrom rules.md, Soaking Damage), whatever the pool says.
+
+    Args:
+        pool: a pool from :func:`build_action_pool`, :func:`build_willpower_pool` or
+            :func:`build_soak_pool`.
+
+    Returns:
+        The :class:`MaelstromOdds` of its dice, difficulty, threshold, exploding tens and
+        automatic successes.
+
+    Raises:
+        RuleError: only for a pool built by hand with values out of range.
     """
     return odds(
         dice=pool.dice,

@@ -1386,6 +1386,13 @@ class TensionPool:
         any complication dice (Shahquest wiki, Tension Pool as General Danger; A Complication
         "is added as a die to Tension Pool rolls in addition to any Setting die").
 
+        Args:
+            setting_die: the GM's setting die (sides, d4-d12), or ``None``.
+            complications: the sides of each complication die in play.
+
+        Returns:
+            A :class:`DicePool` costing no plot points, ready for :func:`roll`.
+
         Raises:
             RuleError: an empty pool or a bad die.
         """

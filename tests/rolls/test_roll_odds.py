@@ -116,3 +116,14 @@ def test_marking_damage_tells_the_dialog_to_refresh_its_odds(client_for, alice, 
 
 def test_odds_are_refused_to_a_post(client_for, bob, rider) -> None:  # type: ignore[no-untyped-def]
     assert client_for(bob).post(odds_url(rider), RIDER_POOL).status_code == 405
+
+
+def test_it_shows_the_chance_of_each_number_of_net_successes(client_for, bob, rider) -> None:  # type: ignore[no-untyped-def]
+    text = text_of(client_for(bob, htmx=True).get(odds_url(rider), RIDER_POOL))
+    successes = maelstrom.odds(dice=5).successes
+    five_or_more = sum(p for net, p in successes.items() if net >= 5)
+    expected = " · ".join(
+        [f"{net} {successes[net] * 100:.1f} %" for net in (1, 2, 3, 4)]
+        + [f"5+ {five_or_more * 100:.1f} %"]
+    )
+    assert f"Chance of each number of net successes: {expected}" in text

@@ -76,6 +76,7 @@ def test_bad_input_exits_2_with_one_line_naming_the_value(capsys, argv, message)
         ('{"system": "tarot"}', "line 2: system 'tarot' is not one of"),
         ("[1, 2]", "line 2: not a JSON object"),
         ("{dice: 5}", "line 2: not JSON"),
+        ('{"system": "maelstrom", "dice": ' + "9" * 5000 + "}", "line 2: not JSON"),
         ('{"system": "maelstrom", "dice": 5, "colour": "red"}', "line 2: unknown parameter"),
     ],
 )
@@ -87,3 +88,62 @@ def test_a_bad_batch_line_is_named_by_number(capsys, monkeypatch, line, message)
     assert len(out) == 1  # the good line before it was answered; nothing after
     assert len(err) == 1
     assert message in err[0]
+
+
+@pytest.mark.parametrize(
+    ("argv", "keys"),
+    [
+        (["genesys", "--pool", "2A 1P 2D 1C 1B 1S"],
+         ["success", "advantage", "threat", "triumph", "despair"]),
+        (["shahquest", "--pool", "d10 2d8 d6"], ["effort", "opportunities"]),
+        (["three_d6", "--td", "12", "--modifier", "1", "--favor", "1", "--disfavor", "0"],
+         ["success", "critical_success", "critical_failure"]),
+        (["shattered_world", "--die", "4", "--target", "5", "--modifier", "1"],
+         ["success", "degree"]),
+    ],
+)
+def test_each_example_of_the_issue_prints_its_systems_shape(capsys, argv, keys) -> None:  # type: ignore[no-untyped-def]
+    status, out, err = run(capsys, *argv)
+    assert (status, err, len(out)) == (0, [], 1)
+    answer = json.loads(out[0])
+    assert list(answer) == keys
+    for key, value in answer.items():
+        values = value.values() if isinstance(value, dict) else [value]
+        assert all(0 <= p <= 1 for p in values), key
+
+
+def test_the_command_answers_what_the_engine_computes(capsys) -> None:  # type: ignore[no-untyped-def]
+    _, out, _ = run(capsys, "shattered_world", "--die", "4", "--target", "5", "--modifier", "1")
+    # d4 + 1 against 5: only a 4 reaches it (total 5, a bare match: degree 1).
+    assert json.loads(out[0]) == {"success": 0.25, "degree": {"1": 0.25}}
+    _, out, _ = run(capsys, "three_d6", "--td", "3")
+    assert json.loads(out[0])["critical_success"] == pytest.approx(1 / 216)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["genesys", "--pool", "2Q"], "'2Q'"),
+        (["shahquest", "--pool", "d7"], "'d7'"),
+        (["three_d6", "--td", "0"], "test difficulty 0"),
+        (["shattered_world", "--die", "5", "--target", "3"], "d5 is not on the die chart"),
+        (["shattered_world", "--die", "6", "--target", "3", "--multipliers", "x0"], "x0"),
+    ],
+)
+def test_each_system_names_its_bad_value_in_one_line(capsys, argv, message) -> None:  # type: ignore[no-untyped-def]
+    status, out, err = run(capsys, *argv)
+    assert (status, out, len(err)) == (2, [], 1)
+    assert message in err[0]
+
+
+def test_a_batch_mixes_systems_in_order(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    lines = [
+        {"system": "genesys", "pool": "2A 1D"},
+        {"system": "three_d6", "td": 12, "favor": 1},
+        {"system": "shahquest", "pool": "d8 d6"},
+    ]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(json.dumps(q) for q in lines)))
+    status, out, _ = run(capsys, "--batch")
+    assert status == 0
+    assert [sorted(json.loads(line))[0] for line in out] == ["advantage", "critical_failure",
+                                                              "effort"]

@@ -29,13 +29,24 @@ def test_get_returns_the_ruleset_with_its_module() -> None:
     assert not registry.get("genesys").selectable  # its sheet has not landed yet
 
 
+QUERIES = {
+    "maelstrom": ({"dice": 5, "difficulty": 6}, {"success", "failure", "botch", "successes"}),
+    "shahquest": ({"pool": "d10 2d8 d6"}, {"effort", "opportunities"}),
+    "shattered_world": ({"die": 4, "target": 5, "modifier": 1}, {"success", "degree"}),
+    "genesys": ({"pool": "2A 1D"}, {"success", "advantage", "threat", "triumph", "despair"}),
+    "three_d6": ({"td": 12}, {"success", "critical_success", "critical_failure"}),
+}
+
+
 @pytest.mark.parametrize("slug", list(registry.RULESETS))
-def test_every_system_answers_odds_queries(slug: str) -> None:
+def test_every_system_answers_odds_queries_through_the_registry(slug: str) -> None:
     ruleset = registry.get(slug)
-    assert ruleset.odds_parameters, slug
-    assert ruleset.odds_query is not None
     assert ruleset.module is not None
     assert ruleset.module.__name__ == f"rulesets.{slug}"
+    query, keys = QUERIES[slug]
+    assert {p.name for p in ruleset.odds_parameters} >= set(query)
+    assert ruleset.odds_query is not None
+    assert set(ruleset.odds_query(query)) == keys
 
 
 def test_getting_an_unknown_slug_raises_a_key_error_naming_it() -> None:

@@ -88,7 +88,7 @@ class Command(BaseCommand):
                 continue
             try:
                 query = json.loads(line)
-            except json.JSONDecodeError as error:
+            except ValueError as error:  # JSONDecodeError, and numbers too long to read
                 raise CommandError(
                     f"line {number}: not JSON ({error})", returncode=BAD_INPUT
                 ) from None
