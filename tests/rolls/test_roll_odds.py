@@ -127,3 +127,21 @@ def test_it_shows_the_chance_of_each_number_of_net_successes(client_for, bob, ri
         + [f"5+ {five_or_more * 100:.1f} %"]
     )
     assert f"Chance of each number of net successes: {expected}" in text
+
+
+ODDS_QUERIES = 5  # session, user, the character with the viewer's role, its traits, its merits
+
+
+@pytest.mark.parametrize("specialties", [0, 12])
+def test_the_odds_take_the_same_few_queries_however_many_traits(
+    campaign, bob, client_for, django_assert_num_queries, specialties
+) -> None:  # type: ignore[no-untyped-def]
+    # Asked on every change in the roll dialog: a hot path.
+    character = CharacterFactory(
+        campaign=campaign, owner=bob, attributes={"Precision": 3}, abilities={"Driving": 2},
+        specialties=[("Driving", f"Road {n}", False) for n in range(specialties)],
+    )
+    client = client_for(bob, htmx=True)
+    with django_assert_num_queries(ODDS_QUERIES):
+        response = client.get(odds_url(character), RIDER_POOL)
+    assert "Success 84.4 %" in text_of(response)
