@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint typecheck pytest bench demo migrate clean
+.PHONY: install run test lint typecheck pytest e2e screenshots bench demo migrate clean
 
 install: $(STAMP)
 
@@ -34,7 +34,15 @@ typecheck: install
 
 # PYTEST_ARGS narrows a run, e.g. PYTEST_ARGS="tests/rulesets" or "--ignore=tests/rulesets".
 pytest: install
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest --ignore=tests/e2e $(PYTEST_ARGS)
+
+# In a real browser: Debian's chromium (apt-get install chromium), never a downloaded one.
+e2e: install
+	$(BIN)/python -m pytest tests/e2e $(PYTEST_ARGS)
+
+# Refresh the README's screenshots (the journeys take them).
+screenshots: install
+	SCREENSHOTS_DIR=docs/screenshots $(BIN)/python -m pytest tests/e2e -k journey
 
 test: lint typecheck pytest
 
@@ -43,4 +51,4 @@ bench: install
 	$(BIN)/python -m benchmarks.odds
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build

@@ -1,0 +1,150 @@
+"""The browser harness: Debian's Chromium driven by Playwright against pytest-django's live
+server, axe-core for accessibility, phone and desktop viewports.
+
+Never downloads a browser: it launches ``/usr/bin/chromium`` (the ``chromium`` package, which
+``.ci/run`` installs when missing). Run with ``make e2e``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+# Playwright's sync API runs an event loop in the test's thread; the ORM calls the tests make
+# between browser steps are still plain synchronous code, so Django's guard does not apply.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path("/usr/bin/chromium")
+AXE = Path(__file__).parent / "assets" / "axe.min.js"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1200, "height": 900}
+SCREENSHOTS = Path(os.environ.get("SCREENSHOTS_DIR", "build/screenshots"))
+PASSWORD = "a-long-table-password"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"]
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser: Browser, live_server) -> Iterator[Callable[..., Page]]:  # type: ignore[no-untyped-def]
+    """``new_page(phone=False)``: a page in a fresh browser context (its own cookies: one
+    person), at desktop or phone size, its base URL the live server."""
+    contexts: list[BrowserContext] = []
+
+    def make(*, phone: bool = False) -> Page:
+        context = browser.new_context(
+            base_url=live_server.url,
+            viewport=PHONE if phone else DESKTOP,
+            has_touch=phone,
+            is_mobile=phone,
+            device_scale_factor=2 if phone else 1,
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.js_errors = errors  # type: ignore[attr-defined]
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def audit(page: Page, *, label: str = "") -> None:
+    """Run axe-core on the page as it is now; fail on any serious or critical violation.
+
+    Also fails on JavaScript errors seen so far on the page.
+    """
+    page.add_script_tag(path=str(AXE))
+    results = page.evaluate(
+        "() => axe.run(document, {resultTypes: ['violations']}).then(r => r.violations)"
+    )
+    bad = [
+        {
+            "id": v["id"],
+            "impact": v["impact"],
+            "help": v["help"],
+            "nodes": [n["target"] for n in v["nodes"]][:5],
+        }
+        for v in results
+        if v["impact"] in ("serious", "critical")
+    ]
+    where = label or page.url
+    assert bad == [], f"axe on {where}:\n{json.dumps(bad, indent=2)}"
+    errors = getattr(page, "js_errors", [])
+    assert errors == [], f"JavaScript errors on {where}: {errors}"
+
+
+def no_horizontal_scroll(page: Page) -> None:
+    """Assert the page fits its viewport's width (no sideways scrolling on a phone)."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    viewport = page.viewport_size
+    assert viewport is not None
+    if width > viewport["width"]:
+        culprits = page.evaluate(
+            """(limit) => [...document.querySelectorAll('body *')]
+                 .filter(e => e.getBoundingClientRect().right > limit + 1)
+                 .slice(-5).map(e => e.outerHTML.slice(0, 120))""",
+            viewport["width"],
+        )
+        raise AssertionError(
+            f"{page.url} is {width}px wide in {viewport['width']}px; widest: {culprits}"
+        )
+
+
+def small_touch_targets(page: Page, scope: str = "main") -> list[str]:
+    """Controls in ``scope`` smaller than 44x44 CSS px (a checkbox or radio counts by its
+    label, which is what a thumb presses). Inline links in running text are exempt (WCAG
+    2.5.8)."""
+    return page.evaluate(
+        """(scope) => {
+          const small = [];
+          const root = document.querySelector(scope);
+          const controls = root.querySelectorAll(
+            'button, input:not([type=hidden]), select, textarea, a.button, summary');
+          for (const el of controls) {
+            if (el.closest('[hidden]') || el.offsetParent === null) continue;
+            const target = (el.type === 'checkbox' || el.type === 'radio')
+              ? (el.closest('label') || el) : el;
+            const box = target.getBoundingClientRect();
+            if (box.height < 44 || (box.width < 44)) {
+              const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
+              small.push(`${el.outerHTML.slice(0, 80)} ${size}`);
+            }
+          }
+          return small;
+        }""",
+        scope,
+    )
+
+
+def sign_up(page: Page, username: str) -> None:
+    """Sign up through the form (lands logged in)."""
+    page.goto("/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("button:has-text('Create account')")
+    page.wait_for_load_state()
+
+
+def screenshot(page: Page, name: str) -> None:
+    """Save a full-page screenshot as ``SCREENSHOTS_DIR/<name>.png``."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
