@@ -110,12 +110,15 @@ def test_the_log_lists_the_newest_roll_first(client_for, bob, bobs_character):
 
 
 def test_each_entry_shows_who_rolled_the_dice_and_the_outcome(client_for, bob, bobs_character):
-    make_roll(bobs_character, "Rook drives", dice=[1, 6, 9], summary="1 success")
+    make_roll(bobs_character, "Rook drives", dice=[1, 6, 9], summary="1 success",
+              pool={"dice": 3, "difficulty": 6, "threshold": 0})
 
     content = client_for(bob).get(log_url(bobs_character.campaign)).content.decode()
 
     assert "<strong>Rook</strong>" in content
-    assert re.findall(r'role="img" aria-label="(\d+)"', content) == ["1", "6", "9"]
+    # Each die says its face and what it did in words, not by colour alone.
+    assert re.findall(r'role="img" aria-label="([^"]+)"', content) == [
+        "1 botch", "6 success", "9 success"]
     assert '<span class="outcome-success">1 success</span>' in content
 
 
