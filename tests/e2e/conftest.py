@@ -144,7 +144,8 @@ def sign_up(page: Page, username: str) -> None:
     page.wait_for_load_state()
 
 
-def screenshot(page: Page, name: str) -> None:
-    """Save a full-page screenshot as ``SCREENSHOTS_DIR/<name>.png``."""
+def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """Save a screenshot as ``SCREENSHOTS_DIR/<name>.png`` (``make screenshots`` writes the
+    README's into docs/screenshots)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)

@@ -114,7 +114,9 @@ def test_a_maelstrom_table_from_sign_up_to_spending_xp(new_page) -> None:  # typ
     assert Roll.objects.filter(character=vex).count() == 1
     assert player.locator("#roll-result").get_attribute("aria-live") == "polite"
     audit(player, label="sheet after a roll")
-    screenshot(player, "maelstrom-sheet-phone")
+    # The phone's screen after a roll, scrolled to the odds and the dice.
+    player.evaluate("document.querySelector('#roll-odds').scrollIntoView({block: 'start'})")
+    screenshot(player, "maelstrom-sheet-phone", full_page=False)
 
     # The GM sees the roll in the campaign's roll log.
     roll = Roll.objects.get(character=vex)

@@ -123,8 +123,8 @@ def test_it_shows_the_chance_of_each_number_of_net_successes(client_for, bob, ri
     successes = maelstrom.odds(dice=5).successes
     five_or_more = sum(p for net, p in successes.items() if net >= 5)
     expected = " · ".join(
-        [f"{net} {successes[net] * 100:.1f} %" for net in (1, 2, 3, 4)]
-        + [f"5+ {five_or_more * 100:.1f} %"]
+        [f"{net}: {successes[net] * 100:.1f} %" for net in (1, 2, 3, 4)]
+        + [f"5+: {five_or_more * 100:.1f} %"]
     )
     assert f"Chance of each number of net successes: {expected}" in text
 
