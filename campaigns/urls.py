@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaigns import views
+from campaigns import live, views
 
 app_name = "campaigns"
 
@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.campaign_list, name="campaign-list"),
     path("new/", views.campaign_create, name="campaign-create"),
     path("<int:pk>/", views.campaign_detail, name="campaign-detail"),
+    path("<int:pk>/events/", live.campaign_events, name="campaign-events"),
     path("<int:pk>/invite/renew/", views.campaign_invite_renew, name="campaign-invite-renew"),
     path("<int:pk>/invite/revoke/", views.campaign_invite_revoke, name="campaign-invite-revoke"),
     path(

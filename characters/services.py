@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.db.models import Sum
 
+from campaigns.live import announce
 from characters.models import WILLPOWER_KEY, Character, Trait, XpEntry, trait_key, trait_label
 from rulesets import maelstrom
 from rulesets.maelstrom import RuleError
@@ -34,6 +35,13 @@ def _lock(character: Character) -> Character:
     return Character.objects.select_for_update().get(pk=character.pk)
 
 
+def _save_tracks(character: Character, fields: list[str]) -> None:
+    """Save changed health or willpower and tell the campaign's open pages once committed.
+    Call inside the transaction that changed them."""
+    character.save(update_fields=[*fields, "updated_at"])
+    announce(character.campaign_id, "trackChanged", character_id=character.pk)
+
+
 # --- Health and willpower -----------------------------------------------------------------
 
 
@@ -47,10 +55,7 @@ def damage_mark(*, character: Character, kind: str, levels: int) -> Character:
     with transaction.atomic():
         locked = _lock(character)
         locked.set_health(maelstrom.take_damage(locked.health, kind, levels))
-        locked.save(
-            update_fields=["health_bashing", "health_lethal", "health_aggravated", "dead",
-                           "updated_at"]
-        )
+        _save_tracks(locked, ["health_bashing", "health_lethal", "health_aggravated", "dead"])
     return locked
 
 
@@ -62,10 +67,7 @@ def damage_heal(*, character: Character, kind: str | None = None, levels: int = 
     with transaction.atomic():
         locked = _lock(character)
         locked.set_health(maelstrom.heal(locked.health, kind, levels))
-        locked.save(
-            update_fields=["health_bashing", "health_lethal", "health_aggravated", "dead",
-                           "updated_at"]
-        )
+        _save_tracks(locked, ["health_bashing", "health_lethal", "health_aggravated", "dead"])
     return locked
 
 
@@ -79,7 +81,7 @@ def willpower_spend(*, character: Character) -> Character:
         if locked.willpower_current < 1:
             raise RuleError("No willpower dot is left to spend.", RULE_WILLPOWER)
         locked.willpower_current -= 1
-        locked.save(update_fields=["willpower_current", "updated_at"])
+        _save_tracks(locked, ["willpower_current"])
     return locked
 
 
@@ -95,7 +97,7 @@ def willpower_recover(*, character: Character) -> Character:
                 "Maelstrom rules.md, Willpower",
             )
         locked.willpower_current += 1
-        locked.save(update_fields=["willpower_current", "updated_at"])
+        _save_tracks(locked, ["willpower_current"])
     return locked
 
 
@@ -113,6 +115,7 @@ def _append(character: Character, **fields: object) -> XpEntry:
     if character.xp_available < 0:  # a guard: callers check first, with a clearer message
         raise RuleError("That would leave negative XP.", RULE_SPENDING)
     character.save(update_fields=["xp_available", "xp_total", "updated_at"])
+    announce(character.campaign_id, "xpChanged", character_id=character.pk)
     return entry
 
 

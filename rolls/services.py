@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 
+from campaigns.live import announce
 from characters.models import WILLPOWER_KEY, Character, Trait, trait_key
 from characters.services import xp_bank_for_experience_die
 from rolls.models import Roll
@@ -116,6 +117,7 @@ def _store(
     summary: str | None = None,
 ) -> Roll:
     data = result.as_dict()
+    announce(character.campaign_id, "rollMade", character_id=character.pk)
     return Roll.objects.create(
         campaign_id=character.campaign_id, character=character, rolled_by=by,
         ruleset="maelstrom", kind=kind, parent=parent, description=result.pool.describe(),
@@ -158,6 +160,8 @@ def roll_create(
             note = f"Botched Willpower roll: lost {loss} current willpower"
             result = replace(result, pool=_with_note(result.pool, note))
         locked.save(update_fields=["willpower_current", "updated_at"])
+        if spend_for_wounds or loss:
+            announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
         return _store(character=locked, result=result, kind=request.kind, by=by)
 
 
@@ -232,6 +236,7 @@ def roll_willpower_spend(*, roll: Roll, by: AbstractBaseUser) -> Roll:
         )
         character.willpower_current -= 1
         character.save(update_fields=["willpower_current", "updated_at"])
+        announce(character.campaign_id, "trackChanged", character_id=character.pk)
         result = _stored_result(roll)
         summary = f"{successes} success{'es' if successes != 1 else ''} (willpower spent)"
         return _store(character=character, result=result, kind=Roll.Kind.WILLPOWER_SPEND,

@@ -62,12 +62,15 @@ if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is off")
 
 INSTALLED_APPS = [
+    # First, so that `manage.py runserver` serves ASGI (the live table needs it).
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "channels",
     "django_htmx",
     "template_partials",
     "rulesets",
@@ -106,6 +109,21 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "sheetkeeper.wsgi.application"
 ASGI_APPLICATION = "sheetkeeper.asgi.application"
+
+# Live events (campaigns/live.py). One process: the in-memory layer. Several server processes
+# share events through Redis: set REDIS_URL (redis://host:6379/0).
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(f"REDIS_URL must be a redis:// URL; got {REDIS_URL!r}")
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 _DEFAULT_DATABASE_URL = f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
 _database_url = os.environ.get("DATABASE_URL", "").strip() or _DEFAULT_DATABASE_URL

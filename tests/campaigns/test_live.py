@@ -1,0 +1,242 @@
+"""The live table: events go out after the transaction commits, only to the campaign's
+members, GM-only events only to the GM; the stream is a Django view under ASGI, driven here
+with Channels' communicator (campaigns/live.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import ApplicationCommunicator
+from django.db import transaction
+from django.test import Client
+
+from campaigns.live import announce, group_name
+from characters.services import damage_mark, xp_award
+from sheetkeeper.asgi import application
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def heard(
+    campaign_id: int, action: Callable[[], object], *, gm_only: bool = False
+) -> list[dict]:
+    """What a page subscribed to the campaign's group hears while ``action`` runs (then 0.3 s
+    of silence ends the list). One event loop throughout, as the Redis layer requires."""
+    layer = get_channel_layer()
+    messages: list[dict] = []
+
+    async def scenario() -> None:
+        channel = await layer.new_channel()
+        await layer.group_add(group_name(campaign_id, gm_only=gm_only), channel)
+        await sync_to_async(action)()
+        while True:
+            try:
+                messages.append(await asyncio.wait_for(layer.receive(channel), 0.3))
+            except TimeoutError:
+                break
+        await layer.group_discard(group_name(campaign_id, gm_only=gm_only), channel)
+
+    async_to_sync(scenario)()
+    return messages
+
+
+def test_an_event_goes_out_only_after_the_transaction_commits(
+    campaign, django_capture_on_commit_callbacks
+) -> None:  # type: ignore[no-untyped-def]
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        announce(campaign.pk, "rollMade", character_id=5)
+    assert callbacks  # waiting for the commit
+    assert heard(campaign.pk, lambda: None) == []  # not committed yet: nobody hears of it
+    [message] = heard(campaign.pk, lambda: [callback() for callback in callbacks])
+    assert message["names"] == ["rollMade", "rollMade-5"]
+    assert message["data"] == {"campaign": campaign.pk, "character": 5}
+
+
+def test_a_rolled_back_change_is_never_announced(
+    campaign, bobs_character, django_capture_on_commit_callbacks
+) -> None:  # type: ignore[no-untyped-def]
+    pending: list[object] = []
+
+    def fail_after_marking() -> None:
+        # Runs every callback that survives to the commit; a rolled-back one must not.
+        with (
+            django_capture_on_commit_callbacks(execute=True) as callbacks,
+            pytest.raises(RuntimeError),
+            transaction.atomic(),
+        ):
+            damage_mark(character=bobs_character, kind="lethal", levels=1)
+            raise RuntimeError("the request failed after the damage was marked")
+        pending.extend(callbacks)
+
+    assert heard(campaign.pk, fail_after_marking) == []
+    assert pending == []
+
+
+def test_damage_and_xp_are_announced_for_the_party_and_the_sheet(
+    campaign, bobs_character, alice, django_capture_on_commit_callbacks
+) -> None:  # type: ignore[no-untyped-def]
+    def play() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            damage_mark(character=bobs_character, kind="bashing", levels=2)
+        with django_capture_on_commit_callbacks(execute=True):
+            xp_award(character=bobs_character, amount=2, reason="Heroism", by=alice)
+
+    names = [message["names"] for message in heard(campaign.pk, play)]
+    pk = bobs_character.pk
+    assert names == [["trackChanged", f"trackChanged-{pk}"], ["xpChanged", f"xpChanged-{pk}"]]
+
+
+def test_a_gm_only_event_reaches_the_gm_group_alone(
+    campaign, django_capture_on_commit_callbacks
+) -> None:  # type: ignore[no-untyped-def]
+    def gm_only_roll() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            announce(campaign.pk, "rollMade", gm_only=True)
+
+    assert heard(campaign.pk, gm_only_roll) == []
+    assert [m["names"] for m in heard(campaign.pk, gm_only_roll, gm_only=True)] == [["rollMade"]]
+
+
+# --- The stream, over ASGI ----------------------------------------------------------------
+# The stream reads the session and the membership on other threads than the test's, so these
+# tests commit their data (transaction=True) for every database connection to see.
+stream_test = pytest.mark.django_db(transaction=True)
+
+
+def _scope(user, campaign_id: int) -> dict:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    return {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": f"/campaigns/{campaign_id}/events/", "raw_path": b"",
+        "query_string": b"", "root_path": "", "headers": [(b"host", b"testserver"),
+                                                         (b"cookie", cookie)],
+        "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
+    }
+
+
+class Stream:
+    """One open page's event stream, driven through the ASGI application."""
+
+    def __init__(self, user, campaign_id: int) -> None:  # type: ignore[no-untyped-def]
+        self.communicator = ApplicationCommunicator(application, _scope(user, campaign_id))
+
+    async def open(self) -> tuple[int, bytes]:
+        await self.communicator.send_input({"type": "http.request", "body": b""})
+        start = await self.communicator.receive_output(timeout=5)
+        if start["status"] != 200:
+            body = await self.communicator.receive_output(timeout=5)
+            return start["status"], body.get("body", b"")
+        first = await self.communicator.receive_output(timeout=5)
+        return 200, first["body"]
+
+    async def next_frame(self, timeout: float = 2) -> bytes:
+        message = await self.communicator.receive_output(timeout=timeout)
+        return message["body"]
+
+    async def hears_nothing(self) -> bool:
+        return await self.communicator.receive_nothing(timeout=0.3)
+
+    async def close(self) -> None:
+        await self.communicator.send_input({"type": "http.disconnect"})
+        await self.communicator.wait(timeout=5)
+
+
+def send(campaign_id: int, *, gm_only: bool = False, names: tuple[str, ...] = ("rollMade",)):  # type: ignore[no-untyped-def]
+    layer = get_channel_layer()
+    return layer.group_send(
+        group_name(campaign_id, gm_only=gm_only),
+        {"type": "campaign.event", "names": list(names), "data": {"campaign": campaign_id}},
+    )
+
+
+@stream_test
+def test_a_member_hears_the_campaign_as_server_sent_events(campaign, bob) -> None:  # type: ignore[no-untyped-def]
+    stream = Stream(bob, campaign.pk)
+
+    async def scenario() -> None:
+        status, first = await stream.open()
+        assert status == 200
+        assert first.startswith(b"retry: 2000\n")
+        await send(campaign.pk, names=("rollMade", "rollMade-7"))
+        frames = [await stream.next_frame(), await stream.next_frame()]
+        assert frames[0] == (b'event: rollMade\ndata: ' + json.dumps(
+            {"campaign": campaign.pk}).encode() + b"\n\n")
+        assert frames[1].startswith(b"event: rollMade-7\n")
+        await stream.close()
+
+    async_to_sync(scenario)()
+
+
+@stream_test
+def test_a_player_never_hears_a_gm_only_roll_and_the_gm_does(campaign, alice, bob) -> None:  # type: ignore[no-untyped-def]
+    player, gm = Stream(bob, campaign.pk), Stream(alice, campaign.pk)
+
+    async def scenario() -> None:
+        await player.open()
+        await gm.open()
+        await send(campaign.pk, gm_only=True)
+        assert (await gm.next_frame()).startswith(b"event: rollMade\n")
+        assert await player.hears_nothing()
+        await player.close()
+        await gm.close()
+
+    async_to_sync(scenario)()
+
+
+@stream_test
+def test_a_stranger_cannot_subscribe(campaign, carol) -> None:  # type: ignore[no-untyped-def]
+    stream = Stream(carol, campaign.pk)
+
+    async def scenario() -> None:
+        status, _ = await stream.open()
+        assert status == 404
+
+    async_to_sync(scenario)()
+    assert Client().get(f"/campaigns/{campaign.pk}/events/").status_code == 302  # log in first
+
+
+@stream_test
+def test_closing_the_page_leaves_the_group(campaign, bob, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    layer = get_channel_layer()
+    joined: list[str] = []
+    left: list[str] = []
+    add, discard = layer.group_add, layer.group_discard
+
+    async def group_add(group: str, channel: str) -> None:
+        joined.append(group)
+        await add(group, channel)
+
+    async def group_discard(group: str, channel: str) -> None:
+        left.append(group)
+        await discard(group, channel)
+
+    monkeypatch.setattr(layer, "group_add", group_add)
+    monkeypatch.setattr(layer, "group_discard", group_discard)
+    stream = Stream(bob, campaign.pk)
+
+    async def scenario() -> None:
+        await stream.open()
+        assert joined == [group_name(campaign.pk)] and left == []
+        await stream.close()
+
+    async_to_sync(scenario)()
+    assert left == [group_name(campaign.pk)]
+
+
+@stream_test
+def test_a_stranger_to_the_app_gets_nothing_either(campaign) -> None:  # type: ignore[no-untyped-def]
+    stream = Stream(UserFactory(username="mallory"), campaign.pk + 1000)
+
+    async def scenario() -> None:
+        status, _ = await stream.open()
+        assert status == 404
+
+    async_to_sync(scenario)()
