@@ -26,9 +26,10 @@ from collections.abc import AsyncIterator
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
+from django.db import connection, transaction
 from django.http import HttpRequest, StreamingHttpResponse
 
+from campaigns.models import Membership
 from campaigns.permissions import get_membership
 
 logger = logging.getLogger(__name__)
@@ -38,6 +39,11 @@ KEEPALIVE_SECONDS = 15.0
 
 RETRY_MILLISECONDS = 2000
 """How soon a browser reconnects after the stream drops (the SSE ``retry`` field)."""
+
+STREAM_SECONDS = 3600.0
+"""A stream ends after an hour and the browser reconnects at once (catching up as after any
+reconnection). Channel layers forget group members after a while (Redis: a day), so no
+subscription may live forever."""
 
 
 def group_name(campaign_id: int, *, gm_only: bool = False) -> str:
@@ -97,12 +103,23 @@ async def campaign_events(request: HttpRequest, pk: int) -> StreamingHttpRespons
     ``event: rollMade`` / ``data: {"campaign": 7, "character": 12}``.
     """
     user = await request.auser()
-    membership = await sync_to_async(get_membership)(user, pk)
+    membership = await sync_to_async(_membership_then_release)(user, pk)
     groups = [group_name(pk)] + ([group_name(pk, gm_only=True)] if membership.is_gm else [])
     response = StreamingHttpResponse(_stream(groups), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once
     return response
+
+
+def _membership_then_release(user: object, campaign_id: int) -> Membership:
+    """The viewer's membership (Http404 for anyone else), then let go of the database
+    connection: a stream may stay open for hours and must not hold one all that time.
+    A connection inside a transaction belongs to that transaction's owner and is left alone.
+    """
+    membership = get_membership(user, campaign_id)  # type: ignore[arg-type]
+    if not connection.in_atomic_block:
+        connection.close()
+    return membership
 
 
 async def _stream(groups: list[str]) -> AsyncIterator[bytes]:
@@ -111,9 +128,11 @@ async def _stream(groups: list[str]) -> AsyncIterator[bytes]:
     channel = await layer.new_channel()
     for group in groups:
         await layer.group_add(group, channel)
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + STREAM_SECONDS
     try:
         yield f"retry: {RETRY_MILLISECONDS}\n: connected\n\n".encode()
-        while True:
+        while loop.time() < ends:
             try:
                 message = await asyncio.wait_for(layer.receive(channel), KEEPALIVE_SECONDS)
             except TimeoutError:

@@ -128,7 +128,10 @@ else:
 _DEFAULT_DATABASE_URL = f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
 _database_url = os.environ.get("DATABASE_URL", "").strip() or _DEFAULT_DATABASE_URL
 try:
-    DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=60)}
+    # No persistent connections: under ASGI every request runs in a thread of its own, and a
+    # kept connection would stay with a thread that may never serve again (Django's docs,
+    # "Persistent connections"). Pooling belongs to the database driver or a pooler.
+    DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=0)}
 except ValueError as exc:  # dj-database-url raises ValueError for unknown schemes
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL we understand: {exc}") from exc
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -18,7 +18,6 @@ from django.test import Client
 from campaigns.live import announce, group_name
 from characters.services import damage_mark, xp_award
 from sheetkeeper.asgi import application
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -133,6 +132,7 @@ class Stream:
         start = await self.communicator.receive_output(timeout=5)
         if start["status"] != 200:
             body = await self.communicator.receive_output(timeout=5)
+            await self.communicator.wait(timeout=5)  # let the request finish and clean up
             return start["status"], body.get("body", b"")
         first = await self.communicator.receive_output(timeout=5)
         return 200, first["body"]
@@ -191,15 +191,11 @@ def test_a_player_never_hears_a_gm_only_roll_and_the_gm_does(campaign, alice, bo
     async_to_sync(scenario)()
 
 
-@stream_test
 def test_a_stranger_cannot_subscribe(campaign, carol) -> None:  # type: ignore[no-untyped-def]
-    stream = Stream(carol, campaign.pk)
-
-    async def scenario() -> None:
-        status, _ = await stream.open()
-        assert status == 404
-
-    async_to_sync(scenario)()
+    # Refused before any stream starts, so the plain test client can ask.
+    client = Client()
+    client.force_login(carol)
+    assert client.get(f"/campaigns/{campaign.pk}/events/").status_code == 404
     assert Client().get(f"/campaigns/{campaign.pk}/events/").status_code == 302  # log in first
 
 
@@ -231,12 +227,27 @@ def test_closing_the_page_leaves_the_group(campaign, bob, monkeypatch) -> None: 
     assert left == [group_name(campaign.pk)]
 
 
+def test_an_unknown_campaign_has_no_stream(campaign, bob) -> None:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(bob)
+    assert client.get(f"/campaigns/{campaign.pk + 1000}/events/").status_code == 404
+
+
 @stream_test
-def test_a_stranger_to_the_app_gets_nothing_either(campaign) -> None:  # type: ignore[no-untyped-def]
-    stream = Stream(UserFactory(username="mallory"), campaign.pk + 1000)
+def test_a_stream_ends_in_time_so_the_browser_resubscribes(campaign, bob, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("campaigns.live.STREAM_SECONDS", 0.2)
+    monkeypatch.setattr("campaigns.live.KEEPALIVE_SECONDS", 0.05)
+    stream = Stream(bob, campaign.pk)
 
     async def scenario() -> None:
         status, _ = await stream.open()
-        assert status == 404
+        assert status == 200
+        frames = []
+        while True:
+            message = await stream.communicator.receive_output(timeout=2)
+            frames.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        assert b": keepalive\n\n" in frames  # idle streams are kept alive meanwhile
 
     async_to_sync(scenario)()
