@@ -82,7 +82,12 @@ def announce(
         if layer is None:
             return
         try:
-            async_to_sync(layer.group_send)(group, message)
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # the usual case: a sync view or service, no loop here
+                async_to_sync(layer.group_send)(group, message)
+            else:  # committed from code running inside an event loop's thread
+                loop.create_task(layer.group_send(group, message))
         except Exception:  # a live update must never undo or fail a committed change
             logger.exception("could not announce %s to %s", names, group)
 

@@ -89,6 +89,7 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
     merits_flaws = list(character.merits_flaws.all())
     return {
         "character": character,
+        "live_campaign": character.campaign,
         "is_gm": viewer_is_gm(character),
         **_layout(traits, banked),
         **_health_context(character),
@@ -126,7 +127,9 @@ def _respond(
 ) -> HttpResponse:
     """The partial for HTMX, or a redirect to the sheet with a message."""
     if request.htmx:
-        context = {"character": character, "error": error, "success": success, **context}
+        # The track's answer also refreshes the roll dialog's wound note (out of band).
+        context = {"character": character, "error": error, "success": success,
+                   "oob_wound_note": True, **context}
         response = render(request, f"{SHEET}#{partial}", context)
         # Wounds and willpower change the pool: the roll dialog refreshes its odds.
         return trigger_client_event(response, "trackChanged") if not error else response

@@ -208,7 +208,8 @@ def roll_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if selected:
         rolls = rolls.filter(character_id=int(selected))
     page = Paginator(rolls, 25).get_page(request.GET.get("page"))
-    context = {"campaign": campaign, "page": page, "characters": characters,
+    context = {"campaign": campaign, "live_campaign": campaign, "page": page,
+               "characters": characters,
                "selected": selected}
     if request.htmx:
         return render(request, "rolls/roll_list.html#roll-log", context)

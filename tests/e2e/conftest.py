@@ -1,5 +1,6 @@
-"""The browser harness: Debian's Chromium driven by Playwright against pytest-django's live
-server, axe-core for accessibility, phone and desktop viewports.
+"""The browser harness: Debian's Chromium driven by Playwright against the project's ASGI
+application served by daphne in a child process (the live table needs ASGI), axe-core for
+accessibility, phone and desktop viewports.
 
 Never downloads a browser: it launches ``/usr/bin/chromium`` (the ``chromium`` package, which
 ``.ci/run`` installs when missing). Run with ``make e2e``.
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -39,15 +41,69 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing() -> None:
+    """The real password hasher here: the server runs in another process, with the settings
+    it started with, and must check the passwords these tests create."""
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The browser talks to a server in another process, which must see the test database:
+    on SQLite that means a file, not the default in-memory database (pytest-django hook)."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database.setdefault("TEST", {})["NAME"] = str(
+            tmp_path_factory.mktemp("e2e") / "test.sqlite3"
+        )
+
+
+class AsgiLiveServer:
+    """Daphne serving the project's ASGI application (the live table's event streams need
+    ASGI) in a child process, on the test database; ``url`` is its address."""
+
+    def __init__(self) -> None:
+        from channels.testing.live import make_application, set_database_connection
+        from daphne.testing import DaphneProcess
+        from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+        self.process = DaphneProcess(
+            "127.0.0.1",
+            partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+            setup=set_database_connection,
+        )
+        self.process.start()
+        if not self.process.ready.wait(timeout=20):
+            self.process.terminate()
+            raise RuntimeError("daphne did not start within 20 s")
+        self.url = f"http://127.0.0.1:{self.process.port.value}"
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup, django_db_blocker) -> Iterator[AsgiLiveServer]:  # type: ignore[no-untyped-def]
+    """The ASGI live server (daphne) for the whole session; tests that use it must commit
+    their data (``django_db(transaction=True)``) for the server's process to see it."""
+    with django_db_blocker.unblock():
+        server = AsgiLiveServer()
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-def new_page(browser: Browser, live_server) -> Iterator[Callable[..., Page]]:  # type: ignore[no-untyped-def]
+def new_page(browser: Browser, asgi_server: AsgiLiveServer) -> Iterator[Callable[..., Page]]:
     """``new_page(phone=False)``: a page in a fresh browser context (its own cookies: one
     person), at desktop or phone size, its base URL the live server."""
     contexts: list[BrowserContext] = []
 
     def make(*, phone: bool = False) -> Page:
         context = browser.new_context(
-            base_url=live_server.url,
+            base_url=asgi_server.url,
             viewport=PHONE if phone else DESKTOP,
             has_touch=phone,
             is_mobile=phone,

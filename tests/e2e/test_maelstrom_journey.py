@@ -1,7 +1,8 @@
 """A Maelstrom table in two real browsers: the GM at a desktop, the player on a phone.
 
-Sign up, create a campaign, invite, join, build a character, roll from the sheet, see the
-roll in the log; XP award and spend; damage marked in place. axe-core audits every page the
+Sign up, create a campaign, invite, join, build a character, roll from the sheet; the roll
+appears in the GM's open roll log, the GM's damage mark and XP award on the player's open
+sheet, all without a reload (the live table); XP spend. axe-core audits every page the
 journey visits, and every page is checked for sideways scrolling on the phone.
 """
 
@@ -107,6 +108,11 @@ def test_a_maelstrom_table_from_sign_up_to_spending_xp(new_page) -> None:  # typ
     expect(player.locator("#roll-odds")).to_contain_text("Success")
     audit(player, label="sheet with odds")
 
+    # The GM has the campaign's roll log open, as at the table.
+    gm.goto(f"/campaigns/{vex.campaign_id}/rolls/")
+    expect(gm.locator("#roll-log")).to_contain_text("No rolls yet")
+    gm.evaluate("window.stillThisPage = true")
+
     # A double-click on Roll makes one roll, shown with every die in the live region.
     player.locator("#roll-form button[type=submit]").first.dblclick()
     outcome = re.compile(r"success|failure|botch", re.I)
@@ -118,10 +124,11 @@ def test_a_maelstrom_table_from_sign_up_to_spending_xp(new_page) -> None:  # typ
     player.evaluate("document.querySelector('#roll-odds').scrollIntoView({block: 'start'})")
     screenshot(player, "maelstrom-sheet-phone", full_page=False)
 
-    # The GM sees the roll in the campaign's roll log.
+    # The roll appears in the GM's open log without a reload.
     roll = Roll.objects.get(character=vex)
-    gm.goto(f"/campaigns/{vex.campaign_id}/rolls/")
-    expect(gm.locator("main")).to_contain_text(roll.summary)
+    expect(gm.locator("#roll-log")).to_contain_text(roll.summary)
+    expect(gm.locator("#roll-log")).to_contain_text("Vex")
+    assert gm.evaluate("window.stillThisPage") is True
     audit(gm, label="roll log")
 
     # The GM marks two lethal on Vex's sheet: the track and the wound penalty change in place.
@@ -129,9 +136,15 @@ def test_a_maelstrom_table_from_sign_up_to_spending_xp(new_page) -> None:  # typ
     gm.evaluate("window.stillThisPage = true")
     gm.select_option("#damage-kind", "lethal")
     gm.fill("#damage-levels", "2")
+    player.evaluate("window.stillThisPage = true")
     gm.click("button[name=action][value=damage]")
     expect(gm.locator("#wound-penalty-note")).to_contain_text("−1 die (Scratched)")
     assert gm.evaluate("window.stillThisPage") is True  # no reload
+    # ... and on the player's phone, which is still showing the sheet.
+    expect(player.locator("#wound-penalty-note")).to_contain_text("−1 die (Scratched)")
+    expect(player.locator("#health-track").get_by_role("img").nth(1)).to_have_accessible_name(
+        "Scratched: lethal")
+    assert player.evaluate("window.stillThisPage") is True
     audit(gm, label="sheet (GM) after damage")
     screenshot(gm, "maelstrom-sheet-desktop")
 
@@ -144,6 +157,8 @@ def test_a_maelstrom_table_from_sign_up_to_spending_xp(new_page) -> None:  # typ
     award.locator("input[name=reason]").fill("Escaped the blockade")
     award.locator("button:has-text('Award')").click()
     expect(gm.locator("#xp-panel")).to_contain_text(f"{before + 3} XP available")
+    # The player's open sheet shows the new balance without a reload.
+    expect(player.locator("#sheet-xp")).to_contain_text(f"XP: {before + 3} available")
     assert Character.objects.get(pk=vex.pk).xp_available == before + 3
 
     player.goto(f"/characters/{vex.pk}/xp/")
