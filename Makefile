@@ -49,6 +49,8 @@ test: lint typecheck pytest
 # Benchmarks measure; they never fail the build (see docs/performance.md).
 bench: install
 	$(BIN)/python -m benchmarks.odds
+	$(BIN)/python -m benchmarks.live --clients 20 --rolls 100
+	$(BIN)/python -m benchmarks.live --clients 20 --rolls 100 --redis
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build

@@ -1,0 +1,345 @@
+"""The live table across processes: two real daphne servers sharing one Redis, as in
+production with several workers. A roll made through server A reaches a page whose event
+stream is open on server B; a GM-only event sent through A reaches the GM's page on B and
+never the player's (campaigns/live.py).
+
+The servers do not use the suite's test database (whatever DATABASE_URL says): they share a
+SQLite file in a temporary directory, migrated and populated by ``manage.py`` subprocesses.
+Everything on the wire is the standard library: asyncio streams, HTTP/1.1 by hand.
+
+These tests need Redis at 127.0.0.1:6379 (CI has it); without it they fail, never skip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+REDIS_HOST, REDIS_PORT, REDIS_DB = "127.0.0.1", 6379, 5
+REDIS_URL = f"redis://{REDIS_HOST}:{REDIS_PORT}/{REDIS_DB}"
+EVENT_WITHIN = 2.0
+"""How long a page may wait for an event made on the other server (the goal is 1 s)."""
+SILENCE = 1.0
+"""How long a player's page must stay silent after a GM-only event."""
+
+# Run by `manage.py shell -c` against the servers' database. The campaign gets a random id:
+# group names are `campaign-<id>`, so a concurrent run on the same Redis database cannot be
+# heard here. Prints the ids and session keys as JSON on its last line.
+SETUP_SCRIPT = """
+import json, secrets
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from tests.factories import CampaignFactory, CharacterFactory, UserFactory
+
+def session_for(user):
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+gm = UserFactory(username="gm", password=None)
+player = UserFactory(username="player", password=None)
+campaign = CampaignFactory(id=100_000 + secrets.randbelow(10**9), created_by=gm)
+character = CharacterFactory(campaign=campaign, owner=player, name="Rook",
+                             attributes={"Precision": 3}, abilities={"Driving": 2})
+print(json.dumps({"campaign": campaign.pk, "character": character.pk,
+                  "gm": session_for(gm), "player": session_for(player)}))
+"""
+
+ANNOUNCE_SCRIPT = """
+from django.db import transaction
+from campaigns.live import announce
+with transaction.atomic():
+    announce({campaign}, {event!r}, character_id={character}, gm_only={gm_only})
+"""
+
+
+# --- the servers ------------------------------------------------------------------------
+
+
+def require_redis() -> None:
+    """Fail (never skip) with a clear message when Redis cannot be reached."""
+    try:
+        with socket.create_connection((REDIS_HOST, REDIS_PORT), timeout=2) as conn:
+            conn.sendall(b"PING\r\n")
+            reply = conn.recv(64)
+    except OSError as exc:
+        pytest.fail(
+            f"Redis is not reachable at {REDIS_HOST}:{REDIS_PORT} ({exc}). The cross-process "
+            "live-table tests need a real Redis there (CI runs one); start it, e.g. "
+            "`redis-server --daemonize yes`.",
+            pytrace=False,
+        )
+    if not reply.startswith(b"+PONG"):
+        pytest.fail(f"{REDIS_HOST}:{REDIS_PORT} answered {reply!r} to PING, not Redis's +PONG",
+                    pytrace=False)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    """Run ``manage.py`` with the servers' environment; its stdout, or a failed test."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=BASE_DIR, env=env,
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    if done.returncode:
+        pytest.fail(f"manage.py {args[0]} failed ({done.returncode}):\n{done.stdout}\n"
+                    f"{done.stderr}", pytrace=False)
+    return done.stdout
+
+
+def wait_until_serving(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Wait until the server answers an HTTP request (10 s at most)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"daphne on port {port} exited ({process.returncode}):\n"
+                        f"{log.read_text()}", pytrace=False)
+        with contextlib.suppress(OSError), socket.create_connection(
+            ("127.0.0.1", port), timeout=1
+        ) as conn:
+            conn.sendall(b"GET /login/ HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+            if conn.recv(16).split(b" ")[1:2] == [b"200"]:
+                return
+        time.sleep(0.1)
+    pytest.fail(f"daphne on port {port} did not answer within 10 s:\n{log.read_text()}",
+                pytrace=False)
+
+
+@dataclass
+class Servers:
+    a: int
+    b: int
+    env: dict[str, str]
+    campaign: int
+    character: int
+    gm_session: str
+    player_session: str
+
+    def announce(self, event: str, *, gm_only: bool) -> list[str]:
+        """A ``manage.py shell -c`` command sending ``event`` through A's settings."""
+        code = ANNOUNCE_SCRIPT.format(campaign=self.campaign, character=self.character,
+                                      event=event, gm_only=gm_only)
+        return [sys.executable, "manage.py", "shell", "-v", "0", "-c", code]
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
+    """Two daphne processes (A and B) on one SQLite file and one Redis database; both are
+    killed when the module's tests are done, whatever happened."""
+    require_redis()
+    tmp = tmp_path_factory.mktemp("live-processes")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "sheetkeeper.settings",
+        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
+        "REDIS_URL": REDIS_URL,
+        "DEBUG": "true",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "PYTHONPATH": str(BASE_DIR),
+    }
+    manage(env, "migrate", "--noinput", "-v", "0")
+    ids = json.loads(manage(env, "shell", "-v", "0", "-c", SETUP_SCRIPT).splitlines()[-1])
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        ports = [free_port(), free_port()]
+        for name, port in zip("ab", ports, strict=True):
+            log = tmp / f"daphne-{name}.log"
+            with log.open("wb") as out:
+                processes.append(subprocess.Popen(
+                    [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                     "sheetkeeper.asgi:application"],
+                    cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
+                ))
+        for name, port, process in zip("ab", ports, processes, strict=True):
+            wait_until_serving(port, process, tmp / f"daphne-{name}.log")
+        yield Servers(a=ports[0], b=ports[1], env=env, campaign=ids["campaign"],
+                      character=ids["character"], gm_session=ids["gm"],
+                      player_session=ids["player"])
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+# --- HTTP and Server-Sent Events by hand ------------------------------------------------
+
+
+async def http_request(
+    port: int, method: str, path: str, headers: dict[str, str], body: bytes = b""
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, int, dict[str, str]]:
+    """Send one HTTP/1.1 request; the open connection, the status and the headers."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}",
+             *(f"{name}: {value}" for name, value in headers.items())]
+    if method == "POST":
+        lines.append(f"Content-Length: {len(body)}")
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+    await writer.drain()
+    status = int((await reader.readline()).split()[1])
+    head: dict[str, str] = {}
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode("latin-1").partition(":")
+        head[name.strip().lower()] = value.strip()
+    return reader, writer, status, head
+
+
+async def body_chunks(reader: asyncio.StreamReader, head: dict[str, str]) -> AsyncIterator[bytes]:
+    """The response body as it arrives: chunked, Content-Length, or until the close."""
+    if head.get("transfer-encoding", "").lower() == "chunked":
+        while size := int((await reader.readline()).split(b";")[0], 16):
+            yield await reader.readexactly(size)
+            await reader.readexactly(2)  # the CRLF after each chunk
+        while await reader.readline() not in (b"\r\n", b""):  # trailers
+            pass
+    elif "content-length" in head:
+        yield await reader.readexactly(int(head["content-length"]))
+    else:
+        while chunk := await reader.read(65536):
+            yield chunk
+
+
+class EventStream:
+    """A page's open event stream: a task parses frames into a queue of (event, data)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 head: dict[str, str]) -> None:
+        self.writer = writer
+        self.events: asyncio.Queue[tuple[str, dict[str, object]]] = asyncio.Queue()
+        self.connected = asyncio.Event()
+        self.task = asyncio.create_task(self._read(reader, head))
+
+    @classmethod
+    async def open(cls, port: int, campaign: int, session: str) -> EventStream:
+        """Open the campaign's stream as the session's user; return once subscribed (the
+        ``: connected`` comment comes after the subscription)."""
+        reader, writer, status, head = await http_request(
+            port, "GET", f"/campaigns/{campaign}/events/",
+            {"Accept": "text/event-stream", "Cookie": f"sessionid={session}"},
+        )
+        assert status == 200, f"the event stream answered {status} {head}"
+        assert head["content-type"].startswith("text/event-stream"), head
+        stream = cls(reader, writer, head)
+        await asyncio.wait_for(stream.connected.wait(), 5)
+        return stream
+
+    async def _read(self, reader: asyncio.StreamReader, head: dict[str, str]) -> None:
+        buffer = b""
+        async for chunk in body_chunks(reader, head):
+            buffer += chunk
+            while b"\n\n" in buffer:
+                block, buffer = buffer.split(b"\n\n", 1)
+                fields = dict(line.split(": ", 1) for line in block.decode().splitlines()
+                              if ": " in line and not line.startswith(":"))
+                if ": connected" in block.decode().splitlines():
+                    self.connected.set()
+                if "event" in fields:
+                    self.events.put_nowait((fields["event"], json.loads(fields["data"])))
+
+    async def next_event(self, within: float) -> tuple[str, dict[str, object]]:
+        return await asyncio.wait_for(self.events.get(), within)
+
+    async def close(self) -> None:
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+        self.writer.close()
+        with contextlib.suppress(OSError):
+            await self.writer.wait_closed()
+
+
+async def post_roll(port: int, character: int, session: str) -> int:
+    """Roll Precision for the character as the session's user; the response's status."""
+    csrf = secrets.token_hex(16)  # a 32-character secret: Django accepts it unmasked
+    body = b"kind=action&trait=Precision&difficulty=6&threshold=0"
+    reader, writer, status, head = await http_request(
+        port, "POST", f"/characters/{character}/roll/",
+        {"Cookie": f"sessionid={session}; csrftoken={csrf}", "X-CSRFToken": csrf,
+         "Content-Type": "application/x-www-form-urlencoded"}, body,
+    )
+    async for _ in body_chunks(reader, head):
+        pass
+    writer.close()
+    return status
+
+
+async def run_announce(command: list[str], env: dict[str, str]) -> None:
+    process = await asyncio.create_subprocess_exec(
+        *command, cwd=BASE_DIR, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await process.communicate()
+    assert process.returncode == 0, output.decode()
+
+
+# --- the tests --------------------------------------------------------------------------
+
+
+def test_a_roll_made_through_one_server_reaches_a_page_on_the_other(servers: Servers) -> None:
+    async def scenario() -> None:
+        page = await EventStream.open(servers.b, servers.campaign, servers.player_session)
+        try:
+            status = await post_roll(servers.a, servers.character, servers.player_session)
+            assert status == 302, "the roll was not made (302 to the roll expected)"
+            try:
+                heard = [await page.next_event(EVENT_WITHIN), await page.next_event(0.5)]
+            except TimeoutError:
+                pytest.fail(f"server B's page heard no rollMade within {EVENT_WITHIN} s of "
+                            "the roll on server A: is the Redis layer shared?", pytrace=False)
+        finally:
+            await page.close()
+        data = {"campaign": servers.campaign, "character": servers.character}
+        assert heard == [("rollMade", data), (f"rollMade-{servers.character}", data)]
+
+    asyncio.run(scenario())
+
+
+def test_a_player_on_another_server_never_hears_a_gm_only_event(servers: Servers) -> None:
+    async def scenario() -> None:
+        gm_page = await EventStream.open(servers.b, servers.campaign, servers.gm_session)
+        player_page = await EventStream.open(servers.b, servers.campaign,
+                                             servers.player_session)
+        try:
+            await run_announce(servers.announce("rollMade", gm_only=True), servers.env)
+            event, _ = await gm_page.next_event(EVENT_WITHIN)
+            assert event == "rollMade"  # the GM hears it, on the other server
+            try:
+                leaked = await player_page.next_event(SILENCE)
+            except TimeoutError:
+                pass  # silence, as it should be
+            else:
+                pytest.fail(f"the player on server B heard a GM-only event: {leaked}")
+            # The player's stream is alive all the same: a public event gets through.
+            await run_announce(servers.announce("trackChanged", gm_only=False), servers.env)
+            event, _ = await player_page.next_event(EVENT_WITHIN)
+            assert event == "trackChanged"
+        finally:
+            await gm_page.close()
+            await player_page.close()
+
+    asyncio.run(scenario())
