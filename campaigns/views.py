@@ -23,6 +23,7 @@ from campaigns import services
 from campaigns.forms import CampaignForm
 from campaigns.models import Campaign, Membership
 from campaigns.permissions import get_campaign_as_gm, get_membership
+from characters.views import party_card_context
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -94,7 +95,9 @@ def campaign_create(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @login_required
 def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The campaign's page: members, characters, recent rolls; for the GM, the invite link.
+    """The campaign's page: members, characters, recent rolls; for the GM, the dashboard (a
+    card per character with health, willpower and XP, edited in place) and the invite link.
+    Live: cards and rolls refresh when the campaign's event stream says they changed.
 
     A player may open only their own sheets (docs/decisions.md, "Who sees what"), so fellow
     players' characters are passed separately and never with a link. A fixed number of
@@ -111,8 +114,11 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         fellow_characters = [c for c in characters if c.owner_id != request.user.pk]
     context = {
         "campaign": campaign,
+        "live_campaign": campaign,
         "membership": membership,
         "members": members,
+        # The GM's dashboard: a card per character with the tracks that matter at the table.
+        "party": [party_card_context(c) for c in characters] if membership.is_gm else [],
         "sheets": sheets,
         "fellow_characters": fellow_characters,
         "rolls": campaign.rolls.filter(parent__isnull=True)

@@ -73,6 +73,12 @@ def _health_context(character: Character) -> dict[str, Any]:
     return {"chart": chart, "boxes": boxes, "damage_form": DamageForm(), "heal_form": HealForm()}
 
 
+def party_card_context(character: Character) -> dict[str, Any]:
+    """What the GM dashboard's card of a character shows: health boxes with their names and
+    marks, the wound level, willpower and XP. No queries: all from the character's row."""
+    return {"character": character, **_health_context(character)}
+
+
 def _willpower_context(character: Character, banked: dict[str, int]) -> dict[str, Any]:
     return {
         "willpower_permanent": _dots(character.willpower_permanent, maelstrom.WILLPOWER_MAX),
@@ -125,7 +131,15 @@ def _respond(
     request: HttpRequest, character: Character, partial: str, context: dict[str, Any],
     *, error: str = "", success: str = "",
 ) -> HttpResponse:
-    """The partial for HTMX, or a redirect to the sheet with a message."""
+    """The partial for HTMX, or a redirect to the sheet with a message.
+
+    A change made from the GM dashboard's card (``from=dashboard``) answers with that card,
+    or redirects back to the dashboard.
+    """
+    from_dashboard = request.POST.get("from") == "dashboard"
+    if request.htmx and from_dashboard:
+        card = {"card": party_card_context(character), "error": error, "success": success}
+        return render(request, "campaigns/campaign_detail.html#party-card", card)
     if request.htmx:
         # The track's answer also refreshes the roll dialog's wound note (out of band).
         context = {"character": character, "error": error, "success": success,
@@ -137,7 +151,7 @@ def _respond(
         messages.error(request, error)
     elif success:
         messages.success(request, success)
-    return redirect(character)
+    return redirect(character.campaign if from_dashboard else character)
 
 
 @require_POST
