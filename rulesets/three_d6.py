@@ -925,3 +925,196 @@ def _query_int(values: Mapping[str, int | str | bool], name: str) -> int:
     value = values[name]
     assert isinstance(value, int) and not isinstance(value, bool)  # read_query checked it
     return value
+
+
+# ---------------------------------------------------------------------------------------------
+# NPC quick roll: 3d6 Rolls and Tests, Rolls and Tests / Favor and Disfavor / Test Difficulty
+# ---------------------------------------------------------------------------------------------
+
+QUICK_ROLL_EXAMPLES: tuple[str, ...] = (
+    "3d6+2 favor 1",
+    "3d6-1",
+    "3d6 +2 disfavor 2",
+    "3d6+1 td 12",
+    "3d6 vs 10",
+)
+"""The GM's NPC quick roll notation, for the form's help text (see :func:`quick_roll`)."""
+
+QUICK_ROLL_MAX_LENGTH = 200
+"""Longest quick roll text accepted, in characters (a typing-mistake guard, not a rule)."""
+
+QUICK_ROLL_MAX_NUMBER = 999
+"""Largest modifier (either sign) and test difficulty in a quick roll: a typing-mistake guard,
+not a rule of the seed."""
+
+_QUICK_CLAUSES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("dice", re.compile(r"(?P<count>\d+)?\s*d(?P<sides>\d+|%)(?![a-z0-9])")),
+    ("modifier", re.compile(r"(?P<n>[-+]\s*\d+)")),
+    ("disfavor", re.compile(r"disfavou?r(?![a-z])\s*(?P<n>[-+]?\d+)?")),
+    ("favor", re.compile(r"favou?r(?![a-z])\s*(?P<n>[-+]?\d+)?")),
+    (
+        "test difficulty",
+        re.compile(r"(?:td|vs\.?|versus)(?![a-z])\s*(?:td(?![a-z])\s*)?(?P<n>[-+]?\d+)?"),
+    ),
+)
+_QUICK_BAD_PART = re.compile(r"\S+(?:\s+[-+]?\d+)?")
+_QUICK_REPEATABLE = frozenset({"modifier"})
+
+
+def _quick_clauses(text: str) -> list[tuple[str, str, re.Match[str]]]:
+    """Split a quick roll into its clauses: (name, the clause as typed, its match)."""
+    example = QUICK_ROLL_EXAMPLES[0]
+    rule = _rule("Rolls and Tests")
+    if len(text) > QUICK_ROLL_MAX_LENGTH:
+        raise RuleError(
+            f"the quick roll is {len(text)} characters long, more than {QUICK_ROLL_MAX_LENGTH}: "
+            f"write e.g. {example!r}",
+            rule,
+        )
+    clean = " ".join(
+        text.lower().replace(",", " ").replace("\u2212", "-").replace("\u2013", "-").split()
+    )
+    if not clean:
+        raise RuleError(f"the quick roll is empty: write e.g. {example!r}", rule)
+    clauses: list[tuple[str, str, re.Match[str]]] = []
+    seen: dict[str, str] = {}
+    position = 0
+    while position < len(clean):
+        found = next(
+            (
+                (name, match)
+                for name, pattern in _QUICK_CLAUSES
+                if (match := pattern.match(clean, position)) is not None
+            ),
+            None,
+        )
+        if found is None:
+            bad = _QUICK_BAD_PART.match(clean, position)
+            part = bad.group() if bad is not None else clean[position:]
+            raise RuleError(f"{part!r} is not understood: write e.g. {example!r}", rule)
+        name, match = found
+        part = match.group().strip()
+        if name in seen and name not in _QUICK_REPEATABLE:
+            raise RuleError(
+                f"{part!r} gives the {name} a second time ({seen[name]!r} already did)", rule
+            )
+        if name != "dice" and match.group("n") is None:
+            raise RuleError(f"{part!r} needs a number: write e.g. {example!r}", rule)
+        seen[name] = part
+        clauses.append((name, part, match))
+        position = match.end()
+        while position < len(clean) and clean[position] == " ":
+            position += 1
+    return clauses
+
+
+def _quick_dice(part: str, match: re.Match[str]) -> None:
+    """Refuse any dice but 3d6, pointing to favor or disfavor for another number of d6s."""
+    count = int(match.group("count") or "1")
+    if match.group("sides") != str(DIE_SIDES):
+        raise RuleError(
+            f"{part!r}: a test always rolls 3d6; write e.g. {QUICK_ROLL_EXAMPLES[0]!r}",
+            _rule("Your Fate and the Dice"),
+        )
+    if count > BASE_DICE:
+        raise RuleError(
+            f"{part!r}: a test always rolls 3d6; write '3d6 favor {count - BASE_DICE}' for "
+            f"{count} dice",
+            _rule("Favor and Disfavor"),
+        )
+    if count < BASE_DICE:
+        raise RuleError(
+            f"{part!r}: a test always rolls 3d6; write '3d6 disfavor {BASE_DICE - count}' for "
+            f"{count} {'die' if count == 1 else 'dice'}",
+            _rule("Favor and Disfavor"),
+        )
+
+
+def quick_roll(text: str) -> TestPool:
+    """Parse the GM's NPC quick roll, e.g. "3d6+2 favor 1", into a test.
+
+    Grammar (any case; spaces and commas between clauses are free; any order):
+
+    - ``3d6``, required: a test always rolls 3d6 (3d6 Rolls and Tests, Your Fate and the
+      Dice); "4d6" or "2d6" is refused with a message saying to write favor or disfavor;
+    - modifiers ``+<n>`` / ``-<n>``, as many as wanted, summed (3d6 Rolls and Tests, Rolls
+      and Tests: "adds their modifier"), each at most :data:`QUICK_ROLL_MAX_NUMBER`;
+    - ``favor <n>`` and ``disfavor <n>`` (also "favour"), each at most once, 0 to
+      :data:`MAX_FAVOR` (3d6 Rolls and Tests, Favor and Disfavor);
+    - ``td <n>``, ``vs <n>`` or ``vs td <n>``: the test difficulty, 1 to
+      :data:`QUICK_ROLL_MAX_NUMBER` (3d6 Rolls and Tests, Test Difficulty); without it the
+      roll is a contest roll (no TD), whose result reads "Total N".
+
+    The test is labelled "NPC". **Decision:** several modifiers add up ("3d6+2-1" is +1);
+    "favor" without a number is refused rather than read as 1.
+
+    Args:
+        text: the notation, e.g. ``"3d6+2 favor 1"``, ``"3d6-1"``, ``"3d6 +2 disfavor 2"`` or
+            ``"3d6+1 td 12"``; at most :data:`QUICK_ROLL_MAX_LENGTH` characters.
+
+    Returns:
+        A :class:`TestPool` built by :func:`build_test`, which :func:`roll_test` accepts.
+
+    Raises:
+        RuleError: empty or over-long text, a part that is not understood, missing 3d6, dice
+            other than 3d6, a clause without its number or given twice, or a modifier,
+            favor, disfavor or TD out of range; the message quotes the part, e.g. "'4d6': a
+            test always rolls 3d6; write '3d6 favor 1' for 4 dice".
+    """
+    modifier = 0
+    favor = disfavor = 0
+    td: int | None = None
+    has_dice = False
+    for name, part, match in _quick_clauses(text):
+        if name == "dice":
+            _quick_dice(part, match)
+            has_dice = True
+            continue
+        number = int(match.group("n").replace(" ", ""))
+        if name == "modifier":
+            if abs(number) > QUICK_ROLL_MAX_NUMBER:
+                raise RuleError(
+                    f"{part!r}: a modifier must be between -{QUICK_ROLL_MAX_NUMBER} and "
+                    f"+{QUICK_ROLL_MAX_NUMBER}",
+                    _rule("Rolls and Tests"),
+                )
+            modifier += number
+        elif name in ("favor", "disfavor"):
+            if not 0 <= number <= MAX_FAVOR:
+                raise RuleError(
+                    f"{part!r}: {name} must be between 0 and {MAX_FAVOR}",
+                    _rule("Favor and Disfavor"),
+                )
+            if name == "favor":
+                favor = number
+            else:
+                disfavor = number
+        else:
+            if not TD_MIN <= number <= QUICK_ROLL_MAX_NUMBER:
+                raise RuleError(
+                    f"{part!r}: the test difficulty must be between {TD_MIN} and "
+                    f"{QUICK_ROLL_MAX_NUMBER}",
+                    _rule("Test Difficulty"),
+                )
+            td = number
+    if not has_dice:
+        raise RuleError(
+            f"{text.strip()!r} has no 3d6: a test always rolls 3d6; write e.g. "
+            f"{QUICK_ROLL_EXAMPLES[0]!r}",
+            _rule("Your Fate and the Dice"),
+        )
+    return build_test(label="NPC", modifier=modifier, favor=favor, disfavor=disfavor, td=td)
+
+
+def roll(pool: TestPool, rng: Rng) -> TestResult:
+    """Roll a test: the same as :func:`roll_test`, under the name every rules module uses for
+    its roll function (``module.roll(pool, rng)``, docs/rules.md).
+
+    Args:
+        pool: a :class:`TestPool` (from :func:`build_test` or :func:`quick_roll`).
+        rng: the injected random source.
+
+    Returns:
+        The :class:`TestResult`.
+    """
+    return roll_test(pool, rng)
