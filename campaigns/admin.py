@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign, Membership, Session
 
 
 class MembershipInline(admin.TabularInline):
@@ -24,3 +24,17 @@ class CampaignAdmin(admin.ModelAdmin):
     raw_id_fields = ["created_by"]
     readonly_fields = ["created_at"]
     inlines = [MembershipInline]
+
+
+@admin.register(Session)
+class SessionAdmin(admin.ModelAdmin):
+    """Sessions can be retitled here; one with awards cannot be deleted (the ledger keeps
+    its entries, and they point at it)."""
+
+    list_display = ["__str__", "campaign", "date", "created_at"]
+    list_filter = ["date"]
+    search_fields = ["title", "campaign__name"]
+    list_select_related = ["campaign"]
+    raw_id_fields = ["campaign"]
+    readonly_fields = ["created_at"]
+    date_hierarchy = "date"

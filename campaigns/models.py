@@ -7,6 +7,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.formats import date_format
 
 from rulesets import registry
 
@@ -93,3 +94,27 @@ class Membership(models.Model):
     @property
     def is_gm(self) -> bool:
         return self.role == self.Role.GM
+
+
+class Session(models.Model):
+    """One evening of play in a campaign: its date, an optional title and notes.
+
+    At its end the GM hands out the chapter and story awards; each award is an XP ledger entry
+    pointing here (``xp_entries``), so a session's awards are read from the ledger, never
+    stored twice. A session with awards cannot be deleted (the ledger protects it).
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sessions")
+    date = models.DateField()
+    title = models.CharField(max_length=120, blank=True)
+    notes = models.TextField(blank=True, help_text="Every member of the table can read them.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title or f"Session of {date_format(self.date)}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaigns:session-detail", args=[self.campaign_id, self.pk])

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaigns import live, views
+from campaigns import live, sessions, views
 
 app_name = "campaigns"
 
@@ -17,4 +17,6 @@ urlpatterns = [
         name="membership-remove",
     ),
     path("join/<str:token>/", views.campaign_join, name="campaign-join"),
+    path("<int:pk>/sessions/", sessions.session_list, name="session-list"),
+    path("<int:pk>/sessions/<int:session_pk>/", sessions.session_detail, name="session-detail"),
 ]

@@ -263,6 +263,12 @@ class XpEntry(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
+    # RESTRICT, not PROTECT: a session with awards cannot be deleted on its own, but deleting
+    # its whole campaign (which cascades to the characters and their ledgers) still works.
+    session = models.ForeignKey(
+        "campaigns.Session", null=True, blank=True, on_delete=models.RESTRICT,
+        related_name="xp_entries", help_text="The session whose awards this entry is part of.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = XpEntryQuerySet.as_manager()

@@ -21,6 +21,8 @@ from rulesets.maelstrom import RuleError
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
+    from campaigns.models import Session
+
 RULE_SPENDING = "Maelstrom rules.md, Spending Experience"
 RULE_BANKING = "Maelstrom rules.md, Banking Experience"
 RULE_WILLPOWER = "Maelstrom rules.md, Spending Willpower"
@@ -132,9 +134,11 @@ def banked_xp(character: Character) -> dict[str, int]:
 
 
 def xp_award(
-    *, character: Character, amount: int, reason: str, by: AbstractBaseUser
+    *, character: Character, amount: int, reason: str, by: AbstractBaseUser,
+    session: Session | None = None,
 ) -> XpEntry:
-    """Award ``amount`` XP (1-100) with a reason (Maelstrom rules.md, Earning Experience).
+    """Award ``amount`` XP (1-100) with a reason (Maelstrom rules.md, Earning Experience),
+    as part of ``session``'s awards when given.
 
     Raises RuleError for a non-positive amount or an empty reason.
     """
@@ -146,19 +150,23 @@ def xp_award(
     with transaction.atomic():
         locked = _lock(character)
         return _append(locked, kind=XpEntry.Kind.AWARD, available_delta=amount,
-                       total_delta=amount, reason=reason.strip()[:200], created_by=by)
+                       total_delta=amount, reason=reason.strip()[:200], created_by=by,
+                       session=session)
 
 
 def xp_award_many(
-    *, character: Character, awards: list[tuple[int, str]], by: AbstractBaseUser
+    *, character: Character, awards: list[tuple[int, str]], by: AbstractBaseUser,
+    session: Session | None = None,
 ) -> list[XpEntry]:
     """Award several amounts at once, all or nothing: ``awards`` is ``[(xp, reason), ...]``,
-    e.g. the seed's chapter awards ticked together. One ledger entry per award.
+    e.g. the seed's chapter awards ticked together. One ledger entry per award, each linked
+    to ``session`` when given.
 
     Raises RuleError (and writes nothing) if any award is invalid.
     """
     with transaction.atomic():
-        return [xp_award(character=character, amount=amount, reason=reason, by=by)
+        return [xp_award(character=character, amount=amount, reason=reason, by=by,
+                         session=session)
                 for amount, reason in awards]
 
 

@@ -1,0 +1,134 @@
+"""State changes of sessions of play: creating one, and the GM's end-of-session awards.
+
+Every award is an ordinary XP ledger entry written by ``characters.services.xp_award``, so
+the cached balances stay in step and every open page hears ``xpChanged`` once the awards
+commit; the entry points at its session, which is how a session knows what it gave.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+
+from campaigns.models import Campaign, Session
+from characters.models import Character, XpEntry
+from characters.services import CHAPTER_AWARDS, STORY_AWARDS, xp_award_many
+from rulesets.maelstrom import RuleError
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+RULE_AWARDS = "Maelstrom rules.md, Chapter and Story Experience Awards"
+RULE_EARNING = "Maelstrom rules.md, Earning Experience"
+
+SESSION_AWARDS = (*CHAPTER_AWARDS, *STORY_AWARDS)
+"""The seed's suggested awards, 1 XP each, in the order the award grid shows them."""
+
+CUSTOM_MIN, CUSTOM_MAX = 1, 100
+
+
+def award_reason(name: str) -> str:
+    """The ledger reason of one of the seed's awards, as the XP page writes it too."""
+    return f"{name} award"
+
+
+def session_create(
+    *, campaign: Campaign, date: datetime.date, title: str = "", notes: str = ""
+) -> Session:
+    """Open a session of play on ``date`` (the GM's, checked by the caller)."""
+    return Session.objects.create(campaign=campaign, date=date, title=title.strip(),
+                                  notes=notes.strip())
+
+
+def session_award(
+    *,
+    session: Session,
+    awards: Mapping[int, Iterable[str]] | None = None,
+    custom: Mapping[int, tuple[int, str]] | None = None,
+    custom_for_all: tuple[int, str] | None = None,
+    expected_entries: int | None = None,
+    by: AbstractBaseUser,
+) -> list[XpEntry]:
+    """Hand out a session's awards, all or nothing; one ledger entry per award and character.
+
+    Args:
+        session: the session the awards belong to; every entry is linked to it.
+        awards: the seed's awards ticked per character id, e.g. ``{12: ["Heroism"]}``
+            (1 XP each; see ``SESSION_AWARDS``).
+        custom: a custom amount (1-100 XP) and its reason per character id.
+        custom_for_all: a custom amount and reason for every living character of the
+            campaign (on top of any custom amount of their own).
+        expected_entries: how many entries the session had when the GM opened the page; when
+            it has more or fewer now (a double submit, a second tab), nothing is awarded and
+            the GM is asked to look again, as ``xp_spend`` does with ``expected_cost``.
+        by: the GM (the caller checks that they are).
+
+    Raises RuleError, before writing anything, for an unknown award, a character outside
+    the session's campaign, a custom amount outside 1-100 or without a reason, and when
+    nothing at all is awarded. Returns the entries, by character id then in award order.
+    """
+    awards = awards or {}
+    custom = custom or {}
+    with transaction.atomic():
+        # Lock order, session then characters by id, so two submits queue up, never deadlock.
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        if expected_entries is not None and session.xp_entries.count() != expected_entries:
+            raise RuleError(
+                "Awards were given in this session since you opened the page (a second submit "
+                "or another tab); check what each character received and submit again if "
+                "it is still due.", RULE_AWARDS,
+            )
+        characters = {c.pk: c for c in Character.objects.filter(campaign=session.campaign_id)}
+        per_character = _awards_by_character(awards, custom, custom_for_all, characters)
+        if not per_character:
+            raise RuleError("Tick at least one award or enter an amount of XP, for a character "
+                            "or for everyone.", RULE_AWARDS)
+        entries: list[XpEntry] = []
+        for character_id, character_awards in sorted(per_character.items()):
+            entries += xp_award_many(character=characters[character_id],
+                                     awards=character_awards, by=by, session=session)
+    return entries
+
+
+def _awards_by_character(
+    awards: Mapping[int, Iterable[str]],
+    custom: Mapping[int, tuple[int, str]],
+    custom_for_all: tuple[int, str] | None,
+    characters: Mapping[int, Character],
+) -> dict[int, list[tuple[int, str]]]:
+    """Check every award and spell them out as ``{character id: [(xp, reason), ...]}``;
+    characters who get nothing are left out. Raises RuleError for the first problem."""
+    strangers = sorted((set(awards) | set(custom)) - set(characters))
+    if strangers:
+        raise RuleError(
+            f"Character #{strangers[0]} is not in this campaign; awards go to its characters "
+            "only.", RULE_AWARDS,
+        )
+    result: dict[int, list[tuple[int, str]]] = {}
+    for character_id, names in awards.items():
+        for name in names:
+            if name not in SESSION_AWARDS:
+                raise RuleError(f"{name!r} is not one of the chapter or story awards.",
+                                RULE_AWARDS)
+            result.setdefault(character_id, []).append((1, award_reason(name)))
+    for character_id, (amount, reason) in custom.items():
+        _check_custom(amount, reason, for_whom=characters[character_id].name)
+        result.setdefault(character_id, []).append((amount, reason.strip()))
+    if custom_for_all is not None:
+        amount, reason = custom_for_all
+        _check_custom(amount, reason, for_whom="everyone")
+        for character in characters.values():
+            if not character.dead:
+                result.setdefault(character.pk, []).append((amount, reason.strip()))
+    return result
+
+
+def _check_custom(amount: int, reason: str, *, for_whom: str) -> None:
+    if not CUSTOM_MIN <= amount <= CUSTOM_MAX:
+        raise RuleError(f"The custom award for {for_whom} must be between {CUSTOM_MIN} and "
+                        f"{CUSTOM_MAX} XP.", RULE_EARNING)
+    if not reason.strip():
+        raise RuleError(f"Give a reason for the custom award for {for_whom}.", RULE_EARNING)
