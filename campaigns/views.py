@@ -24,6 +24,7 @@ from campaigns.forms import CampaignForm
 from campaigns.models import Campaign, Membership
 from campaigns.permissions import get_campaign_as_gm, get_membership
 from characters.views import party_card_context
+from rulesets import registry
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -119,9 +120,12 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "members": members,
         # The GM's dashboard: a card per character with the tracks that matter at the table.
         "party": [party_card_context(c) for c in characters] if membership.is_gm else [],
+        "npc_examples": getattr(registry.get(campaign.ruleset).module, "QUICK_ROLL_EXAMPLES", ()),
+        "npc_text": request.GET.get("npc", "")[:200],
         "sheets": sheets,
         "fellow_characters": fellow_characters,
         "rolls": campaign.rolls.filter(parent__isnull=True)
+        .visible_to(is_gm=membership.is_gm)
         .select_related("character", "rolled_by")[:RECENT_ROLLS],
         **_invite_context(request, campaign, membership.is_gm),
     }

@@ -73,3 +73,13 @@ class RollForm(forms.Form):
             ignore_wound_penalty=bool(data.get("ignore_wound_penalty")),
             damage_kind=data.get("damage_kind") or "bashing", armor=data.get("armor") or 0,
         )
+
+
+class NpcRollForm(forms.Form):
+    """The GM's quick NPC roll, in the campaign's system's notation (checked by the rules
+    engine when rolled, which names the part it cannot read)."""
+
+    text = forms.CharField(max_length=200, label="Quick NPC roll",
+                           error_messages={"required": "Type the roll, e.g. '5 dice diff 7'."})
+    gm_only = forms.BooleanField(required=False, label="GM only (hidden from players)")
+

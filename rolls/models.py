@@ -16,6 +16,11 @@ class RollQuerySet(models.QuerySet["Roll"]):
     def delete(self) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError("Rolls are never deleted.")
 
+    def visible_to(self, *, is_gm: bool) -> RollQuerySet:
+        """The rolls a member may see: all of them for the GM; players never see GM-only
+        rolls."""
+        return self if is_gm else self.filter(gm_only=False)
+
 
 class Roll(models.Model):
     """One server-side roll and its outcome, in the system's own terms.
@@ -24,7 +29,9 @@ class Roll(models.Model):
     wound penalty, notes); ``dice`` the regular dice, ``bonus_dice`` the dice added by
     exploding tens, ``experience_die`` an experience die and the dice its tens chained.
     A follow-up (experience die, willpower spent to succeed) is a new row whose ``parent`` is
-    the roll it builds on, so the log stays append-only.
+    the roll it builds on, so the log stays append-only. An NPC quick roll has no character;
+    ``result`` keeps the engine's whole result whatever the system, and a ``gm_only`` roll is
+    shown to the GM alone.
     """
 
     class Kind(models.TextChoices):
@@ -33,11 +40,13 @@ class Roll(models.Model):
         SOAK = "soak", "Soak"
         EXPERIENCE_DIE = "experience_die", "Experience die"
         WILLPOWER_SPEND = "willpower_spend", "Willpower spent to succeed"
+        NPC = "npc", "NPC quick roll"
 
     class Outcome(models.TextChoices):
         SUCCESS = "success", "Success"
         FAILURE = "failure", "Failure"
         BOTCH = "botch", "Botch"
+        ROLLED = "rolled", "Rolled"  # no pass or fail in the system's terms (an effort total)
 
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="rolls"
@@ -66,6 +75,13 @@ class Roll(models.Model):
     net = models.IntegerField(default=0, help_text="Successes left after threshold and botches.")
     botches = models.PositiveSmallIntegerField(default=0)
     summary = models.CharField(max_length=200)  # "2 successes", "Botch (1 botch)"
+    result = models.JSONField(
+        default=dict, blank=True,
+        help_text="The rules engine's whole result (as_dict), for rolls of any system.",
+    )
+    gm_only = models.BooleanField(
+        default=False, help_text="Seen by the GM alone: hidden from players' logs and streams."
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     objects = RollQuerySet.as_manager()

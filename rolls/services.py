@@ -16,12 +16,14 @@ from campaigns.live import announce
 from characters.models import WILLPOWER_KEY, Character, Trait, trait_key
 from characters.services import xp_bank_for_experience_die
 from rolls.models import Roll
-from rulesets import maelstrom
+from rulesets import maelstrom, registry
 from rulesets.dice import Rng
 from rulesets.maelstrom import RuleError
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
+
+    from campaigns.models import Campaign
 
 _SYSTEM_RANDOM = secrets.SystemRandom()
 
@@ -249,3 +251,51 @@ def _stored_result(roll: Roll) -> maelstrom.RollResult:
         {"pool": roll.pool, "dice": roll.dice, "bonus_dice": roll.bonus_dice,
          "experience_die": roll.experience_die}
     )
+
+
+def _outcome(result: object) -> str:
+    """A result's outcome in the roll log's terms, whatever the system: success, failure,
+    botch, or "rolled" where the system has no pass or fail (a Shahquest effort total)."""
+    value = getattr(result, "outcome", None)
+    if value in Roll.Outcome.values:
+        return str(value)
+    if value == "standard success":  # Shattered World: a success of degree 1
+        return Roll.Outcome.SUCCESS
+    for flag in ("succeeded", "success"):
+        passed = getattr(result, flag, None)
+        if isinstance(passed, bool):
+            return Roll.Outcome.SUCCESS if passed else Roll.Outcome.FAILURE
+    return Roll.Outcome.ROLLED
+
+
+def npc_roll_create(
+    *, campaign: Campaign, text: str, gm_only: bool, by: AbstractBaseUser, rng: Rng
+) -> Roll:
+    """The GM's quick roll for an NPC, typed in the campaign's system's notation
+    ("5 dice diff 7 threshold 1", "d10 2d8 d6", "2A 1P vs 3D 1C", "3d6+2 favor 1",
+    "d8+1 vs 6"): parsed and rolled by the rules engine, stored, then announced (to the GM
+    alone when ``gm_only``).
+
+    Raises RuleError, naming the part not understood, for notation the system cannot read.
+    Returns the Roll (no character; ``result`` holds the engine's whole result).
+    """
+    module = registry.get(campaign.ruleset).module
+    if module is None:
+        raise RuleError(f"{campaign.ruleset_name} has no rules engine yet.", "NPC quick roll")
+    pool = module.quick_roll(text)
+    result = module.roll(pool, rng)
+    data = result.as_dict()
+    with transaction.atomic():
+        roll = Roll.objects.create(
+            campaign=campaign, character=None, rolled_by=by, ruleset=campaign.ruleset,
+            kind=Roll.Kind.NPC, description=f"NPC: {pool.describe()}",
+            pool=data.get("pool", {}),
+            # Maelstrom's d10s keep their own columns, so the log draws them like any roll.
+            dice=data.get("dice", []) if campaign.ruleset == "maelstrom" else [],
+            bonus_dice=data.get("bonus_dice", []) if campaign.ruleset == "maelstrom" else [],
+            outcome=_outcome(result), net=int(getattr(result, "net", 0) or 0),
+            summary=result.summary()[:200], result=data, gm_only=gm_only,
+        )
+        announce(campaign.pk, "rollMade", gm_only=gm_only)
+    return roll
+

@@ -19,4 +19,5 @@ urlpatterns = [
         name="roll-willpower-spend",
     ),
     path("campaigns/<int:campaign_id>/rolls/", views.roll_list, name="roll-list"),
+    path("campaigns/<int:campaign_id>/npc-roll/", views.npc_roll_create, name="npc-roll-create"),
 ]

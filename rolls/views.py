@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -10,10 +12,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
-from campaigns.permissions import get_character, get_membership
+from campaigns.permissions import get_campaign_as_gm, get_character, get_membership
 from characters.models import Character, Trait
 from rolls import services
-from rolls.forms import RollForm
+from rolls.forms import NpcRollForm, RollForm
 from rolls.models import Roll
 from rulesets import maelstrom
 from rulesets.maelstrom import RuleError
@@ -34,7 +36,9 @@ def _visible_roll(request: HttpRequest, pk: int) -> Roll:
     roll = get_object_or_404(
         Roll.objects.select_related("character", "rolled_by", "campaign", "parent"), pk=pk
     )
-    get_membership(request.user, roll.campaign_id)
+    membership = get_membership(request.user, roll.campaign_id)
+    if roll.gm_only and not membership.is_gm:
+        raise Http404("No such roll.")
     return roll
 
 
@@ -148,6 +152,37 @@ def roll_odds(request: HttpRequest, character_id: int) -> HttpResponse:
     return render(request, "rolls/roll_form.html", {**context, "traits": traits})
 
 
+@require_POST
+@login_required
+def npc_roll_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The GM's quick roll for an NPC, typed in the campaign's system's notation. The server
+    rolls and stores it, then shows it: the result partial for HTMX (the form keeps what was
+    typed), otherwise the roll's page; a GM-only roll is announced to the GM alone."""
+    campaign = get_campaign_as_gm(request.user, campaign_id)
+    form = NpcRollForm(request.POST)
+    error = ""
+    if form.is_valid():
+        try:
+            roll = services.npc_roll_create(
+                campaign=campaign, text=form.cleaned_data["text"],
+                gm_only=form.cleaned_data["gm_only"], by=request.user, rng=services.get_rng(),
+            )
+        except RuleError as exc:
+            error = str(exc)
+        else:
+            if request.htmx:
+                response = render(request, RESULT, _result_context(roll, request))
+                return trigger_client_event(response, "rollMade", {"id": roll.pk})
+            return redirect(roll)
+    else:
+        error = " ".join(e for errors in form.errors.values() for e in errors)
+    if request.htmx:
+        return render(request, RESULT, {"error": error})
+    messages.error(request, error)
+    typed = urlencode({"npc": request.POST.get("text", "")})  # the dashboard keeps it
+    return redirect(f"{campaign.get_absolute_url()}?{typed}")
+
+
 @login_required
 def roll_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """One roll with every die and its outcome, and its follow-ups."""
@@ -194,11 +229,13 @@ def roll_willpower_spend(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def roll_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The campaign's roll log, newest first, 25 a page, filterable by character."""
+    """The campaign's roll log, newest first, 25 a page, filterable by character; GM-only
+    rolls for the GM alone."""
     membership = get_membership(request.user, campaign_id)
     campaign = membership.campaign
     rolls = (
         Roll.objects.filter(campaign=campaign, parent__isnull=True)
+        .visible_to(is_gm=membership.is_gm)
         .select_related("character", "rolled_by").prefetch_related("followups")
     )
     characters = list(campaign.characters.order_by("name"))
