@@ -24,6 +24,7 @@ from campaigns.forms import CampaignForm
 from campaigns.models import Campaign, Membership
 from campaigns.permissions import get_campaign_as_gm, get_membership
 from characters.views import party_card_context
+from rolls.forms import RequestedRollForm
 from rulesets import registry
 
 if TYPE_CHECKING:
@@ -122,6 +123,9 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "party": [party_card_context(c) for c in characters] if membership.is_gm else [],
         "npc_examples": getattr(registry.get(campaign.ruleset).module, "QUICK_ROLL_EXAMPLES", ()),
         "npc_text": request.GET.get("npc", "")[:200],
+        "request_form": RequestedRollForm(
+            characters=[(c.pk, c.name) for c in characters if not c.dead]
+        ),
         "sheets": sheets,
         "fellow_characters": fellow_characters,
         "rolls": campaign.rolls.filter(parent__isnull=True)

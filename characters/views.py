@@ -111,6 +111,8 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
             {name for info in maelstrom.ABILITIES.values() for name in info.advanced_specialties}
             | {t.name for t in traits if t.kind == Trait.Kind.SPECIALTY and t.advanced}
         ),
+        # Rolls the GM asked for and the player has not made yet (rolls/models.py).
+        "requested_rolls": list(character.requested_rolls.filter(answer__isnull=True)),
         "recent_rolls": list(
             Roll.objects.filter(character=character, parent__isnull=True)
             .select_related("rolled_by").prefetch_related("followups")[:5]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 
 from rolls.services import RollRequest
@@ -82,4 +84,37 @@ class NpcRollForm(forms.Form):
     text = forms.CharField(max_length=200, label="Quick NPC roll",
                            error_messages={"required": "Type the roll, e.g. '5 dice diff 7'."})
     gm_only = forms.BooleanField(required=False, label="GM only (hidden from players)")
+
+
+class RequestedRollForm(forms.Form):
+    """The GM asks a character (or everyone) for a roll with its pool preset (Maelstrom
+    rules.md, Dice Pool, Difficulty, Threshold). Trait names are checked against each
+    character by the rules engine when the request is made."""
+
+    character = forms.ChoiceField(label="Ask")
+    kind = forms.ChoiceField(choices=[("action", "Action"), ("willpower", "Willpower")],
+                             initial="action", label="Kind of roll")
+    traits = forms.CharField(required=False, max_length=120, label="Traits",
+                             help_text="One or two, e.g. 'Perception + Alertness'.")
+    difficulty = forms.IntegerField(min_value=maelstrom.DIFFICULTY_MIN,
+                                    max_value=maelstrom.DIFFICULTY_MAX,
+                                    initial=maelstrom.DEFAULT_DIFFICULTY, label="Difficulty")
+    threshold = forms.IntegerField(min_value=0, max_value=20, initial=0, label="Threshold")
+    note = forms.CharField(required=False, max_length=200, label="Note for the player")
+
+    def __init__(self, *args: object, characters: list[tuple[int, str]], **kwargs: object):
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["character"].choices = [
+            ("all", "Everyone"), *[(str(pk), name) for pk, name in characters]
+        ]
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        names = tuple(
+            name.strip() for name in re.split(r"[+,]", data.get("traits") or "") if name.strip()
+        )
+        if data.get("kind") == "action" and not names:
+            raise forms.ValidationError("Name the traits to roll, e.g. 'Perception + Alertness'.")
+        data["trait_names"] = names if data.get("kind") == "action" else ()
+        return data
 

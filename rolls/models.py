@@ -113,3 +113,41 @@ class Roll(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError("Rolls are never deleted; the log is append-only.")
+
+
+class RequestedRoll(models.Model):
+    """A roll the GM asks a player's character to make, with its pool preset (traits,
+    difficulty, threshold). It shows on the character's sheet until the player rolls it;
+    ``answer`` is then that roll, set once (the roll itself stays append-only)."""
+
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="requested_rolls"
+    )
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, related_name="requested_rolls"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    kind = models.CharField(max_length=20, default="action")
+    traits = models.JSONField(default=list)
+    difficulty = models.PositiveSmallIntegerField(default=6)
+    threshold = models.PositiveSmallIntegerField(default=0)
+    note = models.CharField(max_length=200, blank=True)
+    answer = models.OneToOneField(
+        Roll, null=True, blank=True, on_delete=models.PROTECT, related_name="answers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["character", "answer"], name="requested_roll_open")]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.describe()}"
+
+    def describe(self) -> str:
+        """"Precision + Driving, difficulty 7, threshold 1" (threshold only when set)."""
+        what = " + ".join(self.traits) if self.kind == "action" else self.kind.capitalize()
+        text = f"{what}, difficulty {self.difficulty}"
+        return text + (f", threshold {self.threshold}" if self.threshold else "")

@@ -15,7 +15,7 @@ from django.db import transaction
 from campaigns.live import announce
 from characters.models import WILLPOWER_KEY, Character, Trait, trait_key
 from characters.services import xp_bank_for_experience_die
-from rolls.models import Roll
+from rolls.models import RequestedRoll, Roll
 from rulesets import maelstrom, registry
 from rulesets.dice import Rng
 from rulesets.maelstrom import RuleError
@@ -131,7 +131,8 @@ def _store(
 
 
 def roll_create(
-    *, character: Character, request: RollRequest, by: AbstractBaseUser, rng: Rng
+    *, character: Character, request: RollRequest, by: AbstractBaseUser, rng: Rng,
+    answers: int | None = None,
 ) -> Roll:
     """Roll a pool from the sheet and store it before anyone sees it.
 
@@ -139,9 +140,14 @@ def roll_create(
     one), spend a willpower dot when the wound penalty is ignored (Maelstrom rules.md,
     Spending Willpower: one dot a turn), roll with ``rng``, apply the willpower lost to a
     botched Willpower roll (Rolling Willpower), and append the Roll. Returns the Roll.
+
+    ``answers`` is the id of the GM's :class:`RequestedRoll` this roll answers: it must be
+    this character's and still open, and is answered by this roll in the same transaction
+    (RuleError otherwise, before anything is rolled).
     """
     with transaction.atomic():
         locked = Character.objects.select_for_update().get(pk=character.pk)
+        requested = _open_request(locked, answers) if answers is not None else None
         spend_for_wounds = (request.kind == "action" and request.ignore_wound_penalty
                             and locked.health.wound_penalty > 0)
         if request.ignore_wound_penalty and not spend_for_wounds:
@@ -164,7 +170,54 @@ def roll_create(
         locked.save(update_fields=["willpower_current", "updated_at"])
         if spend_for_wounds or loss:
             announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
-        return _store(character=locked, result=result, kind=request.kind, by=by)
+        roll = _store(character=locked, result=result, kind=request.kind, by=by)
+        if requested is not None:
+            requested.answer = roll
+            requested.save(update_fields=["answer"])
+            announce(locked.campaign_id, "rollRequested", character_id=locked.pk)
+        return roll
+
+
+def _open_request(character: Character, pk: int) -> RequestedRoll:
+    """The character's open requested roll ``pk``, locked; RuleError if it is not one."""
+    requested = (RequestedRoll.objects.select_for_update()
+                 .filter(pk=pk, character=character).first())
+    if requested is None:
+        raise RuleError("That is not a roll the GM asked of this character.", "Roll requests")
+    if requested.answer_id is not None:
+        raise RuleError("That request was already answered: see the roll log.", "Roll requests")
+    return requested
+
+
+def requested_roll_create(
+    *, characters: list[Character], kind: str, traits: tuple[str, ...], difficulty: int,
+    threshold: int, note: str, by: AbstractBaseUser,
+) -> list[RequestedRoll]:
+    """The GM asks ``characters`` (one, or the whole party) for a roll with its pool preset.
+
+    Each character's pool is built through the rules engine first, so a request no one
+    could roll (a trait the character lacks, a knowledge at zero dots, no dice left after
+    wounds) is refused with the rule, naming the character, and nothing is asked of anyone.
+    Each request then shows on the character's sheet (announced live). Returns the requests.
+    """
+    request = RollRequest(kind=kind, traits=traits, difficulty=difficulty, threshold=threshold)
+    for character in characters:
+        try:
+            build_pool(character, request)
+        except RuleError as exc:
+            raise RuleError(f"{character.name}: {exc.message}", exc.rule) from None
+    with transaction.atomic():
+        created = [
+            RequestedRoll.objects.create(
+                campaign_id=character.campaign_id, character=character, requested_by=by,
+                kind=kind, traits=list(traits), difficulty=difficulty, threshold=threshold,
+                note=note,
+            )
+            for character in characters
+        ]
+        for character in characters:
+            announce(character.campaign_id, "rollRequested", character_id=character.pk)
+    return created
 
 
 def _with_note(pool: maelstrom.ActionPool, note: str) -> maelstrom.ActionPool:

@@ -20,4 +20,9 @@ urlpatterns = [
     ),
     path("campaigns/<int:campaign_id>/rolls/", views.roll_list, name="roll-list"),
     path("campaigns/<int:campaign_id>/npc-roll/", views.npc_roll_create, name="npc-roll-create"),
+    path(
+        "campaigns/<int:campaign_id>/requested-rolls/",
+        views.requested_roll_create,
+        name="requested-roll-create",
+    ),
 ]

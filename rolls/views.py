@@ -15,7 +15,7 @@ from django_htmx.http import trigger_client_event
 from campaigns.permissions import get_campaign_as_gm, get_character, get_membership
 from characters.models import Character, Trait
 from rolls import services
-from rolls.forms import NpcRollForm, RollForm
+from rolls.forms import NpcRollForm, RequestedRollForm, RollForm
 from rolls.models import Roll
 from rulesets import maelstrom
 from rulesets.maelstrom import RuleError
@@ -76,10 +76,12 @@ def roll_create(request: HttpRequest, character_id: int) -> HttpResponse:
                       {"character": character, "form": _roll_form(traits), "traits": traits})
     form = _roll_form(traits, request.POST)
     error = ""
+    answers = request.POST.get("answers", "")
     if form.is_valid():
         try:
             roll = services.roll_create(character=character, request=form.to_request(),
-                                        by=request.user, rng=services.get_rng())
+                                        by=request.user, rng=services.get_rng(),
+                                        answers=int(answers) if answers.isdigit() else None)
         except RuleError as exc:
             error = str(exc)
         else:
@@ -183,6 +185,45 @@ def npc_roll_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return redirect(f"{campaign.get_absolute_url()}?{typed}")
 
 
+@require_POST
+@login_required
+def requested_roll_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The GM asks a character, or everyone, for a roll with traits, difficulty and
+    threshold preset; it appears on each sheet as a prefilled pool the player confirms.
+    A pool someone could not roll is refused with the rule and asks nothing of anyone."""
+    campaign = get_campaign_as_gm(request.user, campaign_id)
+    party = list(campaign.characters.filter(dead=False).order_by("name"))
+    form = RequestedRollForm(request.POST, characters=[(c.pk, c.name) for c in party])
+    error = success = ""
+    if form.is_valid():
+        data = form.cleaned_data
+        chosen = party if data["character"] == "all" else [
+            c for c in party if str(c.pk) == data["character"]]
+        try:
+            asked = services.requested_roll_create(
+                characters=chosen, kind=data["kind"], traits=data["trait_names"],
+                difficulty=data["difficulty"], threshold=data["threshold"],
+                note=data["note"], by=request.user,
+            )
+        except RuleError as exc:
+            error = str(exc)
+        else:
+            who = ", ".join(r.character.name for r in asked) or "nobody"
+            success = f"Asked {who} for {asked[0].describe()}." if asked else "No one to ask."
+    else:
+        error = " ".join(e for errors in form.errors.values() for e in errors)
+    if request.htmx:
+        return render(request, "campaigns/campaign_detail.html#request-form",
+                      {"campaign": campaign, "request_form": form if error else _blank(party),
+                       "request_error": error, "request_success": success})
+    (messages.error if error else messages.success)(request, error or success)
+    return redirect(campaign)
+
+
+def _blank(party: list[Character]) -> RequestedRollForm:
+    return RequestedRollForm(characters=[(c.pk, c.name) for c in party])
+
+
 @login_required
 def roll_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """One roll with every die and its outcome, and its follow-ups."""
@@ -236,7 +277,7 @@ def roll_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     rolls = (
         Roll.objects.filter(campaign=campaign, parent__isnull=True)
         .visible_to(is_gm=membership.is_gm)
-        .select_related("character", "rolled_by").prefetch_related("followups")
+        .select_related("character", "rolled_by", "answers").prefetch_related("followups")
     )
     characters = list(campaign.characters.order_by("name"))
     selected = request.GET.get("character", "")

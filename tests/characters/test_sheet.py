@@ -24,8 +24,9 @@ pytestmark = pytest.mark.django_db
 INLINE_TAG = r"</?(?:strong|em|b|a|small)\b[^>]*>"
 
 # session, user, character (+campaign, owner, the viewer's role), traits, banks, merits and
-# flaws, recent rolls. Measured once; pinned so that a per-trait query shows up.
-SHEET_QUERIES = 7
+# flaws, the GM's open roll requests, recent rolls. Measured once; pinned so that a per-trait
+# query shows up.
+SHEET_QUERIES = 8
 
 
 def sheet_url(character: Character) -> str:
