@@ -55,6 +55,15 @@ def _result_context(roll: Roll, request: HttpRequest) -> dict[str, object]:
     }
 
 
+def _show_roll(request: HttpRequest, roll: Roll) -> HttpResponse:
+    """A roll just made: its result partial (and a ``rollMade`` event) for HTMX, otherwise a
+    redirect to its page."""
+    if request.htmx:
+        response = render(request, RESULT, _result_context(roll, request))
+        return trigger_client_event(response, "rollMade", {"id": roll.pk})
+    return redirect(roll)
+
+
 def _can_edit(request: HttpRequest, roll: Roll) -> bool:
     try:
         get_character(request.user, roll.character_id)  # type: ignore[arg-type]
@@ -85,10 +94,7 @@ def roll_create(request: HttpRequest, character_id: int) -> HttpResponse:
         except RuleError as exc:
             error = str(exc)
         else:
-            if request.htmx:
-                response = render(request, RESULT, _result_context(roll, request))
-                return trigger_client_event(response, "rollMade", {"id": roll.pk})
-            return redirect(roll)
+            return _show_roll(request, roll)
     else:
         error = " ".join(e for errors in form.errors.values() for e in errors)
     if request.htmx:
@@ -172,10 +178,7 @@ def npc_roll_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
         except RuleError as exc:
             error = str(exc)
         else:
-            if request.htmx:
-                response = render(request, RESULT, _result_context(roll, request))
-                return trigger_client_event(response, "rollMade", {"id": roll.pk})
-            return redirect(roll)
+            return _show_roll(request, roll)
     else:
         error = " ".join(e for errors in form.errors.values() for e in errors)
     if request.htmx:
@@ -246,10 +249,7 @@ def _followup(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             messages.error(request, str(exc))
             return redirect(roll)
         return render(request, RESULT, {**_result_context(roll, request), "error": str(exc)})
-    if request.htmx:
-        response = render(request, RESULT, _result_context(roll, request))
-        return trigger_client_event(response, "rollMade", {"id": roll.pk})
-    return redirect(roll)
+    return _show_roll(request, roll)
 
 
 @require_POST
