@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from rulesets.dice import Rng, roll_die
 from rulesets.errors import RuleError as RuleError  # re-exported: callers catch it from here
+from rulesets.notation import check_length
 from rulesets.query import Parameter, read_query
 from rulesets.stored import Stored
 
@@ -1063,12 +1064,7 @@ def quick_roll(text: str) -> DicePool:
     """
     rule = _rule("Basic Dice Pool")
     example = QUICK_ROLL_EXAMPLES[0]
-    if len(text) > QUICK_ROLL_MAX_LENGTH:
-        raise RuleError(
-            f"the quick roll is {len(text)} characters long, more than {QUICK_ROLL_MAX_LENGTH}: "
-            f"write e.g. {example!r}",
-            rule,
-        )
+    check_length(text, max_length=QUICK_ROLL_MAX_LENGTH, example=example, rule=rule)
     clean = " ".join(_QUICK_SPACED_COUNT.sub(r"\1", text).split())
     if not clean:
         raise RuleError(f"the quick roll is empty: write e.g. {example!r}", rule)

@@ -20,6 +20,7 @@ from math import comb
 
 from rulesets.dice import Rng, roll_die
 from rulesets.errors import RuleError as RuleError  # re-exported: callers catch it from here
+from rulesets.notation import split_clauses
 from rulesets.query import Parameter, read_query
 from rulesets.stored import Stored
 
@@ -2058,66 +2059,22 @@ QUICK_ROLL_MAX_DICE = ODDS_MAX_DICE
 """Most dice in a quick roll, the same guard as the odds (a typing mistake, not a rule)."""
 
 _QUICK_CLAUSES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("dice", re.compile(r"(?P<n>[-+]?\d+)?\s*(?P<word>dice|die|d10)(?![a-z0-9])")),
+    ("dice", re.compile(r"d10(?![a-z0-9])")),  # one die: no number needed
+    ("dice", re.compile(r"(?P<n>[-+]?\d+)?\s*(?:dice|die|d10)(?![a-z0-9])")),
     ("other die", re.compile(r"\d*\s*d\d+(?![a-z0-9])")),
     ("difficulty", re.compile(r"(?:difficulty|diff)(?![a-z])\s*(?P<n>[-+]?\d+)?")),
     ("threshold", re.compile(r"threshold(?![a-z])\s*(?P<n>[-+]?\d+)?")),
     ("specialty", re.compile(r"specialty(?![a-z0-9])")),
 )
-_QUICK_BAD_PART = re.compile(r"\S+(?:\s+[-+]?\d+)?")
 
 
-def _quick_clauses(text: str) -> dict[str, tuple[str, re.Match[str]]]:
-    """Split a quick roll into its clauses: name -> (the clause as typed, its match)."""
-    example = QUICK_ROLL_EXAMPLES[0]
-    rule = _rule("Dice Pool")
-    if len(text) > QUICK_ROLL_MAX_LENGTH:
+def _quick_refuse_other_die(name: str, part: str) -> None:
+    """Refuse any die but a d10 as soon as it is read (Maelstrom rolls d10s only)."""
+    if name == "other die":
         raise RuleError(
-            f"the quick roll is {len(text)} characters long, more than {QUICK_ROLL_MAX_LENGTH}: "
-            f"write e.g. {example!r}",
-            rule,
+            f"{part!r}: Maelstrom rolls d10s only; write e.g. '5d10' or '5 dice'",
+            _rule("Resolving the Result"),
         )
-    clean = " ".join(text.lower().replace(",", " ").split())
-    if not clean:
-        raise RuleError(f"the quick roll is empty: write e.g. {example!r}", rule)
-    clauses: dict[str, tuple[str, re.Match[str]]] = {}
-    position = 0
-    while position < len(clean):
-        found = next(
-            (
-                (name, match)
-                for name, pattern in _QUICK_CLAUSES
-                if (match := pattern.match(clean, position)) is not None
-            ),
-            None,
-        )
-        if found is None:
-            bad = _QUICK_BAD_PART.match(clean, position)
-            part = bad.group() if bad is not None else clean[position:]
-            raise RuleError(f"{part!r} is not understood: write e.g. {example!r}", rule)
-        name, match = found
-        part = match.group().strip()
-        if name == "other die":
-            raise RuleError(
-                f"{part!r}: Maelstrom rolls d10s only; write e.g. '5d10' or '5 dice'",
-                _rule("Resolving the Result"),
-            )
-        if name in clauses:
-            raise RuleError(
-                f"{part!r} gives the {name} a second time ({clauses[name][0]!r} already did)",
-                rule,
-            )
-        if (
-            name != "specialty"
-            and match.group("n") is None
-            and match.groupdict().get("word") != "d10"
-        ):
-            raise RuleError(f"{part!r} needs a number: write e.g. {example!r}", rule)
-        clauses[name] = (part, match)
-        position = match.end()
-        while position < len(clean) and clean[position] == " ":
-            position += 1
-    return clauses
 
 
 def quick_roll(text: str) -> ActionPool:
@@ -2155,14 +2112,25 @@ def quick_roll(text: str) -> ActionPool:
             threshold out of range; the message quotes the part, e.g. "'dif 7' is not
             understood: write e.g. '5 dice diff 7 threshold 1'".
     """
-    clauses = _quick_clauses(text)
+    clauses = {
+        name: (part, match)
+        for name, part, match in split_clauses(
+            text,
+            _QUICK_CLAUSES,
+            example=QUICK_ROLL_EXAMPLES[0],
+            rule=_rule("Dice Pool"),
+            max_length=QUICK_ROLL_MAX_LENGTH,
+            minus_signs=False,
+            check=_quick_refuse_other_die,
+        )
+    }
     if "dice" not in clauses:
         raise RuleError(
             f"{text.strip()!r} does not say how many dice: write e.g. {QUICK_ROLL_EXAMPLES[0]!r}",
             _rule("Dice Pool"),
         )
     dice_part, dice_match = clauses["dice"]
-    dice = int(dice_match.group("n") or "1")
+    dice = int(dice_match.groupdict().get("n") or "1")
     if not 1 <= dice <= QUICK_ROLL_MAX_DICE:
         raise RuleError(
             f"{dice_part!r}: an NPC quick roll takes 1 to {QUICK_ROLL_MAX_DICE} dice",

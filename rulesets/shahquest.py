@@ -34,6 +34,7 @@ from fractions import Fraction
 from rulesets import dice as _dice
 from rulesets.dice import STEP_DICE, Rng, format_dice, parse_dice, roll_die
 from rulesets.errors import RuleError as RuleError  # re-exported: callers catch it from here
+from rulesets.notation import check_length
 from rulesets.query import QUERY_RULE, Parameter, read_query
 from rulesets.stored import Stored
 
@@ -1604,12 +1605,7 @@ def quick_roll(text: str) -> DicePool:
     """
     rule = _rule(_POOLS)
     example = QUICK_ROLL_EXAMPLES[0]
-    if len(text) > QUICK_ROLL_MAX_LENGTH:
-        raise RuleError(
-            f"the quick roll is {len(text)} characters long, more than {QUICK_ROLL_MAX_LENGTH}: "
-            f"write e.g. {example!r}",
-            rule,
-        )
+    check_length(text, max_length=QUICK_ROLL_MAX_LENGTH, example=example, rule=rule)
     clean = " ".join(_QUICK_SPACED_COUNT.sub(r"\1", text.lower()).split())
     terms = [term for term in re.split(r"[\s,+]+", clean) if term]
     if not terms:

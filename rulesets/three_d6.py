@@ -31,6 +31,7 @@ from fractions import Fraction
 
 from rulesets.dice import Rng, roll_die
 from rulesets.errors import RuleError as RuleError  # re-exported: callers catch it from here
+from rulesets.notation import split_clauses
 from rulesets.query import Parameter, read_query
 from rulesets.stored import Stored
 
@@ -957,55 +958,7 @@ _QUICK_CLAUSES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"(?:td|vs\.?|versus)(?![a-z])\s*(?:td(?![a-z])\s*)?(?P<n>[-+]?\d+)?"),
     ),
 )
-_QUICK_BAD_PART = re.compile(r"\S+(?:\s+[-+]?\d+)?")
 _QUICK_REPEATABLE = frozenset({"modifier"})
-
-
-def _quick_clauses(text: str) -> list[tuple[str, str, re.Match[str]]]:
-    """Split a quick roll into its clauses: (name, the clause as typed, its match)."""
-    example = QUICK_ROLL_EXAMPLES[0]
-    rule = _rule("Rolls and Tests")
-    if len(text) > QUICK_ROLL_MAX_LENGTH:
-        raise RuleError(
-            f"the quick roll is {len(text)} characters long, more than {QUICK_ROLL_MAX_LENGTH}: "
-            f"write e.g. {example!r}",
-            rule,
-        )
-    clean = " ".join(
-        text.lower().replace(",", " ").replace("\u2212", "-").replace("\u2013", "-").split()
-    )
-    if not clean:
-        raise RuleError(f"the quick roll is empty: write e.g. {example!r}", rule)
-    clauses: list[tuple[str, str, re.Match[str]]] = []
-    seen: dict[str, str] = {}
-    position = 0
-    while position < len(clean):
-        found = next(
-            (
-                (name, match)
-                for name, pattern in _QUICK_CLAUSES
-                if (match := pattern.match(clean, position)) is not None
-            ),
-            None,
-        )
-        if found is None:
-            bad = _QUICK_BAD_PART.match(clean, position)
-            part = bad.group() if bad is not None else clean[position:]
-            raise RuleError(f"{part!r} is not understood: write e.g. {example!r}", rule)
-        name, match = found
-        part = match.group().strip()
-        if name in seen and name not in _QUICK_REPEATABLE:
-            raise RuleError(
-                f"{part!r} gives the {name} a second time ({seen[name]!r} already did)", rule
-            )
-        if name != "dice" and match.group("n") is None:
-            raise RuleError(f"{part!r} needs a number: write e.g. {example!r}", rule)
-        seen[name] = part
-        clauses.append((name, part, match))
-        position = match.end()
-        while position < len(clean) and clean[position] == " ":
-            position += 1
-    return clauses
 
 
 def _quick_dice(part: str, match: re.Match[str]) -> None:
@@ -1065,7 +1018,15 @@ def quick_roll(text: str) -> TestPool:
     favor = disfavor = 0
     td: int | None = None
     has_dice = False
-    for name, part, match in _quick_clauses(text):
+    clauses = split_clauses(
+        text,
+        _QUICK_CLAUSES,
+        example=QUICK_ROLL_EXAMPLES[0],
+        rule=_rule("Rolls and Tests"),
+        max_length=QUICK_ROLL_MAX_LENGTH,
+        repeatable=_QUICK_REPEATABLE,
+    )
+    for name, part, match in clauses:
         if name == "dice":
             _quick_dice(part, match)
             has_dice = True
