@@ -26,6 +26,10 @@ class Campaign(models.Model):
         default=30, help_text="XP every new character starts with (Maelstrom: 30 is the default)."
     )
     invite_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    # The system's campaign data the GM edits (Genesys skill list, 3d6 trait names, Shattered
+    # World die chart and buy-in catalogue, Shahquest tension pool); its shape belongs to the
+    # system's sheet description (characters/systems/). Changed under a row lock only.
+    system_data = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_created"
     )

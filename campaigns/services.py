@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
+from campaigns.live import announce
 from campaigns.models import Campaign, Membership, new_invite_token
+from characters import systems
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
+
+    from characters.systems import CampaignAction
+    from rolls.models import Roll
+    from rulesets.dice import Rng
 
 
 class MembershipError(ValueError):
@@ -24,10 +30,12 @@ def campaign_create(*, name: str, ruleset: str, starting_xp: int, gm: AbstractBa
     ``starting_xp`` is the XP each new character starts with.
     """
     with transaction.atomic():
+        system = systems.for_ruleset(ruleset)
         campaign = Campaign.objects.create(
             name=name,
             ruleset=ruleset,
             starting_xp=starting_xp,
+            system_data=system.default_system_data() if system else {},
             created_by=gm,
             invite_token=new_invite_token(),
         )
@@ -56,3 +64,19 @@ def membership_remove(*, membership: Membership) -> None:
     if membership.is_gm:
         raise MembershipError("The GM's seat cannot be removed; a campaign always keeps its GM.")
     membership.delete()
+
+
+def campaign_system_change(
+    *, campaign: Campaign, action: CampaignAction, data: dict[str, Any], by: AbstractBaseUser,
+    rng: Rng,
+) -> tuple[Campaign, str, Roll | None]:
+    """A GM change of the campaign's system data (grow or roll the tension pool, edit the
+    skill list), all or nothing: lock the campaign row, let the system's action change
+    ``system_data`` (RuleError refuses it and nothing is written), save, and announce
+    ``campaignChanged`` after commit. Returns the campaign, the message and any roll made."""
+    with transaction.atomic():
+        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        message, roll = action.apply(locked, data, by, rng)
+        locked.save(update_fields=["system_data"])
+        announce(locked.pk, "campaignChanged")
+    return locked, message, roll

@@ -9,6 +9,8 @@ urlpatterns = [
     path("new/", views.campaign_create, name="campaign-create"),
     path("<int:pk>/", views.campaign_detail, name="campaign-detail"),
     path("<int:pk>/events/", live.campaign_events, name="campaign-events"),
+    path("<int:pk>/system/<slug:action>/", views.campaign_system_action,
+         name="campaign-system-action"),
     path("<int:pk>/invite/renew/", views.campaign_invite_renew, name="campaign-invite-renew"),
     path("<int:pk>/invite/revoke/", views.campaign_invite_revoke, name="campaign-invite-revoke"),
     path(

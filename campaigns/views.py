@@ -14,6 +14,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.db.models import Count
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -23,9 +24,12 @@ from campaigns import services
 from campaigns.forms import CampaignForm
 from campaigns.models import Campaign, Membership
 from campaigns.permissions import get_campaign_as_gm, get_membership
+from characters import systems
 from characters.views import party_card_context
 from rolls.forms import RequestedRollForm
+from rolls.services import get_rng
 from rulesets import registry
+from rulesets.errors import RuleError
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -114,10 +118,14 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     else:
         sheets = [c for c in characters if c.owner_id == request.user.pk]
         fellow_characters = [c for c in characters if c.owner_id != request.user.pk]
+    system = systems.for_campaign(campaign)
     context = {
         "campaign": campaign,
         "live_campaign": campaign,
         "membership": membership,
+        "system": system,
+        # The GM's panel of a described system (Shahquest's tension pool, skill lists...).
+        **(system.dashboard_context(campaign) if system and membership.is_gm else {}),
         "members": members,
         # The GM's dashboard: a card per character with the tracks that matter at the table.
         "party": [party_card_context(c) for c in characters] if membership.is_gm else [],
@@ -227,4 +235,37 @@ def _invite_changed(
         context.update(_invite_context(request, campaign, is_gm=True))
         return render(request, "campaigns/campaign_detail.html#invite", context)
     messages.success(request, notice)
+    return redirect(campaign)
+
+
+@require_POST
+@login_required
+def campaign_system_action(request: AuthenticatedHttpRequest, pk: int, action: str
+                           ) -> HttpResponse:
+    """A GM change of the campaign's system data (``action`` names it: grow or roll the
+    Shahquest tension pool, edit the Genesys skill list). The system's form checks the
+    input, its rule makes the change atomically; HTMX gets the changed panel, a plain POST
+    a redirect to the dashboard with a message. Players and strangers get 404."""
+    campaign = get_campaign_as_gm(request.user, pk)
+    system = systems.for_campaign(campaign)
+    change = system.campaign_actions.get(action) if system else None
+    if system is None or change is None:
+        raise Http404("No such change in this campaign.")
+    form = change.form(request.POST)
+    error = success = ""
+    if not form.is_valid():
+        error = systems.errors_text(form)
+    else:
+        try:
+            campaign, success, _ = services.campaign_system_change(
+                campaign=campaign, action=change, data=form.cleaned_data, by=request.user,
+                rng=get_rng())
+        except RuleError as exc:
+            error = str(exc)
+    if request.htmx:
+        context = {"campaign": campaign, "system": system, "error": error,
+                   "success": success, **system.dashboard_context(campaign)}
+        return render(request, f"{system.template('dashboard.html')}#{change.partial}",
+                      context)
+    (messages.error if error else messages.success)(request, error or success)
     return redirect(campaign)

@@ -107,3 +107,12 @@ class BankForm(forms.Form):
     def __init__(self, *args: object, trait_choices: list[tuple[str, str]], **kwargs: object):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["trait"].choices = trait_choices
+
+
+class SystemSpendForm(forms.Form):
+    """What XP buys on a described system's sheet: the ledger key of the next rank, and on
+    confirming, the price the player saw (a changed price is refused)."""
+
+    key = forms.CharField(max_length=200, label="Buy")
+    expected_cost = forms.IntegerField(required=False, min_value=0, max_value=100000,
+                                       widget=forms.HiddenInput)

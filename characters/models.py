@@ -20,7 +20,10 @@ class AppendOnlyError(RuntimeError):
 
 
 class Character(models.Model):
-    """A player character in one campaign (Maelstrom for now).
+    """A player character in one campaign, of the campaign's system.
+
+    Maelstrom characters keep their traits as ``Trait`` rows and their tracks in columns;
+    every other system keeps its whole sheet in ``sheet`` (characters/systems/).
 
     ``xp_available`` and ``xp_total`` are kept in step with the ledger (``XpEntry``) inside the
     same transaction as every entry; they always equal the ledger's sums.
@@ -46,6 +49,11 @@ class Character(models.Model):
     health_aggravated = models.PositiveSmallIntegerField(default=0)
     dead = models.BooleanField(default=False)
     huge_size = models.BooleanField(default=False, help_text="Huge Size merit: a ninth box.")
+
+    # Every system but Maelstrom keeps its sheet here (features, statistics, skills, tracks,
+    # plot points), in the shape its sheet description (characters/systems/) validates; it is
+    # changed only under a row lock, by characters.services.
+    sheet = models.JSONField(default=dict, blank=True)
 
     xp_available = models.IntegerField(default=0)
     xp_total = models.IntegerField(default=0)

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Sum
 
 from campaigns.live import announce
+from characters import systems
 from characters.models import WILLPOWER_KEY, Character, Trait, XpEntry, trait_key, trait_label
 from rulesets import maelstrom
 from rulesets.maelstrom import RuleError
@@ -21,7 +22,7 @@ from rulesets.maelstrom import RuleError
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
-    from campaigns.models import Session
+    from campaigns.models import Campaign, Session
 
 RULE_SPENDING = "Maelstrom rules.md, Spending Experience"
 RULE_BANKING = "Maelstrom rules.md, Banking Experience"
@@ -372,12 +373,19 @@ def xp_undo(*, entry: XpEntry, by: AbstractBaseUser, as_gm: bool) -> XpEntry:
                           or entry.created_by_id != by.pk):
             raise RuleError("You can undo only your own latest spend, once; ask the GM to "
                             "undo an older one.", RULE_SPENDING)
-        if _current_rank(character, entry.trait_key) != entry.rank_to:
+        system = systems.for_ruleset(character.campaign.ruleset)
+        current = (system.rank(character, entry.trait_key) if system
+                   else _current_rank(character, entry.trait_key))
+        if current != entry.rank_to:
             raise RuleError(
                 f"{trait_label(entry.trait_key)} has been changed since this spend; undo the "
                 "later purchase first.", RULE_SPENDING,
             )
-        _set_rank(character, entry.trait_key, entry.rank_from or 0)
+        if system:
+            system.set_rank(character, entry.trait_key, entry.rank_from or 0)
+            _save_tracks(character, ["sheet"])
+        else:
+            _set_rank(character, entry.trait_key, entry.rank_from or 0)
         return _append(
             character, kind=XpEntry.Kind.REVERSAL, available_delta=-entry.available_delta,
             total_delta=-entry.total_delta, banked_delta=-entry.banked_delta,
@@ -424,3 +432,77 @@ def xp_bank_for_experience_die(
                         "Maelstrom rules.md, Adding Experience Dice")
     return _append(character, kind=XpEntry.Kind.BANK, available_delta=-1, banked_delta=1,
                    bank_key=key, trait_key=key, reason=reason, created_by=by)
+
+
+# --- Every other system: the sheet as its description says (characters/systems/) --------
+
+
+def ledger_append(character: Character, **fields: object) -> XpEntry:
+    """Append an XP ledger entry (``XpEntry`` fields) and keep the character's sums in step;
+    announces ``xpChanged`` after commit. Should be called while holding a SELECT FOR UPDATE
+    lock on the character (inside a system's action). Raises RuleError on an overdraft."""
+    return _append(character, **fields)
+
+
+def system_character_create(
+    *, campaign: Campaign, owner: AbstractBaseUser, name: str, concept: str,
+    sheet: dict[str, object], starting_xp: int = 0,
+) -> Character:
+    """Create a character of a system described in ``characters/systems/`` with its checked
+    ``sheet``, and its starting XP as the ledger's first entry when there is any. Atomic."""
+    with transaction.atomic():
+        character = Character.objects.create(
+            campaign=campaign, owner=owner, name=name.strip(), concept=concept.strip(),
+            sheet=sheet,
+        )
+        if starting_xp:
+            _append(character, kind=XpEntry.Kind.STARTING, available_delta=starting_xp,
+                    total_delta=starting_xp, reason="Starting XP", created_by=owner)
+    return character
+
+
+def sheet_change(
+    *, character: Character, action: systems.TrackAction, data: dict[str, object],
+    by: AbstractBaseUser,
+) -> tuple[Character, str]:
+    """Make one in-place change of a character's sheet (a stress step, a plot point spent),
+    all or nothing: lock the row, let the system's action change ``sheet`` (RuleError
+    refuses it, and nothing is written), save, and announce ``trackChanged`` after commit.
+
+    Returns the changed character and the action's message for the player.
+    """
+    with transaction.atomic():
+        locked = _lock(character)
+        message = action.apply(locked, data, by)
+        _save_tracks(locked, ["sheet"])
+    return locked, message
+
+
+def xp_spend_advance(
+    *, character: Character, key: str, by: AbstractBaseUser, expected_cost: int | None = None,
+) -> XpEntry:
+    """Buy the next rank of ``key`` (a skill rank, a die step, a buy-in level) with XP, as
+    the system prices it; one ledger entry, and the sheet changed in the same transaction.
+
+    ``expected_cost`` is the price the player confirmed: if the price has changed since (a
+    purchase made elsewhere), the spend is refused. Raises RuleError with the reason (the
+    system's refusal, the price change, or the shortfall).
+    """
+    system = systems.for_ruleset(character.campaign.ruleset)
+    if system is None:
+        raise RuleError("This sheet spends XP on its XP page.", "Advancement")
+    with transaction.atomic():
+        locked = _lock(character)
+        advance = system.quote(locked, key)
+        if expected_cost is not None and advance.cost != expected_cost:
+            raise RuleError(f"The price changed to {advance.cost} XP since you looked; check "
+                            "it and confirm again.", "Advancement")
+        if advance.cost > locked.xp_available:
+            raise RuleError(
+                f"{advance.label} costs {advance.cost} XP; you have {locked.xp_available} "
+                f"available ({advance.cost - locked.xp_available} short).", "Advancement")
+        system.set_rank(locked, key, advance.rank_to)
+        _save_tracks(locked, ["sheet"])
+        return _append(locked, kind=XpEntry.Kind.SPEND, available_delta=-advance.cost,
+                       trait_key=key, rank_from=advance.rank_from, rank_to=advance.rank_to,
+                       reason=advance.label[:200], created_by=by)

@@ -13,6 +13,11 @@ urlpatterns = [
     path("characters/<int:pk>/", views.character_detail, name="character-detail"),
     path("characters/<int:pk>/health/", views.character_health, name="character-health"),
     path("characters/<int:pk>/willpower/", views.character_willpower, name="character-willpower"),
+    path(
+        "characters/<int:pk>/sheet/<slug:action>/",
+        views.character_action,
+        name="character-action",
+    ),
     path("characters/<int:pk>/xp/", views.character_xp, name="character-xp"),
     path("characters/<int:pk>/xp/award/", views.character_xp_award, name="character-xp-award"),
     path("characters/<int:pk>/xp/spend/", views.character_xp_spend, name="character-xp-spend"),

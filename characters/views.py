@@ -17,8 +17,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
 from campaigns.permissions import get_character, viewer_is_gm
-from characters import services
-from characters.forms import AwardForm, BankForm, DamageForm, HealForm, SpendForm, WillpowerForm
+from characters import services, systems
+from characters.forms import (
+    AwardForm,
+    BankForm,
+    DamageForm,
+    HealForm,
+    SpendForm,
+    SystemSpendForm,
+    WillpowerForm,
+)
 from characters.models import WILLPOWER_KEY, Character, Trait, XpEntry
 from rolls.forms import RollForm
 from rolls.models import Roll
@@ -74,8 +82,14 @@ def _health_context(character: Character) -> dict[str, Any]:
 
 
 def party_card_context(character: Character) -> dict[str, Any]:
-    """What the GM dashboard's card of a character shows: health boxes with their names and
-    marks, the wound level, willpower and XP. No queries: all from the character's row."""
+    """What the GM dashboard's card of a character shows: for Maelstrom the health boxes with
+    their names and marks, the wound level, willpower and XP; for every other system what its
+    sheet description puts on the card (``template`` names its ``_card.html``). No queries:
+    all from the character's and its campaign's rows."""
+    system = systems.for_campaign(character.campaign)
+    if system is not None:
+        return {"character": character, "template": system.template("_card.html"),
+                **system.card_context(character)}
     return {"character": character, **_health_context(character)}
 
 
@@ -120,18 +134,72 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
     }
 
 
+def _system_sheet_context(character: Character, system: systems.SheetSystem
+                          ) -> dict[str, Any]:
+    """A described system's sheet: the shared parts (roll dialog, requests, recent rolls) and
+    what the system adds, in a fixed number of queries."""
+    is_gm = viewer_is_gm(character)
+    return {
+        "character": character,
+        "live_campaign": character.campaign,
+        "is_gm": is_gm,
+        "system": system,
+        "roll_form": system.roll_form(character),
+        "requested_rolls": list(character.requested_rolls.filter(answer__isnull=True)),
+        "recent_rolls": list(
+            Roll.objects.filter(character=character, parent__isnull=True)
+            .select_related("rolled_by").prefetch_related("followups")[:5]
+        ),
+        "roll_template": system.template("_roll.html"),
+        **system.sheet_context(character, is_gm=is_gm),
+    }
+
+
 @login_required
 def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The sheet (Maelstrom rules.md, Traits, Willpower, Health): traits as dots in the seed's
-    groups, specialties under their ability, willpower, the health chart, merits and flaws,
-    XP; each trait can join the roll pool."""
+    """The sheet. Maelstrom (rules.md, Traits, Willpower, Health): traits as dots in the
+    seed's groups, specialties under their ability, willpower, the health chart, merits and
+    flaws, XP; each trait can join the roll pool. Every other system: the sheet its
+    description lays out (characters/systems/)."""
     character = get_character(request.user, pk)
+    system = systems.for_campaign(character.campaign)
+    if system is not None:
+        return render(request, system.template("sheet.html"),
+                      _system_sheet_context(character, system))
     return render(request, SHEET, _sheet_context(request, character))
+
+
+@require_POST
+@login_required
+def character_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """One in-place change of a described system's sheet (``action`` names it: a stress
+    step, a plot point, a statistic spent). The system's form checks the input, its rule
+    makes the change atomically; HTMX gets the changed box (or the dashboard card), a plain
+    POST a redirect with a message. A GM-only action gives players 404."""
+    character = get_character(request.user, pk)
+    system = systems.for_campaign(character.campaign)
+    track = system.actions.get(action) if system else None
+    if system is None or track is None or (track.gm_only and not viewer_is_gm(character)):
+        raise Http404("No such change on this sheet.")
+    form = (track.form(request.POST, character=character) if track.needs_character  # type: ignore[call-arg]
+            else track.form(request.POST))
+    error = success = ""
+    if not form.is_valid():
+        error = systems.errors_text(form)
+    else:
+        try:
+            character, success = services.sheet_change(
+                character=character, action=track, data=form.cleaned_data, by=request.user)
+        except RuleError as exc:
+            error = str(exc)
+    return _respond(request, character, track.partial,
+                    _system_sheet_context(character, system) if request.htmx else {},
+                    error=error, success=success, system=system)
 
 
 def _respond(
     request: HttpRequest, character: Character, partial: str, context: dict[str, Any],
-    *, error: str = "", success: str = "",
+    *, error: str = "", success: str = "", system: systems.SheetSystem | None = None,
 ) -> HttpResponse:
     """The partial for HTMX, or a redirect to the sheet with a message.
 
@@ -146,7 +214,8 @@ def _respond(
         # The track's answer also refreshes the roll dialog's wound note (out of band).
         context = {"character": character, "error": error, "success": success,
                    "oob_wound_note": True, **context}
-        response = render(request, f"{SHEET}#{partial}", context)
+        page = system.template("sheet.html") if system else SHEET
+        response = render(request, f"{page}#{partial}", context)
         # Wounds and willpower change the pool: the roll dialog refreshes its odds.
         return trigger_client_event(response, "trackChanged") if not error else response
     if error:
@@ -215,9 +284,10 @@ def character_willpower(request: HttpRequest, pk: int) -> HttpResponse:
 def _xp_context(
     request: HttpRequest, character: Character, **forms: Any
 ) -> dict[str, Any]:
-    traits = list(character.traits.all())
+    system = systems.for_campaign(character.campaign)
+    traits = [] if system else list(character.traits.all())
     choices = _trait_choices(traits, character)
-    banked = services.banked_xp(character)
+    banked = {} if system else services.banked_xp(character)
     entries = Paginator(
         character.xp_entries.select_related("created_by", "reversal"), 25
     ).get_page(request.GET.get("page"))
@@ -237,6 +307,12 @@ def _xp_context(
         "award_form": forms.get("award_form") or AwardForm(auto_id=AWARD_IDS),
         "quote": forms.get("quote"),
         "abilities": maelstrom.ABILITIES,
+        # A described system lists what XP buys next, each with its price (and its own
+        # extras: achievements, the buy-in catalogue) instead of Maelstrom's banks.
+        "system": system,
+        "advances": system.advances(character) if system else [],
+        "spend_error": forms.get("spend_error", ""),
+        **(system.xp_context(character, is_gm=gm) if system else {}),
     }
 
 
@@ -254,6 +330,8 @@ def character_xp_spend(request: HttpRequest, pk: int) -> HttpResponse:
     XP) before confirming; POST with the confirmed ``expected_cost`` buys it
     (Maelstrom rules.md, Spending Experience)."""
     character = get_character(request.user, pk)
+    if systems.for_campaign(character.campaign) is not None:
+        return _system_xp_spend(request, character)
     choices = _trait_choices(list(character.traits.all()), character)
     data = request.POST if request.method == "POST" else request.GET
     form = SpendForm(data, trait_choices=choices)
@@ -279,6 +357,39 @@ def character_xp_spend(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         return render(request, f"{XP_PAGE}#xp-panel", context)
     return render(request, XP_PAGE, context)
+
+
+def _system_xp_spend(request: HttpRequest, character: Character) -> HttpResponse:
+    """A described system's purchase: GET ``key`` shows the price (the system's quote, with
+    any unmet prerequisite named); POST ``key`` with the confirmed ``expected_cost`` buys
+    the next rank as one ledger entry."""
+    system = systems.for_campaign(character.campaign)
+    assert system is not None
+    data = request.POST if request.method == "POST" else request.GET
+    form = SystemSpendForm(data)
+    quote, error = None, ""
+    if not form.is_valid():
+        error = systems.errors_text(form)
+    else:
+        key = form.cleaned_data["key"]
+        try:
+            if request.method == "POST":
+                entry = services.xp_spend_advance(
+                    character=character, key=key, by=request.user,
+                    expected_cost=form.cleaned_data["expected_cost"])
+                messages.success(request, f"Spent {entry.cost} XP: {entry.reason}.")
+                if request.htmx:
+                    character.refresh_from_db()
+                    return render(request, f"{XP_PAGE}#xp-panel",
+                                  _xp_context(request, character))
+                return redirect("characters:character-xp", pk=character.pk)
+            quote = system.quote(character, key)
+        except RuleError as exc:
+            error = str(exc)
+    context = _xp_context(request, character, quote=quote, spend_error=error)
+    status = 400 if error and not request.htmx else 200
+    return render(request, f"{XP_PAGE}#xp-panel" if request.htmx else XP_PAGE, context,
+                  status=status)
 
 
 @require_POST

@@ -19,9 +19,10 @@ from django.views.decorators.http import require_http_methods
 
 from campaigns.models import Campaign
 from campaigns.permissions import get_membership
-from characters import creation
+from characters import creation, services, systems
 from characters.creation import STEP_SLUGS, STEPS, Draft
 from rulesets import maelstrom
+from rulesets.errors import RuleError
 
 TEMPLATE = "characters/create.html"
 FORM_STEPS: dict[str, Any] = {
@@ -37,6 +38,9 @@ def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Create a Maelstrom character in five checked steps (Maelstrom rules.md, Character
     Creation); any member of the campaign may. Non-members get 404."""
     campaign = get_membership(request.user, campaign_id).campaign
+    system = systems.for_campaign(campaign)
+    if system is not None:
+        return _system_create(request, campaign, system)
     if campaign.ruleset != "maelstrom":
         raise Http404("Character creation is not available for this rule system yet.")
     draft = creation.draft_load(request.session, campaign.pk)
@@ -49,6 +53,31 @@ def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return _form_step(request, campaign, draft, open_step, step)
     handler = _xp_step if step == "xp" else _review_step
     return handler(request, campaign, draft, open_step)
+
+
+def _system_create(
+    request: HttpRequest, campaign: Campaign, system: systems.SheetSystem
+) -> HttpResponse:
+    """Create a character of a described system on one page: the system's form checks every
+    rule and names the one broken; the form re-renders with the player's input until it
+    holds. The new character's starting XP, if the system has any, opens its ledger."""
+    form = system.creation_form(campaign, request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            sheet = system.new_sheet(campaign, form.cleaned_data)
+        except RuleError as exc:
+            form.add_error(None, str(exc))
+        else:
+            character = services.system_character_create(
+                campaign=campaign, owner=request.user, name=form.cleaned_data["name"],
+                concept=form.cleaned_data.get("concept", ""), sheet=sheet,
+                starting_xp=system.creation_xp(campaign, form.cleaned_data),
+            )
+            messages.success(request, f"{character.name} is ready to play.")
+            return redirect(character)
+    status = 400 if request.method == "POST" else 200
+    return render(request, system.template("create.html"),
+                  {"campaign": campaign, "form": form, "system": system}, status=status)
 
 
 def _form_step(

@@ -41,6 +41,11 @@ class Roll(models.Model):
         EXPERIENCE_DIE = "experience_die", "Experience die"
         WILLPOWER_SPEND = "willpower_spend", "Willpower spent to succeed"
         NPC = "npc", "NPC quick roll"
+        CHECK = "check", "Check"
+        TEST = "test", "Test"
+        CONTEST = "contest", "Contest"
+        CHOICE = "choice", "Dice chosen"
+        GENERAL_DANGER = "general_danger", "General danger"
 
     class Outcome(models.TextChoices):
         SUCCESS = "success", "Success"

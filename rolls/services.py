@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 
 from campaigns.live import announce
+from characters import systems
 from characters.models import WILLPOWER_KEY, Character, Trait, trait_key
 from characters.services import xp_bank_for_experience_die
 from rolls.models import RequestedRoll, Roll
@@ -352,3 +353,76 @@ def npc_roll_create(
         announce(campaign.pk, "rollMade", gm_only=gm_only)
     return roll
 
+
+
+# --- Every other system: pools built and rolled by its sheet description ------------------
+
+
+def roll_store(
+    *, campaign_id: int, character: Character | None, ruleset: str,
+    rolled: systems.RolledResult, by: AbstractBaseUser, parent: Roll | None = None,
+    gm_only: bool = False,
+) -> Roll:
+    """Append a roll of any system to the log and announce it after commit (to the GM alone
+    when ``gm_only``). ``rolled.result`` is the engine's result: its ``as_dict()`` is kept
+    whole in ``Roll.result`` for the system's ``_roll.html`` to draw. Call inside the
+    transaction that made the roll."""
+    data = rolled.result.as_dict()
+    roll = Roll.objects.create(
+        campaign_id=campaign_id, character=character, rolled_by=by, ruleset=ruleset,
+        kind=rolled.kind, parent=parent, description=rolled.description[:2000],
+        pool=data.get("pool", {}) if isinstance(data.get("pool"), dict) else {},
+        outcome=rolled.outcome, net=rolled.net,
+        summary=(rolled.summary or rolled.result.summary())[:200], result=data,
+        gm_only=gm_only,
+    )
+    announce(campaign_id, "rollMade", character_id=character.pk if character else None,
+             gm_only=gm_only)
+    return roll
+
+
+def system_roll_create(
+    *, character: Character, data: dict[str, object], by: AbstractBaseUser, rng: Rng,
+    answers: int | None = None,
+) -> Roll:
+    """Roll from a sheet described in ``characters/systems/``: in one transaction, lock the
+    character, let the system build and roll the pool (it may spend plot points on the
+    sheet), save the sheet, store the roll, and answer the GM's request ``answers`` if given.
+
+    Raises RuleError (nothing written) for an illegal pool or a request that is not open.
+    """
+    system = systems.for_ruleset(character.campaign.ruleset)
+    if system is None:
+        raise RuleError("This sheet rolls through its own dialog.", "Rolls")
+    with transaction.atomic():
+        locked = Character.objects.select_for_update().get(pk=character.pk)
+        requested = _open_request(locked, answers) if answers is not None else None
+        before = dict(locked.sheet)
+        rolled = system.roll(locked, data, rng)
+        if locked.sheet != before:
+            locked.save(update_fields=["sheet", "updated_at"])
+            announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
+        roll = roll_store(campaign_id=locked.campaign_id, character=locked,
+                          ruleset=locked.campaign.ruleset, rolled=rolled, by=by)
+        if requested is not None:
+            requested.answer = roll
+            requested.save(update_fields=["answer"])
+            announce(locked.campaign_id, "rollRequested", character_id=locked.pk)
+        return roll
+
+
+def system_roll_act(
+    *, roll: Roll, action: systems.RollAction, data: dict[str, object], by: AbstractBaseUser,
+    rng: Rng,
+) -> Roll:
+    """A follow-up on a stored roll (the system's ``roll_actions``), with the character
+    locked: the action stores a new Roll whose parent is ``roll``; a changed sheet is saved
+    and announced. Raises RuleError (nothing written) to refuse."""
+    with transaction.atomic():
+        locked = Character.objects.select_for_update().get(pk=roll.character_id)
+        before = dict(locked.sheet)
+        followup = action.apply(roll, locked, data, by, rng)
+        if locked.sheet != before:
+            locked.save(update_fields=["sheet", "updated_at"])
+            announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
+        return followup

@@ -18,6 +18,7 @@ urlpatterns = [
         views.roll_willpower_spend,
         name="roll-willpower-spend",
     ),
+    path("rolls/<int:pk>/act/<slug:action>/", views.roll_act, name="roll-act"),
     path("campaigns/<int:campaign_id>/rolls/", views.roll_list, name="roll-list"),
     path("campaigns/<int:campaign_id>/npc-roll/", views.npc_roll_create, name="npc-roll-create"),
     path(

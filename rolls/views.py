@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import trigger_client_event
 
 from campaigns.permissions import get_campaign_as_gm, get_character, get_membership
+from characters import systems
 from characters.models import Character, Trait
 from rolls import services
 from rolls.forms import NpcRollForm, RequestedRollForm, RollForm
@@ -45,8 +46,11 @@ def _visible_roll(request: HttpRequest, pk: int) -> Roll:
 def _result_context(roll: Roll, request: HttpRequest) -> dict[str, object]:
     followups = list(roll.followups.select_related("rolled_by"))
     can_act = roll.character is not None and _can_edit(request, roll)
+    system = systems.for_ruleset(roll.ruleset)
     return {
         "roll": roll,
+        # A described system draws its own dice and follow-ups (systems/<slug>/_roll.html).
+        "roll_template": system.template("_roll.html") if system else "",
         "followups": followups,
         "can_act": can_act,
         "experience_keys": services.experience_die_keys(roll) if can_act else [],
@@ -79,6 +83,9 @@ def roll_create(request: HttpRequest, character_id: int) -> HttpResponse:
     for HTMX the result partial (plus a ``rollMade`` event), otherwise a redirect to the
     roll. A GET shows the roll dialog on its own page."""
     character = get_character(request.user, character_id)
+    system = systems.for_campaign(character.campaign)
+    if system is not None:
+        return _system_roll_create(request, character, system)
     traits = list(character.traits.all())
     if request.method == "GET":
         return render(request, "rolls/roll_form.html",
@@ -102,6 +109,36 @@ def roll_create(request: HttpRequest, character_id: int) -> HttpResponse:
     messages.error(request, error)
     return render(request, "rolls/roll_form.html",
                   {"character": character, "form": form, "traits": traits}, status=400)
+
+
+def _system_roll_create(
+    request: HttpRequest, character: Character, system: systems.SheetSystem
+) -> HttpResponse:
+    """Roll from a described system's sheet: its form, its pool, the server's dice, stored
+    before shown. A GET shows the dialog on its own page (no JavaScript needed)."""
+    page = {"character": character, "system": system,
+            "dialog_template": system.template("sheet.html") + "#roll-dialog"}
+    if request.method == "GET":
+        return render(request, "rolls/roll_form.html",
+                      {**page, "roll_form": system.roll_form(character)})
+    form = system.roll_form(character, request.POST)
+    error = ""
+    answers = request.POST.get("answers", "")
+    if form.is_valid():
+        try:
+            roll = services.system_roll_create(
+                character=character, data=form.cleaned_data, by=request.user,
+                rng=services.get_rng(), answers=int(answers) if answers.isdigit() else None)
+        except RuleError as exc:
+            error = str(exc)
+        else:
+            return _show_roll(request, roll)
+    else:
+        error = systems.errors_text(form)
+    if request.htmx:
+        return render(request, RESULT, {"error": error})
+    messages.error(request, error)
+    return render(request, "rolls/roll_form.html", {**page, "roll_form": form}, status=400)
 
 
 def _percent(probability: float) -> str:
@@ -153,11 +190,63 @@ def roll_odds(request: HttpRequest, character_id: int) -> HttpResponse:
     it was filled in. Nothing is stored: only a roll is (Maelstrom rules.md, Dice Pool).
     """
     character = get_character(request.user, character_id)
+    system = systems.for_campaign(character.campaign)
+    if system is not None:
+        return _system_odds(request, character, system)
     traits = list(character.traits.all())
     context = {"character": character, **_odds_context(character, traits, request.GET)}
     if request.htmx:
         return render(request, "rolls/_odds.html", context)
     return render(request, "rolls/roll_form.html", {**context, "traits": traits})
+
+
+def _system_odds(
+    request: HttpRequest, character: Character, system: systems.SheetSystem
+) -> HttpResponse:
+    """A described system's exact odds for the pool in its roll dialog (nothing stored)."""
+    form = system.roll_form(character, request.GET)
+    context: dict[str, object] = {"character": character, "system": system}
+    if not form.is_valid():
+        context["odds_error"] = systems.errors_text(form)
+    else:
+        try:
+            context.update(system.odds(character, form.cleaned_data))
+        except RuleError as exc:
+            context["odds_error"] = str(exc)
+    if request.htmx:
+        return render(request, "rolls/_odds.html", context)
+    return render(request, "rolls/roll_form.html",
+                  {**context, "roll_form": form,
+                   "dialog_template": system.template("sheet.html") + "#roll-dialog"})
+
+
+@require_POST
+@login_required
+def roll_act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """A follow-up on a described system's roll (``action`` names it: Shahquest's choice of
+    effort and effect dice). Only the character's player and the GM may; the follow-up is
+    stored as a new roll, so the log stays append-only."""
+    roll = _visible_roll(request, pk)
+    system = systems.for_ruleset(roll.ruleset)
+    followup = system.roll_actions.get(action) if system else None
+    if followup is None or roll.character_id is None or not _can_edit(request, roll):
+        raise Http404("No such roll.")
+    form = followup.form(request.POST)
+    error = ""
+    if not form.is_valid():
+        error = systems.errors_text(form)
+    else:
+        try:
+            services.system_roll_act(roll=roll, action=followup, data=form.cleaned_data,
+                                     by=request.user, rng=services.get_rng())
+        except RuleError as exc:
+            error = str(exc)
+    if error and not request.htmx:
+        messages.error(request, error)
+        return redirect(roll)
+    if error:
+        return render(request, RESULT, {**_result_context(roll, request), "error": error})
+    return _show_roll(request, roll)
 
 
 @require_POST
@@ -286,7 +375,9 @@ def roll_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if selected:
         rolls = rolls.filter(character_id=int(selected))
     page = Paginator(rolls, 25).get_page(request.GET.get("page"))
+    system = systems.for_campaign(campaign)
     context = {"campaign": campaign, "live_campaign": campaign, "page": page,
+               "roll_template": system.template("_roll.html") if system else "",
                "characters": characters,
                "selected": selected}
     if request.htmx:

@@ -1,8 +1,8 @@
 """Registry of the game systems (rulesets) Sheetkeeper knows, keyed by slug.
 
 Slugs and display names follow /work/shared/RULES.md (the table of seed files). Every system
-has its rules module (dice, pools, costs, exact odds); only systems whose character sheet has
-landed are selectable for a new campaign, the others are listed as "coming later".
+has its rules module (dice, pools, costs, exact odds) and its character sheet, so every one is
+selectable for a new campaign; ``selectable`` stays for a system listed before its sheet.
 """
 
 from __future__ import annotations
@@ -51,15 +51,15 @@ RULESETS: dict[str, Ruleset] = {
     ruleset.slug: ruleset
     for ruleset in (
         Ruleset(slug="maelstrom", name="Maelstrom", selectable=True, module=maelstrom),
-        Ruleset(slug="shahquest", name="Shahquest", selectable=False, module=shahquest),
+        Ruleset(slug="shahquest", name="Shahquest", selectable=True, module=shahquest),
         Ruleset(
             slug="shattered_world",
             name="Shattered World",
-            selectable=False,
+            selectable=True,
             module=shattered_world,
         ),
-        Ruleset(slug="genesys", name="Genesys", selectable=False, module=genesys),
-        Ruleset(slug="three_d6", name="3d6", selectable=False, module=three_d6),
+        Ruleset(slug="genesys", name="Genesys", selectable=True, module=genesys),
+        Ruleset(slug="three_d6", name="3d6", selectable=True, module=three_d6),
     )
 }
 """Every supported system by slug, in display order."""

@@ -1,4 +1,4 @@
-"""``manage.py load_demo``: a demo Maelstrom campaign to click through (idempotent)."""
+"""``manage.py load_demo``: a demo campaign of every system to click through (idempotent)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from django.db import transaction
 from campaigns.models import Campaign, Membership
 from campaigns.services import campaign_create
 from characters import services as character_services
+from characters import systems
 from characters.creation import Draft, MeritFlawChoice, Specialty, character_create
 from rolls.services import RollRequest, roll_create
+from rulesets import registry
 
 DEMO_PASSWORD = "sheetkeeper-demo"
 CAMPAIGN_NAME = "The Drift (demo)"
@@ -56,7 +58,8 @@ CHARACTERS: dict[str, Draft] = {
 
 
 class Command(BaseCommand):
-    help = "Load a demo Maelstrom campaign (a GM, two players, two characters, a few rolls)."
+    help = ("Load a demo campaign of each system: Maelstrom with two players and two "
+            "characters, every other system with a finished character; a few rolls each.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         User = get_user_model()
@@ -74,6 +77,20 @@ class Command(BaseCommand):
                 self.stdout.write(self.style.SUCCESS(f"Loaded the demo campaign {campaign}."))
             else:
                 self.stdout.write(f"The demo campaign {campaign} is already loaded.")
+            for ruleset in registry.RULESETS.values():
+                system = systems.for_ruleset(ruleset.slug)
+                if system is None or not ruleset.selectable:
+                    continue
+                name = system.demo_campaign_name
+                if Campaign.objects.filter(name=name, created_by=users[GM]).exists():
+                    self.stdout.write(f"The demo campaign {name} is already loaded.")
+                    continue
+                other = campaign_create(name=name, ruleset=ruleset.slug, starting_xp=0,
+                                        gm=users[GM])
+                Membership.objects.create(campaign=other, user=users[PLAYERS[0]])
+                system.demo(campaign=other, gm=users[GM], player=users[PLAYERS[0]],
+                            rng=random.Random(7))
+                self.stdout.write(self.style.SUCCESS(f"Loaded the demo campaign {name}."))
         self.stdout.write(
             f"Log in at http://127.0.0.1:8000/login/ as {GM} (the GM), "
             f"{' or '.join(PLAYERS)} (players); password: {DEMO_PASSWORD}"

@@ -1,0 +1,312 @@
+"""Sheet descriptions: how each system other than Maelstrom lays out, changes and rolls its sheet.
+
+The shared shape lives once: one ``Character`` (its sheet as JSON in ``Character.sheet``), one
+``XpEntry`` ledger, one ``Roll`` log, one campaign (``Campaign.system_data``) and one set of
+views (``characters.views``, ``rolls.views``, ``campaigns.views``) that ask the campaign's
+:class:`SheetSystem` what to show and what each change means. Adding a system means a rules
+module in ``rulesets/``, a module here, and its templates in ``templates/systems/<slug>/``;
+nothing in ``rolls/`` or ``campaigns/``.
+
+Maelstrom predates this layer and keeps its own models (``Trait`` rows, track columns) and
+views; :func:`for_ruleset` returns ``None`` for it.
+
+Every *apply* function of an action runs inside ``transaction.atomic()`` with the row it
+changes locked (``SELECT ... FOR UPDATE``) by the generic service that calls it; it changes
+the row in memory (``character.sheet``, ``campaign.system_data``) and raises
+``rulesets.errors.RuleError`` to refuse, in which case nothing is written.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+
+from rulesets.errors import RuleError
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    from campaigns.models import Campaign
+    from characters.models import Character, XpEntry
+    from rolls.models import Roll
+    from rulesets.dice import Rng
+
+__all__ = [
+    "Advance",
+    "CampaignAction",
+    "RollAction",
+    "RolledResult",
+    "SheetSystem",
+    "TrackAction",
+    "errors_text",
+    "for_campaign",
+    "for_ruleset",
+]
+
+
+def errors_text(form: forms.Form) -> str:
+    """A bound, invalid form's errors as one sentence-per-error string, for a message."""
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
+@dataclass(frozen=True)
+class TrackAction:
+    """One in-place change of a character's sheet (a stress step, a plot point, a pool spent).
+
+    Attributes:
+        form: the form class that validates the POST (built as ``form(data, character=...)``
+            when ``needs_character``, else ``form(data)``).
+        apply: ``apply(character, cleaned_data, by) -> message``; runs with the character
+            locked inside the transaction and changes ``character.sheet``; the returned
+            message is shown on success. Raises RuleError to refuse.
+        partial: the partial of ``templates/systems/<slug>/sheet.html`` the HTMX answer
+            renders (named after the DOM id it replaces).
+        gm_only: only the GM may make this change (an achievement, a setting die).
+        needs_character: pass ``character=`` to the form's constructor.
+    """
+
+    form: type[forms.Form]
+    apply: Callable[[Character, dict[str, Any], AbstractBaseUser], str]
+    partial: str
+    gm_only: bool = False
+    needs_character: bool = False
+
+
+@dataclass(frozen=True)
+class CampaignAction:
+    """One GM change of the campaign's system data (the tension pool, the skill list).
+
+    ``apply(campaign, cleaned_data, by, rng) -> (message, roll or None)`` runs with the
+    campaign locked inside the transaction and changes ``campaign.system_data`` (it may also
+    lock and change characters, and store a roll through ``rolls.services.roll_store``).
+    ``partial`` names the partial of ``templates/systems/<slug>/dashboard.html`` the HTMX
+    answer renders. Campaign actions are always the GM's.
+    """
+
+    form: type[forms.Form]
+    apply: Callable[[Campaign, dict[str, Any], AbstractBaseUser, Rng], tuple[str, Roll | None]]
+    partial: str
+
+
+@dataclass(frozen=True)
+class RollAction:
+    """A follow-up on a stored roll (Shahquest: pick the effort and effect dice).
+
+    ``apply(roll, character, cleaned_data, by, rng) -> Roll`` runs with the character locked
+    and returns the new follow-up Roll (stored with ``parent=roll`` through
+    ``rolls.services.roll_store``); the log stays append-only. Only the character's owner
+    and the GM may act on it.
+    """
+
+    form: type[forms.Form]
+    apply: Callable[[Roll, Character, dict[str, Any], AbstractBaseUser, Rng], Roll]
+
+
+@dataclass(frozen=True)
+class Advance:
+    """The price of the next rank of something XP buys, shown before confirming.
+
+    Attributes:
+        key: the ledger's ``trait_key`` (``skill:Athletics``, ``buy_in:Hit Points``).
+        label: what the player reads ("Athletics 2 -> 3").
+        rank_from, rank_to: ranks before and after (dots, die size, levels bought).
+        cost: XP.
+        notes: how the price was made (multipliers), shown with it.
+    """
+
+    key: str
+    label: str
+    rank_from: int
+    rank_to: int
+    cost: int
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RolledResult:
+    """What :meth:`SheetSystem.roll` hands the roll log to store.
+
+    ``result`` is the engine's result object (``as_dict()`` and ``summary()``); ``outcome``
+    one of ``Roll.Outcome`` values; ``description`` the pool in words; ``kind`` one of
+    ``Roll.Kind`` values; ``net`` a number the log can sort by (net successes, effort total).
+    """
+
+    kind: str
+    description: str
+    result: Any
+    outcome: str
+    net: int = 0
+    summary: str = ""
+
+
+@dataclass
+class SheetSystem:
+    """How one system's sheet is built, shown, changed, rolled and advanced.
+
+    Subclasses (one module per system in this package, exporting ``SYSTEM``) override the
+    methods; the generic views call only these. Templates live in
+    ``templates/systems/<slug>/``: ``create.html``, ``sheet.html`` (partials named after the
+    DOM ids they replace; the live refresh re-selects ``#sheet-tracks``, ``#sheet-xp`` and
+    ``#recent-rolls``), ``_card.html`` (the GM's party card, ``card`` in its context),
+    ``_roll.html`` (one roll's dice and outcome, ``roll`` in its context), ``dashboard.html``
+    (the GM's system panel; partial ``system-panel``) and ``xp.html`` (what XP buys).
+    """
+
+    slug: str = ""
+    actions: Mapping[str, TrackAction] = field(default_factory=dict)
+    campaign_actions: Mapping[str, CampaignAction] = field(default_factory=dict)
+    roll_actions: Mapping[str, RollAction] = field(default_factory=dict)
+
+    def template(self, name: str) -> str:
+        """``templates/systems/<slug>/<name>``."""
+        return f"systems/{self.slug}/{name}"
+
+    @property
+    def template_dashboard(self) -> str:
+        """The GM's panel on the dashboard (``systems/<slug>/dashboard.html``)."""
+        return self.template("dashboard.html")
+
+    @property
+    def template_xp(self) -> str:
+        """The XP page's extras for this system (``systems/<slug>/xp.html``)."""
+        return self.template("xp.html")
+
+    # --- the campaign ----------------------------------------------------------------------
+
+    def default_system_data(self) -> dict[str, Any]:
+        """A new campaign's system data (skill list, trait names, die chart, tension pool)."""
+        return {}
+
+    # --- creation --------------------------------------------------------------------------
+
+    def creation_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                      ) -> forms.Form:
+        """The creation form; its ``clean()`` checks the rules and names the one broken."""
+        raise NotImplementedError
+
+    def new_sheet(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        """The new character's ``sheet`` from the valid creation form. Raises RuleError."""
+        raise NotImplementedError
+
+    def creation_xp(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> int:
+        """Starting XP in the ledger (0 where the system starts with none)."""
+        return 0
+
+    def create_character(self, *, campaign: Campaign, owner: AbstractBaseUser,
+                         data: Mapping[str, Any]) -> Character:
+        """Create a character from creation-form ``data`` exactly as the page does (the demo
+        and the tests use it). Raises ValueError with the form's errors when it is invalid,
+        RuleError when a rule refuses the sheet."""
+        from characters.services import system_character_create  # services imports us
+
+        form = self.creation_form(campaign, data)
+        if not form.is_valid():
+            raise ValueError(errors_text(form))
+        return system_character_create(
+            campaign=campaign, owner=owner, name=form.cleaned_data["name"],
+            concept=form.cleaned_data.get("concept", ""),
+            sheet=self.new_sheet(campaign, form.cleaned_data),
+            starting_xp=self.creation_xp(campaign, form.cleaned_data),
+        )
+
+    # --- the demo --------------------------------------------------------------------------
+
+    demo_campaign_name: str = ""
+    """The demo campaign's name (``manage.py load_demo``)."""
+
+    def demo(self, *, campaign: Campaign, gm: AbstractBaseUser, player: AbstractBaseUser,
+             rng: Rng) -> None:
+        """Fill the demo campaign: a finished character for ``player`` made through
+        :meth:`create_character`, a few rolls and track changes through the services."""
+        raise NotImplementedError
+
+    # --- the sheet -------------------------------------------------------------------------
+
+    def sheet_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
+        """What ``sheet.html`` needs beyond the character, without database queries."""
+        return {}
+
+    def card_context(self, character: Character) -> dict[str, Any]:
+        """What ``_card.html`` needs (``character`` is added), without database queries."""
+        return {}
+
+    def dashboard_context(self, campaign: Campaign) -> dict[str, Any]:
+        """What the GM's ``dashboard.html`` panel needs, without database queries."""
+        return {}
+
+    # --- XP --------------------------------------------------------------------------------
+
+    def advances(self, character: Character) -> list[Advance]:
+        """Every next rank XP can buy now (priced), for the XP page's list."""
+        return []
+
+    def quote(self, character: Character, key: str) -> Advance:
+        """The price of the next rank of ``key``. Raises RuleError (unknown key, at the
+        maximum, a prerequisite unmet: the message names it)."""
+        raise RuleError("Nothing here is bought with XP.", "Advancement")
+
+    def rank(self, character: Character, key: str) -> int:
+        """The current rank of ``key`` on the sheet (for undo's "changed since" check)."""
+        raise RuleError("Nothing here is bought with XP.", "Advancement")
+
+    def set_rank(self, character: Character, key: str, rank: int) -> None:
+        """Set ``key`` to ``rank`` on ``character.sheet`` (a spend or its undo)."""
+        raise RuleError("Nothing here is bought with XP.", "Advancement")
+
+    def xp_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
+        """Extras for the XP page's ``systems/<slug>/xp.html`` (achievements, the buy-in
+        catalogue); database queries allowed, it is not a hot page."""
+        return {}
+
+    # --- rolls -----------------------------------------------------------------------------
+
+    def roll_form(self, character: Character, data: Mapping[str, Any] | None = None
+                  ) -> forms.Form:
+        """The roll dialog's form for this character."""
+        raise NotImplementedError
+
+    def roll(self, character: Character, cleaned_data: dict[str, Any], rng: Rng
+             ) -> RolledResult:
+        """Build the pool from the sheet and roll it. Runs with the character locked inside
+        the transaction and may change ``character.sheet`` (plot points spent); the caller
+        saves it and stores the roll. Raises RuleError for an illegal pool."""
+        raise NotImplementedError
+
+    def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        """The exact odds of the pool the form describes, for ``rolls/_odds.html``:
+        ``{"pool_text", "odds_rows": [(label, p, text, more_is_better)], "odds_lines",
+        "odds_headline", "notes"}``. Raises RuleError for an illegal pool."""
+        return {}
+
+
+def _module_for(slug: str) -> SheetSystem | None:
+    try:
+        module = importlib.import_module(f"characters.systems.{slug}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"characters.systems.{slug}":
+            return None
+        raise
+    system: SheetSystem = module.SYSTEM
+    return system
+
+
+def for_ruleset(slug: str) -> SheetSystem | None:
+    """The sheet description of the system ``slug``, or ``None`` for Maelstrom (its own
+    views) and for a system whose sheet has not landed."""
+    if slug == "maelstrom":
+        return None
+    return _module_for(slug)
+
+
+def for_campaign(campaign: Campaign) -> SheetSystem | None:
+    """:func:`for_ruleset` of the campaign's system."""
+    return for_ruleset(campaign.ruleset)
+
+
+def ledger_label(entry: XpEntry) -> str:
+    """A ledger entry's trait key in words: ``skill:Athletics`` -> ``Athletics``."""
+    return entry.trait_key.partition(":")[2] or entry.trait_key
