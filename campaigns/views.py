@@ -26,7 +26,7 @@ from campaigns.models import Campaign, Membership
 from campaigns.permissions import get_campaign_as_gm, get_membership
 from characters import systems
 from characters.views import party_card_context
-from rolls.forms import RequestedRollForm
+from rolls.forms import RequestedRollForm, RequestWhoForm
 from rolls.services import get_rng
 from rulesets import registry
 from rulesets.errors import RuleError
@@ -131,9 +131,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "party": [party_card_context(c) for c in characters] if membership.is_gm else [],
         "npc_examples": getattr(registry.get(campaign.ruleset).module, "QUICK_ROLL_EXAMPLES", ()),
         "npc_text": request.GET.get("npc", "")[:200],
-        "request_form": RequestedRollForm(
-            characters=[(c.pk, c.name) for c in characters if not c.dead]
-        ),
+        **_request_forms(campaign, system, [(c.pk, c.name) for c in characters if not c.dead]),
         "sheets": sheets,
         "fellow_characters": fellow_characters,
         "rolls": campaign.rolls.filter(parent__isnull=True)
@@ -142,6 +140,16 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         **_invite_context(request, campaign, membership.is_gm),
     }
     return render(request, "campaigns/campaign_detail.html", context)
+
+
+def _request_forms(campaign: Campaign, system: systems.SheetSystem | None,
+                   people: list[tuple[int, str]]) -> dict[str, object]:
+    """The "Ask for a roll" form: Maelstrom's, or whom-and-note plus what the described
+    system lets the GM ask for (``request_what``; none when it has no requests)."""
+    if system is None:
+        return {"request_form": RequestedRollForm(characters=people)}
+    return {"request_form": RequestWhoForm(characters=people),
+            "request_what": system.request_form(campaign)}
 
 
 @require_POST

@@ -118,3 +118,17 @@ class RequestedRollForm(forms.Form):
         data["trait_names"] = names if data.get("kind") == "action" else ()
         return data
 
+
+
+class RequestWhoForm(forms.Form):
+    """Whom a described system's roll request goes to, and the GM's note; what to roll comes
+    from the system's own ``request_form`` (characters/systems/)."""
+
+    character = forms.ChoiceField(label="Ask")
+    note = forms.CharField(required=False, max_length=200, label="Note for the player")
+
+    def __init__(self, *args: object, characters: list[tuple[int, str]], **kwargs: object):
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["character"].choices = [
+            ("all", "Everyone"), *[(str(pk), name) for pk, name in characters]
+        ]

@@ -139,6 +139,10 @@ class RequestedRoll(models.Model):
     difficulty = models.PositiveSmallIntegerField(default=6)
     threshold = models.PositiveSmallIntegerField(default=0)
     note = models.CharField(max_length=200, blank=True)
+    # A described system's request (characters/systems/): the roll dialog's data to prefill,
+    # and the pool in words as the system put it.
+    data = models.JSONField(default=dict, blank=True)
+    description = models.CharField(max_length=200, blank=True)
     answer = models.OneToOneField(
         Roll, null=True, blank=True, on_delete=models.PROTECT, related_name="answers"
     )
@@ -151,8 +155,22 @@ class RequestedRoll(models.Model):
     def __str__(self) -> str:
         return f"{self.character}: {self.describe()}"
 
+    def prefill(self) -> list[tuple[str, str]]:
+        """A described system's request as the roll dialog's ``(name, value)`` pairs, a list
+        value giving one pair per item (ticked checkboxes), for hidden inputs."""
+        pairs = []
+        for name, value in self.data.items():
+            for item in value if isinstance(value, list) else [value]:
+                if item is None or item is False:
+                    continue
+                pairs.append((name, "on" if item is True else str(item)))
+        return pairs
+
     def describe(self) -> str:
-        """"Precision + Driving, difficulty 7, threshold 1" (threshold only when set)."""
+        """"Precision + Driving, difficulty 7, threshold 1" (threshold only when set), or a
+        described system's own words ("Athletics (Brawn), Average")."""
+        if self.description:
+            return self.description
         what = " + ".join(self.traits) if self.kind == "action" else self.kind.capitalize()
         text = f"{what}, difficulty {self.difficulty}"
         return text + (f", threshold {self.threshold}" if self.threshold else "")

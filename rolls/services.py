@@ -426,3 +426,37 @@ def system_roll_act(
             locked.save(update_fields=["sheet", "updated_at"])
             announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
         return followup
+
+
+def system_requested_roll_create(
+    *, characters: list[Character], system: systems.SheetSystem, what: dict[str, object],
+    note: str, by: AbstractBaseUser,
+) -> list[RequestedRoll]:
+    """The GM asks ``characters`` of a described system for a roll: the system turns the
+    request (``what``, its ``request_form``'s cleaned data) into each character's prefilled
+    roll dialog, which is checked like a roll (the dialog's form, then the pool through the
+    engine's odds) before anyone is asked. A character who could not make it refuses the
+    whole request, naming that character and the rule; nothing is asked of anyone then.
+    Each request shows on the character's sheet (announced live). Returns the requests."""
+    prepared = []
+    for character in characters:
+        try:
+            data, description = system.request_data(character, what)
+            form = system.roll_form(character, data)
+            if not form.is_valid():
+                raise RuleError(systems.errors_text(form), "Roll requests")
+            system.odds(character, form.cleaned_data)
+        except RuleError as exc:
+            raise RuleError(f"{character.name}: {exc.message}", exc.rule) from None
+        prepared.append((character, data, description))
+    with transaction.atomic():
+        created = [
+            RequestedRoll.objects.create(
+                campaign_id=character.campaign_id, character=character, requested_by=by,
+                data=data, description=description[:200], note=note,
+            )
+            for character, data, description in prepared
+        ]
+        for character, _, _ in prepared:
+            announce(character.campaign_id, "rollRequested", character_id=character.pk)
+    return created

@@ -12,11 +12,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
+from campaigns.models import Campaign
 from campaigns.permissions import get_campaign_as_gm, get_character, get_membership
 from characters import systems
 from characters.models import Character, Trait
 from rolls import services
-from rolls.forms import NpcRollForm, RequestedRollForm, RollForm
+from rolls.forms import NpcRollForm, RequestedRollForm, RequestWhoForm, RollForm
 from rolls.models import Roll
 from rulesets import maelstrom
 from rulesets.maelstrom import RuleError
@@ -285,6 +286,9 @@ def requested_roll_create(request: HttpRequest, campaign_id: int) -> HttpRespons
     A pool someone could not roll is refused with the rule and asks nothing of anyone."""
     campaign = get_campaign_as_gm(request.user, campaign_id)
     party = list(campaign.characters.filter(dead=False).order_by("name"))
+    system = systems.for_campaign(campaign)
+    if system is not None:
+        return _system_request(request, campaign, party, system)
     form = RequestedRollForm(request.POST, characters=[(c.pk, c.name) for c in party])
     error = success = ""
     if form.is_valid():
@@ -314,6 +318,43 @@ def requested_roll_create(request: HttpRequest, campaign_id: int) -> HttpRespons
 
 def _blank(party: list[Character]) -> RequestedRollForm:
     return RequestedRollForm(characters=[(c.pk, c.name) for c in party])
+
+
+def _system_request(
+    request: HttpRequest, campaign: Campaign, party: list[Character],
+    system: systems.SheetSystem,
+) -> HttpResponse:
+    """A described system's roll request: whom (and a note) from the shared form, what to
+    roll from the system's ``request_form``; each character's prefilled dialog is checked
+    before anyone is asked."""
+    people = [(c.pk, c.name) for c in party]
+    who = RequestWhoForm(request.POST, characters=people)
+    what = system.request_form(campaign, request.POST)
+    if what is None:
+        raise Http404("This system has no roll requests.")
+    error = success = ""
+    if who.is_valid() and what.is_valid():
+        chosen = party if who.cleaned_data["character"] == "all" else [
+            c for c in party if str(c.pk) == who.cleaned_data["character"]]
+        try:
+            asked = services.system_requested_roll_create(
+                characters=chosen, system=system, what=what.cleaned_data,
+                note=who.cleaned_data["note"], by=request.user)
+        except RuleError as exc:
+            error = str(exc)
+        else:
+            names = ", ".join(r.character.name for r in asked)
+            success = f"Asked {names} for {asked[0].describe()}." if asked else "No one to ask."
+    else:
+        error = " ".join([systems.errors_text(who), systems.errors_text(what)]).strip()
+    if request.htmx:
+        context = {"campaign": campaign, "system": system, "request_error": error,
+                   "request_success": success,
+                   "request_form": who if error else RequestWhoForm(characters=people),
+                   "request_what": what if error else system.request_form(campaign)}
+        return render(request, "campaigns/campaign_detail.html#request-form", context)
+    (messages.error if error else messages.success)(request, error or success)
+    return redirect(campaign)
 
 
 @login_required

@@ -276,6 +276,22 @@ class SheetSystem:
         saves it and stores the roll. Raises RuleError for an illegal pool."""
         raise NotImplementedError
 
+    def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                     ) -> forms.Form | None:
+        """What the GM may ask the players to roll, in campaign-wide terms (a skill and a
+        difficulty; a statistic and a target number), or ``None`` when the system has no
+        requests yet. Its fields are shown in the dashboard's "Ask for a roll" form."""
+        return None
+
+    def request_data(self, character: Character, cleaned_data: dict[str, Any]
+                     ) -> tuple[dict[str, Any], str]:
+        """The roll dialog's data (as the dialog would POST it: field name -> value or list
+        of values) that answers the GM's request for ``character``, and the request in words
+        ("Athletics (Brawn), Average"). Raises RuleError, naming why, when this character
+        cannot make that roll; the generic service also checks the data with
+        :meth:`roll_form` and :meth:`odds` before anything is asked."""
+        raise RuleError("This system has no roll requests yet.", "Roll requests")
+
     def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
         """The exact odds of the pool the form describes, for ``rolls/_odds.html``:
         ``{"pool_text", "odds_rows": [(label, p, text, more_is_better)], "odds_lines",

@@ -133,6 +133,17 @@ class Tally(systems.SheetSystem):
         return systems.RolledResult(kind="action", description="one die",
                                     result=TallyResult(face), outcome="rolled", net=face)
 
+    def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                     ) -> forms.Form:
+        return RollForm(data)
+
+    def request_data(self, character: Character, cleaned_data: dict[str, Any]
+                     ) -> tuple[dict[str, Any], str]:
+        if cleaned_data["spend"] and character.sheet["tally"] < 1:
+            raise RuleError("Nothing left on the tally to spend.", RULE)
+        return {"spend": cleaned_data["spend"]}, "One die" + (
+            ", spending one" if cleaned_data["spend"] else "")
+
     def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
         return {"odds": True, "pool_text": "one die",
                 "odds_rows": [("Six", 1 / 6, "16.7 %", True)], "odds_headline": "Six 16.7 %"}
@@ -485,3 +496,46 @@ def test_players_strangers_and_unknown_campaign_changes_get_404(client_for, bob,
         reverse("campaigns:campaign-system-action", args=[table.pk, "nope"])).status_code == 404
     table.refresh_from_db()
     assert table.system_data == {}
+
+
+# --- roll requests ------------------------------------------------------------------------
+
+
+def test_the_gm_asks_everyone_and_each_sheet_shows_the_prefilled_roll(
+        client_for, alice, bob, tallier, table, scripted_dice):
+    other = TALLY.create_character(campaign=table, owner=alice,
+                                   data={"name": "Ula", "tally": 1})
+    url = reverse("rolls:requested-roll-create", args=[table.pk])
+    response = client_for(alice, htmx=True).post(
+        url, {"character": "all", "spend": "on", "note": "Count the coins"})
+
+    assert b"Asked Tam, Ula for One die, spending one." in response.content
+    sheet = client_for(bob).get(tallier.get_absolute_url()).content.decode()
+    asked = tallier.requested_rolls.get()
+    assert "One die, spending one" in sheet and "Count the coins" in sheet
+    assert f'name="answers" value="{asked.pk}"' in sheet
+    assert '<input type="hidden" name="spend" value="on">' in sheet
+
+    scripted_dice([5])
+    client_for(bob, htmx=True).post(reverse("rolls:roll-create", args=[tallier.pk]),
+                                    {"answers": str(asked.pk), "spend": "on"})
+    asked.refresh_from_db()
+    tallier.refresh_from_db()
+    assert asked.answer.net == 5 and tallier.sheet["tally"] == 1
+    assert other.requested_rolls.get().answer is None
+
+
+def test_a_request_someone_cannot_roll_names_them_and_asks_nobody(client_for, alice, tallier,
+                                                                  table):
+    TALLY.create_character(campaign=table, owner=alice, data={"name": "Ula", "tally": 0})
+    url = reverse("rolls:requested-roll-create", args=[table.pk])
+    response = client_for(alice).post(url, {"character": "all", "spend": "on"}, follow=True)
+
+    assert b"Ula: Nothing left on the tally to spend." in response.content
+    assert not tallier.requested_rolls.exists()
+
+
+def test_players_cannot_ask_for_rolls(client_for, bob, table, tallier):
+    url = reverse("rolls:requested-roll-create", args=[table.pk])
+    assert client_for(bob).post(url, {"character": "all"}).status_code == 404
+    assert not tallier.requested_rolls.exists()
