@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 
 from campaigns.models import Campaign, Session
+from characters import systems
 from characters.models import Character, XpEntry
 from characters.services import CHAPTER_AWARDS, STORY_AWARDS, xp_award_many
 from rulesets.maelstrom import RuleError
@@ -82,15 +83,47 @@ def session_award(
                 "it is still due.", RULE_AWARDS,
             )
         characters = {c.pk: c for c in Character.objects.filter(campaign=session.campaign_id)}
+        system = systems.for_ruleset(session.campaign.ruleset)
+        named: Mapping[int, Iterable[str]] = {}
+        if system is not None:  # the system's own awards (achievements), not Maelstrom's
+            named, awards = _named_awards(awards, system.session_awards(session.campaign),
+                                          characters), {}
         per_character = _awards_by_character(awards, custom, custom_for_all, characters)
-        if not per_character:
+        if not per_character and not named:
             raise RuleError("Tick at least one award or enter an amount of XP, for a character "
                             "or for everyone.", RULE_AWARDS)
         entries: list[XpEntry] = []
         for character_id, character_awards in sorted(per_character.items()):
             entries += xp_award_many(character=characters[character_id],
                                      awards=character_awards, by=by, session=session)
+        for character_id, names in sorted(named.items()):
+            locked = Character.objects.select_for_update().get(pk=character_id)
+            for name in names:
+                assert system is not None
+                try:
+                    entries.append(system.session_award(locked, name, by=by,
+                                                        session=session))
+                except RuleError as exc:
+                    raise RuleError(f"{locked.name}: {exc.message}", exc.rule) from None
     return entries
+
+
+def _named_awards(
+    awards: Mapping[int, Iterable[str]], offered: tuple[str, ...],
+    characters: Mapping[int, Character],
+) -> dict[int, list[str]]:
+    """A described system's ticked awards, checked against what it offers and the
+    campaign's characters. Raises RuleError for the first problem."""
+    result: dict[int, list[str]] = {}
+    for character_id, names in awards.items():
+        if character_id not in characters:
+            raise RuleError(f"Character #{character_id} is not in this campaign; awards go to "
+                            "its characters only.", RULE_AWARDS)
+        for name in names:
+            if name not in offered:
+                raise RuleError(f"{name!r} is not one of this campaign's awards.", RULE_AWARDS)
+            result.setdefault(character_id, []).append(name)
+    return result
 
 
 def _awards_by_character(

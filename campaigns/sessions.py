@@ -25,8 +25,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from campaigns import session_services
-from campaigns.models import Membership, Session
+from campaigns.models import Campaign, Membership, Session
 from campaigns.permissions import get_membership
+from characters import systems
 from characters.models import Character, XpEntry
 from rulesets.maelstrom import RuleError
 
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
 
 
 DETAIL_PAGE = "campaigns/session_detail.html"
-AWARD_CHOICES = [(name, name) for name in session_services.SESSION_AWARDS]
 AMOUNT_ERRORS = {
     "invalid": "Enter a whole number of XP.",
     "min_value": "A custom award is between 1 and 100 XP.",
@@ -85,14 +85,17 @@ class SessionAwardForm(forms.Form):
 
     ROW_FIELD = re.compile(r"^(?:awards|amount|reason)-(\d+)$")
 
-    def __init__(self, *args: Any, characters: Iterable[Character], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, characters: Iterable[Character],
+                 award_names: Iterable[str] = session_services.SESSION_AWARDS,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        choices = [(name, name) for name in award_names]
         ids = [c.pk for c in characters]
         posted = {int(m[1]) for key in (self.data or {}) if (m := self.ROW_FIELD.match(key))}
         self.row_ids = ids + sorted(posted - set(ids))
         for pk in self.row_ids:
             self.fields[f"awards-{pk}"] = forms.MultipleChoiceField(
-                choices=AWARD_CHOICES, required=False, widget=forms.CheckboxSelectMultiple)
+                choices=choices, required=False, widget=forms.CheckboxSelectMultiple)
             self.fields[f"amount-{pk}"] = forms.IntegerField(
                 min_value=1, max_value=100, required=False, error_messages=AMOUNT_ERRORS,
                 widget=forms.NumberInput(attrs={"min": 1, "max": 100}))
@@ -167,10 +170,11 @@ def session_detail(request: AuthenticatedHttpRequest, pk: int, session_pk: int) 
         raise Http404("No such page.")
     characters = {c.pk: c for c in session.campaign.characters.select_related("owner")}
     living = [c for c in characters.values() if not c.dead]
+    names = award_names(session.campaign)
     form = None
     if membership.is_gm:
         data = request.POST if request.method == "POST" else None
-        form = SessionAwardForm(data, characters=living)
+        form = SessionAwardForm(data, characters=living, award_names=names)
     if form is not None and form.is_bound and form.is_valid():
         try:
             entries = session_services.session_award(
@@ -182,10 +186,17 @@ def session_detail(request: AuthenticatedHttpRequest, pk: int, session_pk: int) 
             messages.success(request, _award_notice(entries, characters))
             if not request.htmx:
                 return redirect(session)
-            form = SessionAwardForm(characters=living)
-    context = _detail_context(request, membership, session, characters, form)
+            form = SessionAwardForm(characters=living, award_names=names)
+    context = _detail_context(request, membership, session, characters, form, names)
     return render(request, f"{DETAIL_PAGE}#session-awards" if request.htmx else DETAIL_PAGE,
                   context)
+
+
+def award_names(campaign: Campaign) -> tuple[str, ...]:
+    """The awards the grid offers: Maelstrom's chapter and story awards, or what the
+    campaign's system names (Shattered World's achievements; none: custom amounts only)."""
+    system = systems.for_campaign(campaign)
+    return system.session_awards(campaign) if system else session_services.SESSION_AWARDS
 
 
 @dataclass
@@ -203,7 +214,7 @@ class Received:
 
 def _detail_context(
     request: AuthenticatedHttpRequest, membership: Membership, session: Session,
-    characters: dict[int, Character], form: SessionAwardForm | None,
+    characters: dict[int, Character], form: SessionAwardForm | None, names: tuple[str, ...],
 ) -> dict[str, Any]:
     """The session page's context; the award grid only ever enters the GM's."""
     received: dict[int, Received] = {}
@@ -220,7 +231,8 @@ def _detail_context(
         "received": rows,
         "received_total": sum(r.total for r in rows),
         "entry_count": sum(len(r.entries) for r in rows),
-        "award_names": session_services.SESSION_AWARDS,
+        "award_names": names,
+        "maelstrom_awards": session.campaign.ruleset == "maelstrom",
         "form": form,
         "award_rows": form.rows(characters) if form is not None else [],
     }

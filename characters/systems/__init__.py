@@ -262,6 +262,20 @@ class SheetSystem:
         catalogue); database queries allowed, it is not a hot page."""
         return {}
 
+    def session_awards(self, campaign: Campaign) -> tuple[str, ...]:
+        """The named awards the GM can tick per character at the end of a session (Shattered
+        World's universal achievements), in the order the award grid shows them; ``()`` when
+        the system has only custom amounts."""
+        return ()
+
+    def session_award(self, character: Character, name: str, *, by: AbstractBaseUser,
+                      session: Any) -> XpEntry:
+        """Give ``character`` the named award ``name`` as a ledger entry linked to ``session``
+        (through ``characters.services.ledger_append``). Should be called while holding a
+        SELECT FOR UPDATE lock on the character. Raises RuleError to refuse it (a milestone
+        already earned)."""
+        raise RuleError(f"{name!r} is not an award of this system.", "Sessions and awards")
+
     # --- rolls -----------------------------------------------------------------------------
 
     def roll_form(self, character: Character, data: Mapping[str, Any] | None = None

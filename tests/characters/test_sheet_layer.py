@@ -22,7 +22,7 @@ from django.urls import reverse
 from campaigns.models import Campaign, Membership
 from characters import systems
 from characters.models import Character, XpEntry
-from characters.services import xp_undo
+from characters.services import ledger_append, xp_undo
 from rolls.models import Roll
 from rolls.services import roll_store
 from rulesets import registry
@@ -143,6 +143,17 @@ class Tally(systems.SheetSystem):
             raise RuleError("Nothing left on the tally to spend.", RULE)
         return {"spend": cleaned_data["spend"]}, "One die" + (
             ", spending one" if cleaned_data["spend"] else "")
+
+    def session_awards(self, campaign: Campaign) -> tuple[str, ...]:
+        return ("First count", "Counted again")
+
+    def session_award(self, character: Character, name: str, *, by: Any, session: Any
+                      ) -> XpEntry:
+        if name == "First count" and character.xp_entries.filter(trait_key=name).exists():
+            raise RuleError("The first count comes once.", RULE)
+        return ledger_append(character, kind=XpEntry.Kind.AWARD, available_delta=1,
+                             total_delta=1, trait_key=name, reason=name, created_by=by,
+                             session=session)
 
     def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
         return {"odds": True, "pool_text": "one die",
@@ -539,3 +550,28 @@ def test_players_cannot_ask_for_rolls(client_for, bob, table, tallier):
     url = reverse("rolls:requested-roll-create", args=[table.pk])
     assert client_for(bob).post(url, {"character": "all"}).status_code == 404
     assert not tallier.requested_rolls.exists()
+
+
+# --- session awards -----------------------------------------------------------------------
+
+
+def test_the_session_grid_offers_the_systems_awards_and_refuses_a_second_once_only_one(
+        client_for, alice, tallier, table, ledger_stays_balanced):
+    from campaigns.models import Session
+
+    session = Session.objects.create(campaign=table, date="2026-11-21")
+    page = client_for(alice).get(session.get_absolute_url())
+    assert b"First count" in page.content and b"Participation" not in page.content
+
+    grid = {"expected_entries": "0", f"awards-{tallier.pk}": ["First count", "Counted again"],
+            f"amount-{tallier.pk}": "2", f"reason-{tallier.pk}": "Good counting"}
+    client_for(alice).post(session.get_absolute_url(), grid)
+    tallier.refresh_from_db()
+    assert tallier.xp_available == 10 + 4
+    assert session.xp_entries.count() == 3
+
+    again = client_for(alice, htmx=True).post(
+        session.get_absolute_url(),
+        {"expected_entries": "3", f"awards-{tallier.pk}": ["First count"]})
+    assert b"Tam: The first count comes once." in again.content
+    assert session.xp_entries.count() == 3
