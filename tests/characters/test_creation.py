@@ -793,11 +793,21 @@ def test_an_anonymous_visitor_is_sent_to_log_in(campaign):
     assert response["Location"].startswith(reverse("login"))
 
 
-def test_a_campaign_in_another_rule_system_has_no_wizard_yet(bob, client_for):
-    other = CampaignFactory(ruleset="shahquest")
+def test_a_campaign_of_an_unknown_rule_system_has_no_creation_page(bob, client_for):
+    other = CampaignFactory(ruleset="dnd5e")
     Membership.objects.create(campaign=other, user=bob)
 
     assert client_for(bob).get(wizard_url(other)).status_code == 404
+
+
+def test_a_campaign_of_another_system_gets_that_systems_creation_page(bob, client_for):
+    other = CampaignFactory(ruleset="shahquest")
+    Membership.objects.create(campaign=other, user=bob)
+
+    response = client_for(bob).get(wizard_url(other))
+
+    assert response.status_code == 200
+    assert "systems/shahquest/create.html" in [t.name for t in response.templates]
 
 
 def test_a_saved_specialty_keeps_following_the_rules_classification_when_renamed(
