@@ -188,8 +188,10 @@ def character_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
         error = systems.errors_text(form)
     else:
         try:
+            role = getattr(character, "viewer_role", None)
             character, success = services.sheet_change(
                 character=character, action=track, data=form.cleaned_data, by=request.user)
+            character.viewer_role = role  # the locked copy lacks it; is_gm reads it
         except RuleError as exc:
             error = str(exc)
     return _respond(request, character, track.partial,

@@ -616,17 +616,60 @@ def _decide(
     key1, key2 = _contest_key(first), _contest_key(second)
     if key1 != key2:
         return (1 if key1 > key2 else 2), "total"
+    winner, decided_by = tie_break(
+        TieFacts(is_pc=first.is_pc, is_defender=first.is_defender,
+                 modifier=first.tie_modifier, level=first.level),
+        TieFacts(is_pc=second.is_pc, is_defender=second.is_defender,
+                 modifier=second.tie_modifier, level=second.level),
+    )
+    if winner is not None:
+        return winner, decided_by
+    if random_die is None:
+        return None
+    return random_die, "random"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TieFacts:
+    """What the tie-breakers know about one creature, without its dice.
+
+    Attributes:
+        is_pc: a player character (True) or an NPC (False).
+        is_defender: whether it is defending itself.
+        modifier: the modifier the "better modifier" tie-breaker compares.
+        level: the PC's level or the NPC's rating (DR).
+    """
+
+    is_pc: bool
+    is_defender: bool = False
+    modifier: int = 0
+    level: int = 0
+
+
+def tie_break(first: TieFacts, second: TieFacts) -> tuple[int | None, str]:
+    """Who wins a tie on the same final number, from the side facts alone.
+
+    In the seed's order (3d6 Rolls and Tests, Tie Breakers): a PC against an NPC wins;
+    otherwise a defender against a non-defender; otherwise the better (higher) modifier;
+    otherwise the higher level or DR; otherwise one is chosen at random.
+
+    Args:
+        first: the first creature's facts.
+        second: the second creature's facts.
+
+    Returns:
+        ``(winner, decided_by)``: winner 1 or 2 and one of :data:`CONTEST_DECIDERS` other than
+        "total"; or ``(None, "random")`` when only a random draw can decide.
+    """
     if first.is_pc != second.is_pc:
         return (1 if first.is_pc else 2), "pc_beats_npc"
     if first.is_defender != second.is_defender:
         return (1 if first.is_defender else 2), "defender"
-    if first.tie_modifier != second.tie_modifier:
-        return (1 if first.tie_modifier > second.tie_modifier else 2), "modifier"
+    if first.modifier != second.modifier:
+        return (1 if first.modifier > second.modifier else 2), "modifier"
     if first.level != second.level:
         return (1 if first.level > second.level else 2), "level"
-    if random_die is None:
-        return None
-    return random_die, "random"
+    return None, "random"
 
 
 _DECIDER_TEXT: dict[str, str] = {
@@ -888,6 +931,68 @@ def odds(td: int, modifier: int = 0, favor: int = 0, disfavor: int = 0) -> TestO
         critical_success=Fraction(critical_success, whole),
         critical_failure=Fraction(critical_failure, whole),
     )
+
+
+@dataclass(frozen=True)
+class ContestOdds:
+    """Exact odds of a contest between two tests, seen from the first side.
+
+    Attributes:
+        win: P(the first side wins), ties settled by the tie-breakers (a random draw counts
+            as one half), a Fraction.
+        lose: P(the second side wins) = 1 - win, a Fraction.
+        tie: P(both reach the same final number), a Fraction (part of ``win`` or ``lose``).
+        tie_decided_by: how a tie is settled for these two sides (see :func:`tie_break`).
+        tie_winner: 1 or 2, or None when a tie goes to a random draw.
+    """
+
+    win: Fraction
+    lose: Fraction
+    tie: Fraction
+    tie_decided_by: str
+    tie_winner: int | None
+
+
+def _contest_distribution(pool: TestPool) -> dict[tuple[bool, int], Fraction]:
+    """(rolled at all?, total) -> probability, ordered as :func:`resolve_contest` compares."""
+    if pool.automatic_failure:
+        return {(False, 0): Fraction(1)}
+    distribution = total_distribution(
+        modifier=pool.modifier, favor=pool.favor, disfavor=pool.disfavor
+    )
+    return {(True, total): p for total, p in distribution.items()}
+
+
+def contest_odds(first: TestPool, second: TestPool, first_facts: TieFacts,
+                 second_facts: TieFacts) -> ContestOdds:
+    """Exact chance that the first side wins a contest (3d6 Rolls and Tests, Contesting;
+    Tie Breakers), by the same rules as :func:`resolve_contest`: the higher total wins, a
+    side with no dice loses to any side that rolled, and a tie goes to the tie-breakers (a
+    random draw is worth one half).
+
+    Args:
+        first: the first side's test (its TD, if any, is ignored).
+        second: the second side's test.
+        first_facts: the first side's tie-breaking facts (its ``modifier`` is compared).
+        second_facts: the second side's.
+
+    Returns:
+        A :class:`ContestOdds`.
+    """
+    mine = _contest_distribution(first)
+    theirs = _contest_distribution(second)
+    above = tie = Fraction(0)
+    for key, p in mine.items():
+        for other, q in theirs.items():
+            if key > other:
+                above += p * q
+            elif key == other:
+                tie += p * q
+    winner, decided_by = tie_break(first_facts, second_facts)
+    share = Fraction(1, 2) if winner is None else Fraction(1 if winner == 1 else 0)
+    win = above + tie * share
+    return ContestOdds(win=win, lose=1 - win, tie=tie, tie_decided_by=decided_by,
+                       tie_winner=winner)
 
 
 ODDS_PARAMETERS: tuple[Parameter, ...] = (
