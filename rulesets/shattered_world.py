@@ -1789,3 +1789,160 @@ def initiative_key(*, pc: bool, choice: str, roll: int | None = None) -> tuple[i
     raise RuleError(
         f"initiative choice {choice!r} is not one of {', '.join(INITIATIVE_CHOICES)}", _INITIATIVE
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The die steps table: Shattered World Core Engine, Action Dice and Field Role Dice ("Buy-in
+# AD FRD Notes", a table missing from every copy of the seed)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DieStep:
+    """One row of the action die buy-in table: the dice a character rolls at that step.
+
+    Attributes:
+        action_die: the action die (AD) size at this step, e.g. 6.
+        field_role_die: the field role die (FRD) size at this step, e.g. 10.
+        cost: XP to buy this step from the one before (0 for the starting step).
+        notes: the table's Notes column (may be empty).
+
+    Source: Shattered World Core Engine, Action Dice and Field Role Dice (the seed's table
+    "Buy-in AD FRD Notes"; RULES.md section 3 Decision: the chart is campaign data).
+    """
+
+    action_die: int
+    field_role_die: int
+    cost: int
+    notes: str = ""
+
+    def line(self) -> str:
+        """The row as one editable line, e.g. "d6 d10 10 first step"."""
+        text = f"d{self.action_die} d{self.field_role_die} {self.cost}"
+        return f"{text} {self.notes}" if self.notes else text
+
+
+DEFAULT_STEP_COST = 10
+"""**Decision** (seed silent, its table is lost): the k-th action die step costs
+``DEFAULT_STEP_COST * k`` XP by default (10, 20, 30, 40, 50), the escalating pattern ``10/e``
+of the seed's notation; a campaign's GM edits the table."""
+
+
+def default_die_steps(
+    chart: Sequence[int] = DIE_CHART, offset: int = FIELD_ROLE_OFFSET
+) -> tuple[DieStep, ...]:
+    """The default die steps: one per die of ``chart``, the FRD ``offset`` slots further on.
+
+    Args:
+        chart: the die chart (default :data:`DIE_CHART`).
+        offset: slots between AD and FRD (default :data:`FIELD_ROLE_OFFSET`).
+
+    Returns:
+        ``(DieStep(4, 8, 0), DieStep(6, 10, 10), DieStep(8, 12, 20), DieStep(10, 20, 30),
+        DieStep(12, 20, 40), DieStep(20, 20, 50))`` on the default chart.
+
+    Raises:
+        RuleError: a bad chart or offset (see :func:`field_role_die`).
+    """
+    sizes = check_chart(chart)
+    return tuple(
+        DieStep(size, field_role_die(size, sizes, offset), DEFAULT_STEP_COST * level)
+        for level, size in enumerate(sizes)
+    )
+
+
+_STEP_LINE = re.compile(r"d(\d+)\s+d(\d+)\s+(\d+)(?:\s+(.*))?")
+MAX_DIE_STEPS = 20
+"""Most rows a die steps table may have (a typing guard, not a rule)."""
+
+
+def check_die_steps(steps: Sequence[DieStep]) -> tuple[DieStep, ...]:
+    """Check a die steps table: the action die grows every step, the FRD never shrinks and is
+    never smaller than the AD, the first step costs 0 and every later step 1 XP or more.
+
+    Args:
+        steps: the rows, starting step first.
+
+    Returns:
+        The rows as a tuple.
+
+    Raises:
+        RuleError: naming the first bad row.
+
+    Source: Shattered World Core Engine, Action Dice and Field Role Dice.
+    """
+    rows = tuple(steps)
+    if not rows:
+        raise RuleError("the die steps table needs at least the starting step", _DICE)
+    if len(rows) > MAX_DIE_STEPS:
+        raise RuleError(f"the die steps table has at most {MAX_DIE_STEPS} rows", _DICE)
+    for number, row in enumerate(rows, start=1):
+        if row.action_die < 2 or row.field_role_die < 2:
+            raise RuleError(f"row {number}: a die needs at least 2 sides", _DICE)
+        if row.field_role_die < row.action_die:
+            raise RuleError(
+                f"row {number}: the field role die d{row.field_role_die} is smaller than the "
+                f"action die d{row.action_die}",
+                _DICE,
+            )
+        if number == 1 and row.cost != 0:
+            raise RuleError("row 1 is the starting step: its cost must be 0", _DICE)
+        if number > 1:
+            before = rows[number - 2]
+            if row.cost < 1:
+                raise RuleError(f"row {number}: a step costs at least 1 XP", _DICE)
+            if row.action_die <= before.action_die:
+                raise RuleError(
+                    f"row {number}: the action die must grow (d{before.action_die} then "
+                    f"d{row.action_die})",
+                    _DICE,
+                )
+            if row.field_role_die < before.field_role_die:
+                raise RuleError(
+                    f"row {number}: the field role die cannot shrink (d{before.field_role_die} "
+                    f"then d{row.field_role_die})",
+                    _DICE,
+                )
+    return rows
+
+
+def parse_die_steps(text: str) -> tuple[DieStep, ...]:
+    """Parse a die steps table typed one row a line: ``d<AD> d<FRD> <cost> [notes]``.
+
+    Example::
+
+        d4 d8 0 starting dice
+        d6 d10 10
+
+    Blank lines are skipped.
+
+    Args:
+        text: the table.
+
+    Returns:
+        The checked rows (:func:`check_die_steps`).
+
+    Raises:
+        RuleError: a line not in that shape (quoted), or a table :func:`check_die_steps`
+            refuses.
+    """
+    rows: list[DieStep] = []
+    for line in text.splitlines():
+        stripped = " ".join(line.split())
+        if not stripped:
+            continue
+        match = _STEP_LINE.fullmatch(stripped.lower())
+        if match is None:
+            raise RuleError(
+                f"{stripped!r} is not a die step such as 'd6 d10 10' (AD, FRD, cost, notes)",
+                _DICE,
+            )
+        notes = stripped[match.start(4):] if match.group(4) else ""
+        rows.append(DieStep(int(match.group(1)), int(match.group(2)), int(match.group(3)), notes))
+    return check_die_steps(rows)
+
+
+def die_steps_chart(steps: Sequence[DieStep]) -> tuple[int, ...]:
+    """Every die size a die steps table uses, smallest first: the chart its pools are built
+    on (for :func:`build_pool`'s ``chart``)."""
+    return tuple(sorted({row.action_die for row in steps} | {row.field_role_die for row in steps}))
