@@ -12,6 +12,7 @@ from campaigns.management.commands.load_demo import DEMO_PASSWORD, GM, PLAYERS
 from campaigns.models import Campaign, Membership
 from characters.models import Character
 from rolls.models import Roll
+from rulesets import registry
 
 
 def _load() -> str:
@@ -21,10 +22,11 @@ def _load() -> str:
 
 
 @pytest.mark.django_db
-def test_the_demo_has_a_gm_two_players_two_characters_and_a_few_rolls() -> None:
+def test_the_maelstrom_demo_has_a_gm_two_players_two_characters_and_a_few_rolls() -> None:
     _load()
-    campaign = Campaign.objects.get()
-    roles = dict(Membership.objects.values_list("user__username", "role"))
+    campaign = Campaign.objects.get(ruleset="maelstrom")
+    roles = dict(Membership.objects.filter(campaign=campaign)
+                 .values_list("user__username", "role"))
     assert roles == {GM: "gm", PLAYERS[0]: "player", PLAYERS[1]: "player"}
     characters = list(Character.objects.filter(campaign=campaign))
     assert len(characters) == 2
@@ -34,6 +36,20 @@ def test_the_demo_has_a_gm_two_players_two_characters_and_a_few_rolls() -> None:
         sums = character.xp_entries.values_list("available_delta", "total_delta")
         assert character.xp_available == sum(a for a, _ in sums)
         assert character.xp_total == sum(t for _, t in sums)
+
+
+@pytest.mark.django_db
+def test_every_system_has_a_demo_campaign_with_a_finished_character_and_rolls() -> None:
+    _load()
+    for ruleset in registry.RULESETS:
+        campaign = Campaign.objects.get(ruleset=ruleset)
+        assert campaign.created_by.username == GM
+        assert campaign.characters.exists(), ruleset
+        assert campaign.rolls.exists(), ruleset
+        for character in campaign.characters.all():
+            sums = character.xp_entries.values_list("available_delta", "total_delta")
+            assert character.xp_available == sum(a for a, _ in sums)
+            assert character.xp_total == sum(t for _, t in sums)
 
 
 @pytest.mark.django_db
