@@ -34,6 +34,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from characters.systems import (
     Advance,
@@ -694,6 +696,152 @@ def _choose_apply(roll: Roll, character: Character, data: dict[str, Any],
         by=by, parent=roll)
 
 
+# --- the GM's roll requests ------------------------------------------------------------------
+
+
+class DatalistInput(forms.TextInput):
+    """A text input suggesting names through a ``<datalist>``: ``options`` is a callable
+    returning the names, called only when the widget is drawn (the dashboard's GM form), so
+    building the form runs no query."""
+
+    def __init__(self, options: Callable[[], list[str]], list_id: str) -> None:
+        super().__init__(attrs={"list": list_id, "autocomplete": "off"})
+        self.options = options
+        self.list_id = list_id
+
+    def render(self, name: str, value: Any, attrs: dict[str, Any] | None = None,
+               renderer: Any = None) -> Any:
+        """The input followed by its datalist of suggested names."""
+        options = format_html_join("", '<option value="{}">', ((n,) for n in self.options()))
+        return mark_safe(super().render(name, value, attrs, renderer)
+                         + format_html('<datalist id="{}">{}</datalist>', self.list_id,
+                                       options))
+
+
+def _party_names(campaign: Campaign) -> dict[str, list[str]]:
+    """The attribute, skill and specialization names the campaign's sheets use, each list
+    sorted and without repeats (case-insensitive). One query."""
+    from characters.models import Character as CharacterModel
+
+    found: dict[str, dict[str, str]] = {"attribute": {}, "skill": {}, "specialization": {}}
+    for sheet_data in CharacterModel.objects.filter(campaign=campaign).values_list("sheet",
+                                                                                   flat=True):
+        for entry in (sheet_data or {}).get("features", []):
+            if entry.get("type") in ("attribute", "skill"):
+                found[entry["type"]].setdefault(entry["name"].casefold(), entry["name"])
+            for spec in entry.get("specializations", []) if entry.get("type") == "skill" else ():
+                found["specialization"].setdefault(spec["name"].casefold(), spec["name"])
+    return {kind: sorted(names.values(), key=str.casefold) for kind, names in found.items()}
+
+
+AFFILIATION_NAMES = ("Solo", "Partner", "Gang")
+
+
+class RequestForm(forms.Form):
+    """What the GM asks the players to roll: an attribute and a skill by name (free text:
+    each sheet names its own; the party's names are suggested), a specialization of that
+    skill, an affiliation, and the GM's setting die (Shahquest wiki, Dice Pools; Feature
+    Types). At least an attribute or a skill; a specialization needs its skill."""
+
+    attribute = forms.CharField(max_length=60, required=False, label="Attribute")
+    skill = forms.CharField(max_length=60, required=False, label="Skill")
+    specialization = forms.CharField(max_length=60, required=False,
+                                     label="Specialization (optional)")
+    affiliation = forms.ChoiceField(
+        choices=[("", "None"), *((n, n) for n in AFFILIATION_NAMES)], required=False,
+        label="Affiliation", help_text="Solo, Partner or Gang: who the characters act with.")
+    setting_die = forms.TypedChoiceField(choices=[("", "None"), *DIE_CHOICES], coerce=int,
+                                         empty_value=None, required=False,
+                                         label="Your setting die")
+
+    def __init__(self, data: Mapping[str, Any] | None = None, *, campaign: Campaign) -> None:
+        super().__init__(data, auto_id="sq-request-%s")
+        cache: dict[str, list[str]] = {}
+
+        def names(kind: str) -> Callable[[], list[str]]:
+            def load() -> list[str]:
+                if not cache:
+                    cache.update(_party_names(campaign))
+                return cache[kind]
+            return load
+
+        for kind in ("attribute", "skill", "specialization"):
+            self.fields[kind].widget = DatalistInput(names(kind), f"sq-request-{kind}-names")
+        self.fields["attribute"].help_text = "By name, as the sheets spell it (any case)."
+
+    def clean(self) -> dict[str, Any]:
+        """Names with their spaces tidied; refuse a request with neither an attribute nor a
+        skill, and a specialization without its skill."""
+        cleaned = super().clean() or {}
+        for kind in ("attribute", "skill", "specialization"):
+            cleaned[kind] = " ".join((cleaned.get(kind) or "").split())
+        if not (cleaned["attribute"] or cleaned["skill"]):
+            raise forms.ValidationError("Ask for an attribute or a skill (or both).")
+        if cleaned["specialization"] and not cleaned["skill"]:
+            self.add_error("specialization",
+                           "Name the skill the specialization belongs to.")
+        return cleaned
+
+
+def _named(character: Character, kind: str, name: str) -> tuple[int, dict[str, Any]]:
+    """The index and entry of the character's feature of type ``kind`` named ``name``
+    (case-insensitive). Raises RuleError naming what the sheet has instead; the message
+    starts lower-case because the request service puts the character's name before it
+    ("Demetri: no skill named 'Stealth'; their skills are Physical, Combat.")."""
+    entries = features(character)
+    for i, entry in enumerate(entries):
+        if entry["type"] == kind and entry["name"].casefold() == name.casefold():
+            return i, entry
+    own = [e["name"] for e in entries if e["type"] == kind]
+    has = f"their {kind}s are {', '.join(own)}" if own else f"they have no {kind}s"
+    raise RuleError(f"no {kind} named {name!r}; {has}.", RULE_FEATURES)
+
+
+def request_data(character: Character, cleaned_data: Mapping[str, Any]
+                 ) -> tuple[dict[str, Any], str]:
+    """The roll dialog's POST data answering the GM's request (:class:`RequestForm`'s
+    cleaned data) for ``character``: ``{"feature": [indices], "specialization": ["i:j"],
+    "setting_die": size}``, and the request in words ("Coordination + Physical (Athletics),
+    Solo, setting die d6").
+
+    Raises:
+        RuleError: the character has no attribute, skill, or specialization of that skill by
+            that name (Shahquest wiki, Feature Types).
+    """
+    chosen: list[int] = []
+    words: list[str] = []
+    specialization: list[str] = []
+    if cleaned_data.get("attribute"):
+        index, entry = _named(character, "attribute", cleaned_data["attribute"])
+        chosen.append(index)
+        words.append(entry["name"])
+    if cleaned_data.get("skill"):
+        index, entry = _named(character, "skill", cleaned_data["skill"])
+        chosen.append(index)
+        word = entry["name"]
+        wanted = cleaned_data.get("specialization") or ""
+        if wanted:
+            specs = entry.get("specializations", [])
+            found = [j for j, s in enumerate(specs) if s["name"].casefold() == wanted.casefold()]
+            if not found:
+                own = ", ".join(s["name"] for s in specs) or "none"
+                raise RuleError(f"no specialization named {wanted!r} in {entry['name']} "
+                                f"(theirs: {own}).", RULE_FEATURES)
+            specialization.append(f"{index}:{found[0]}")
+            word += f" ({specs[found[0]]['name']})"
+        words.append(word)
+    if cleaned_data.get("affiliation"):
+        index, entry = _named(character, "affiliation", cleaned_data["affiliation"])
+        chosen.append(index)
+        words.append(f"{entry['name']} {feature_dice(entry)}")
+    text = " + ".join(words)
+    data: dict[str, Any] = {"feature": chosen, "specialization": specialization,
+                            "setting_die": cleaned_data.get("setting_die")}
+    if cleaned_data.get("setting_die"):
+        text += f", setting die d{cleaned_data['setting_die']}"
+    return data, text
+
+
 # --- the system --------------------------------------------------------------------------------
 
 
@@ -871,6 +1019,18 @@ class Shahquest(SheetSystem):
             "odds_headline": f"Effort 11+: {rows[1][2]}",
         }
 
+    def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                     ) -> RequestForm:
+        """The GM's "Ask for a roll": :class:`RequestForm` (an attribute and a skill by name,
+        a specialization, an affiliation, the setting die)."""
+        return RequestForm(data, campaign=campaign)
+
+    def request_data(self, character: Character, cleaned_data: dict[str, Any]
+                     ) -> tuple[dict[str, Any], str]:
+        """:func:`request_data`: the roll dialog's data answering the request, and the
+        request in words. Raises RuleError naming what the character lacks."""
+        return request_data(character, cleaned_data)
+
     # the demo
     def demo(self, *, campaign: Campaign, gm: AbstractBaseUser, player: AbstractBaseUser,
              rng: Rng) -> None:
@@ -911,7 +1071,7 @@ Physical d8 with Athletics spread), as creation-form data."""
 
 SYSTEM = Shahquest(
     slug=SLUG,
-    demo_campaign_name="Shahquest demo: The Heist",
+    demo_campaign_name="The Heist (Shahquest demo)",
     actions=ACTIONS,
     campaign_actions=tension.CAMPAIGN_ACTIONS,
     roll_actions={"choose": RollAction(form=ChoiceForm, apply=_choose_apply)},

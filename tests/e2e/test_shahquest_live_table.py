@@ -1,0 +1,143 @@
+"""A Shahquest table live, in three browsers at once: the GM's dashboard, Demetri's sheet at a
+desktop and Ilsa's on a 390 px phone. Without a reload, within a couple of seconds: a
+player's roll reaches the GM's recent rolls; stress the GM gives on the dashboard card shows
+on the phone; an opportunity the GM activates grows the tension pool and gives Demetri a plot
+point on his sheet; a roll the GM asks of everyone appears on both sheets and its answer
+shows in the roll log marked as the answer; general danger rolled from the tension pool
+shows in the panel with its effort and effect (Shahquest wiki, Dice Pools; Stress and
+Trauma; Building the Tension; Tension Pool as General Danger).
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from campaigns.models import Membership
+from characters.models import Character
+from characters.systems.shahquest import DEMO_DATA, SYSTEM
+from rolls.models import RequestedRoll
+from tests.e2e.conftest import PASSWORD, audit, no_horizontal_scroll, screenshot
+from tests.e2e.test_maelstrom_at_the_table import log_in
+from tests.factories import CampaignFactory, UserFactory
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+LIVE = 2_000
+"""Milliseconds a change made in one browser may take to show in another."""
+
+SSE_OPEN = 'document.addEventListener("htmx:sseOpen", () => { window.liveOpen = true; }, true);'
+"""An init script marking the page once its event stream is open."""
+
+
+@pytest.fixture
+def heist(db):  # type: ignore[no-untyped-def]
+    """Sasha GMs "The Heist"; Shawn plays Demetri (the seed's Dice Pools example), Ilsa's
+    player Ines has the same features under another name."""
+    sasha = UserFactory(username="sasha", password=PASSWORD)
+    shawn = UserFactory(username="shawn", password=PASSWORD)
+    ines = UserFactory(username="ines", password=PASSWORD)
+    campaign = CampaignFactory(name="The Heist", ruleset="shahquest", created_by=sasha)
+    for player in (shawn, ines):
+        Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+    demetri = SYSTEM.create_character(campaign=campaign, owner=shawn, data=DEMO_DATA)
+    ilsa = SYSTEM.create_character(campaign=campaign, owner=ines,
+                                   data={**DEMO_DATA, "name": "Ilsa", "concept": "Roof runner"})
+    return {"campaign": campaign, "demetri": demetri, "ilsa": ilsa}
+
+
+def open_live(page: Page, username: str, url: str) -> None:
+    """Log ``page`` in as ``username``, open ``url`` and wait until its event stream is
+    connected (a change announced before that would only arrive on the next sync)."""
+    page.context.add_init_script(SSE_OPEN)
+    log_in(page, username)
+    page.goto(url)
+    page.wait_for_function("window.liveOpen === true")
+    page.evaluate("window.stillThisPage = true")
+
+
+def test_the_gm_and_two_players_see_each_others_moves_live(new_page, heist) -> None:  # type: ignore[no-untyped-def]
+    campaign = heist["campaign"]
+    demetri: Character = heist["demetri"]
+    ilsa: Character = heist["ilsa"]
+    gm, desk, phone = new_page(), new_page(), new_page(phone=True)
+    open_live(gm, "sasha", campaign.get_absolute_url())
+    open_live(desk, "shawn", demetri.get_absolute_url())
+    open_live(phone, "ines", ilsa.get_absolute_url())
+    expect(gm.locator("#tension-now")).to_contain_text("3d6")
+
+    # Demetri rolls Coordination; the roll reaches the GM's recent rolls.
+    desk.locator("#roll-form").get_by_label("Coordination d10").check()
+    desk.click("#roll-button")
+    expect(desk.locator("#roll-result")).to_contain_text("Effort")
+    expect(gm.locator("#campaign-rolls")).to_contain_text("Demetri", timeout=LIVE)
+
+    # The GM gives Ilsa physical stress d8 on her card; her phone shows it.
+    card = gm.locator(f"#card-{ilsa.pk}")
+    gm.select_option(f"#card-{ilsa.pk}-kind", "physical")
+    gm.select_option(f"#card-{ilsa.pk}-die", "8")
+    gm.click(f"#card-{ilsa.pk}-stress")
+    expect(card).to_contain_text("Physical stress d8")
+    expect(phone.locator("#stress-state")).to_contain_text("Physical stress d8", timeout=LIVE)
+
+    # The GM activates Demetri's opportunity: a d6 joins the pool, Demetri gets a plot point.
+    expect(desk.locator("#plot-points")).to_have_text("1")
+    gm.select_option("#tension-grow", "add")
+    gm.select_option("#tension-opportunity-character", str(demetri.pk))
+    gm.click("#tension-opportunity-submit")
+    expect(gm.locator("#tension-now")).to_contain_text("4d6", timeout=LIVE)
+    expect(desk.locator("#plot-points")).to_have_text("2", timeout=LIVE)
+
+    # The GM asks everyone for Coordination + Physical (Athletics) with a d6 setting die;
+    # the GM's roll log is open in another tab of the GM's browser.
+    log = gm.context.new_page()
+    log.goto(f"/campaigns/{campaign.pk}/rolls/")
+    log.wait_for_function("window.liveOpen === true")
+    form = gm.locator("#request-form")
+    form.locator("select[name=character]").select_option("all")
+    form.locator("input[name=attribute]").fill("Coordination")
+    form.locator("input[name=skill]").fill("Physical")
+    form.locator("input[name=specialization]").fill("Athletics")
+    form.locator("select[name=setting_die]").select_option("6")
+    form.locator("input[name=note]").fill("Swing on the chandelier")
+    form.locator("button[type=submit]").click()
+    asked = "Coordination + Physical (Athletics), setting die d6"
+    expect(gm.locator("#request-form")).to_contain_text(f"Asked Demetri, Ilsa for {asked}.")
+    for sheet in (desk, phone):
+        requests = sheet.locator("#roll-requests")
+        expect(requests).to_contain_text(asked, timeout=LIVE)
+        expect(requests).to_contain_text("Swing on the chandelier")
+        expect(requests.locator("button:has-text('Roll it')")).to_have_count(1)
+    audit(phone, label="Shahquest sheet with a roll request (phone)")
+    no_horizontal_scroll(phone)
+    screenshot(phone, "shahquest-request-phone", full_page=False)
+
+    # Ilsa answers from her phone: the roll shows its dice, the request leaves her sheet only,
+    # and the roll log marks it as the answer.
+    phone.locator("#roll-requests button:has-text('Roll it')").click()
+    expect(phone.locator("#roll-result")).to_contain_text("Effort")
+    expect(phone.locator("#roll-requests")).not_to_contain_text(asked, timeout=LIVE)
+    expect(desk.locator("#roll-requests")).to_contain_text(asked)
+    answer = log.locator("#roll-log li").filter(has_text="Ilsa").first
+    expect(answer).to_contain_text("answers the GM's request", timeout=LIVE)
+    expect(answer).to_contain_text("d10 2d8 d6")
+    expect(gm.locator("#campaign-rolls")).to_contain_text("Ilsa", timeout=LIVE)
+    request = RequestedRoll.objects.get(character=ilsa)
+    assert request.answer is not None
+    assert [d["size"] for d in request.answer.result["dice"]] == [10, 8, 8, 6]
+
+    # General danger from the 4d6 pool with a d8 setting die, shown in the panel.
+    gm.select_option("#tension-setting-die", "8")
+    gm.fill("#tension-note", "The roof gives way")
+    gm.click("#tension-danger-submit")
+    danger = gm.locator("#tension-danger")
+    expect(danger).to_contain_text("The roof gives way", timeout=LIVE)
+    expect(danger).to_contain_text("Effort")
+    expect(danger).to_contain_text("effect d")
+    expect(danger).to_contain_text("tension pool 4d6 + setting die d8")
+    expect(danger.locator(".dice svg")).to_have_count(5)
+    audit(gm, label="Shahquest dashboard after play")
+    screenshot(gm, "shahquest-live-dashboard")
+
+    for page in (gm, desk, phone):
+        assert page.evaluate("window.stillThisPage") is True
