@@ -142,16 +142,6 @@ def _system_roll_create(
     return render(request, "rolls/roll_form.html", {**page, "roll_form": form}, status=400)
 
 
-def _percent(probability: float) -> str:
-    """"84.4 %"; never "0.0 %" or "100.0 %" for what can still happen or still fail."""
-    percent = probability * 100
-    if 0 < percent < 0.05:
-        return "under 0.1 %"
-    if 99.95 < percent < 100:
-        return "over 99.9 %"
-    return f"{percent:.1f} %"
-
-
 def _odds_context(character: Character, traits: list[Trait], data: QueryDict) -> dict[str, object]:
     """The exact odds of the pool the form describes, or the reason there is no pool yet."""
     form = _roll_form(traits, data)
@@ -163,19 +153,19 @@ def _odds_context(character: Character, traits: list[Trait], data: QueryDict) ->
         return {"form": form, "odds_error": str(exc)}
     odds = maelstrom.pool_odds(pool)
     successes = list(odds.successes.items())
-    shown = [(f"{net}", _percent(p)) for net, p in successes[:4]]
+    shown = [(f"{net}", systems.percent_text(p)) for net, p in successes[:4]]
     rest = sum(p for _, p in successes[4:])
     if rest:
-        shown.append((f"{successes[4][0]}+", _percent(rest)))
+        shown.append((f"{successes[4][0]}+", systems.percent_text(rest)))
     return {
         "form": form,
         "pool": pool,
         "odds": odds,
         # (label, probability, text, whether more is better: colours the meter)
         "odds_rows": [
-            ("Success", odds.success, _percent(odds.success), True),
-            ("Failure", odds.failure, _percent(odds.failure), False),
-            ("Botch", odds.botch, _percent(odds.botch), False),
+            ("Success", odds.success, systems.percent_text(odds.success), True),
+            ("Failure", odds.failure, systems.percent_text(odds.failure), False),
+            ("Botch", odds.botch, systems.percent_text(odds.botch), False),
         ],
         "net_successes": shown,
     }

@@ -35,6 +35,7 @@ from characters.systems import (
     RolledResult,
     SheetSystem,
     TrackAction,
+    percent_text,
 )
 from characters.systems.genesys_forms import (
     GenesysCreationForm,
@@ -509,7 +510,7 @@ class GenesysSystem(SheetSystem):
         likely = max(odds.net_successes, key=lambda pair: pair[1])
         # Triumph and despair are rare by design: a meter would colour them as bad odds.
         special = " · ".join(
-            f"{name}: {_percent(float(p))}" if p else f"{name}: none possible ({why})"
+            f"{name}: {percent_text(float(p))}" if p else f"{name}: none possible ({why})"
             for name, p, why in (("Triumph", odds.triumph, "no proficiency die"),
                                  ("Despair", odds.despair, "no challenge die")))
         return {
@@ -517,11 +518,12 @@ class GenesysSystem(SheetSystem):
             "pool": pool,
             "pool_text": mark_safe(render_to_string(  # our own template: safe HTML
                 "systems/genesys/_pool.html", {"pool": pool, "words": _describe(pool)})),
-            "odds_rows": [(label, float(p), _percent(float(p)), good) for label, p, good in rows],
+            "odds_rows": [(label, float(p), percent_text(float(p)), good)
+                          for label, p, good in rows],
             "odds_lines": [
-                f"Most likely: {_net_words(likely[0])} ({_percent(float(likely[1]))}).",
+                f"Most likely: {_net_words(likely[0])} ({percent_text(float(likely[1]))}).",
                 f"{special}."],
-            "odds_headline": f"Success {_percent(float(odds.success))}",
+            "odds_headline": f"Success {percent_text(float(odds.success))}",
             "notes": list(pool.notes),
         }
 
@@ -567,15 +569,6 @@ def _describe(pool: genesys.DicePool) -> str:
     what = " + ".join(pool.traits) or "Dice"
     level = f", {pool.difficulty_level}" if pool.difficulty_level else ""
     return f"{what}{level}: {pool.describe()}"
-
-
-def _percent(probability: float) -> str:
-    percent = probability * 100
-    if 0 < percent < 0.05:
-        return "under 0.1 %"
-    if 99.95 < percent < 100:
-        return "over 99.9 %"
-    return f"{percent:.1f} %"
 
 
 def _net_words(net: int) -> str:

@@ -43,6 +43,7 @@ from characters.systems import (
     RolledResult,
     SheetSystem,
     TrackAction,
+    percent_text,
 )
 from characters.systems import shahquest_tension as tension
 from rulesets import shahquest as sq
@@ -649,15 +650,6 @@ def build_pool(character: Character, data: Mapping[str, Any]) -> sq.DicePool:
                          plot_points=plot_points(character))
 
 
-def _percent(probability: float) -> str:
-    percent = probability * 100
-    if 0 < percent < 0.05:
-        return "under 0.1 %"
-    if 99.95 < percent < 100:
-        return "over 99.9 %"
-    return f"{percent:.1f} %"
-
-
 class ChoiceForm(forms.Form):
     """The player's choice after the roll: effort dice and effect dice, by 0-based index."""
 
@@ -1007,9 +999,9 @@ class Shahquest(SheetSystem):
         rows = []
         for target in (7, 11, 15):
             p = float(odds.effort_at_least(target))
-            rows.append((f"Effort {target}+", p, _percent(p), True))
+            rows.append((f"Effort {target}+", p, percent_text(p), True))
         none = float(dict(odds.opportunities).get(0, 0))
-        rows.append(("Opportunity", 1 - none, _percent(1 - none), False))
+        rows.append(("Opportunity", 1 - none, percent_text(1 - none), False))
         mean = sum(value * p for value, p in odds.effort)
         likely = max(odds.effort, key=lambda pair: pair[1])[0]
         return {
