@@ -343,21 +343,35 @@ class AchievementForm(forms.Form):
         return " ".join(self.cleaned_data["name"].split())
 
 
-def achievement_log(character: Character, data: dict[str, Any], by: AbstractBaseUser) -> str:
-    """Log an achievement: +1 Current XP and +1 Total Achievements, one ledger award with the
-    key ``milestone:<name>`` or ``feat:<name>``; a milestone logged before (and not undone)
-    is refused (Shattered World Core Engine, Achievements and Buy-Ins). Needs the row lock."""
+def achievement_append(character: Character, *, kind: str, name: str, category: str,
+                       by: AbstractBaseUser, session: Any = None) -> tuple[XpEntry, str]:
+    """Log one achievement on ``character`` (+1 Current XP, +1 Total Achievements): record it
+    in ``sheet["achievements"]`` and append one ledger award keyed ``milestone:<name>`` or
+    ``feat:<name>``, linked to ``session`` when given (the GM's end-of-session grid).
+
+    Args:
+        character: locked with SELECT FOR UPDATE; its ``sheet`` is changed in memory (the
+            caller saves it), its XP sums are saved by ``ledger_append``.
+        kind: "milestone" or "feat".
+        name: the achievement's name, e.g. "Talk to strangers at the inn".
+        category: "universal", "special", "field role" or "subrole" (for the ledger reason).
+        by: the GM.
+        session: a ``campaigns.models.Session`` or None.
+
+    Returns the ledger entry and the message for the GM. Raises RuleError, writing nothing,
+    for a milestone already earned and not undone (Shattered World Core Engine,
+    Achievements and Buy-Ins: "can be collected once only in your character's lifetime").
+    """
     from characters.models import XpEntry
     from characters.services import ledger_append
 
-    _keep_viewer(character, by)
-    kind, name = data["kind"], data["name"]
+    category = category or "universal"
     sheet = dict(character.sheet)
     log = _achievements(sheet)
     experience = sw.Experience(current_xp=character.xp_available,
                                total_achievements=log["total"],
                                milestones=frozenset(log["milestones"]))
-    experience.earn(sw.Achievement(name, kind, data.get("category") or "universal"))
+    experience.earn(sw.Achievement(name, kind, category))
     if kind == "milestone":
         log["milestones"].append(name)
     else:
@@ -366,10 +380,33 @@ def achievement_log(character: Character, data: dict[str, Any], by: AbstractBase
     sheet["achievements"] = log
     character.sheet = sheet
     label = f"{kind.capitalize()}: {name}"
-    ledger_append(character, kind=XpEntry.Kind.AWARD, available_delta=sw.XP_PER_ACHIEVEMENT,
-                  total_delta=sw.XP_PER_ACHIEVEMENT, trait_key=f"{kind}:{name}"[:200],
-                  reason=f"{label} ({data.get('category') or 'universal'})"[:200], created_by=by)
-    return f"{label} logged: +1 XP, {log['total']} achievements in all."
+    entry = ledger_append(character, kind=XpEntry.Kind.AWARD,
+                          available_delta=sw.XP_PER_ACHIEVEMENT,
+                          total_delta=sw.XP_PER_ACHIEVEMENT, trait_key=f"{kind}:{name}"[:200],
+                          reason=f"{label} ({category})"[:200], created_by=by, session=session)
+    return entry, f"{label} logged: +1 XP, {log['total']} achievements in all."
+
+
+def achievement_log(character: Character, data: dict[str, Any], by: AbstractBaseUser) -> str:
+    """Log an achievement from the sheet's form (:func:`achievement_append`): a milestone
+    logged before (and not undone) is refused (Shattered World Core Engine, Achievements
+    and Buy-Ins). Needs the row lock."""
+    _keep_viewer(character, by)
+    _, message = achievement_append(character, kind=data["kind"], name=data["name"],
+                                    category=data.get("category") or "universal", by=by)
+    return message
+
+
+SESSION_AWARD_KINDS = {"Milestone": "milestone", "Feat": "feat"}
+"""The award grid's names are ``"Milestone: <name>"`` and ``"Feat: <name>"``: "Complete a
+quest successfully" is both a milestone and a feat in the seed."""
+
+
+def session_award_names() -> tuple[str, ...]:
+    """The seed's universal milestones then feats, as the award grid names them
+    (Shattered World Core Engine, Universal Achievements)."""
+    return (*(f"Milestone: {a.name}" for a in sw.UNIVERSAL_MILESTONES),
+            *(f"Feat: {a.name}" for a in sw.UNIVERSAL_FEATS))
 
 
 class AchievementUndoForm(forms.Form):
@@ -602,6 +639,27 @@ class RollForm(forms.Form):
             return sw.format_multipliers(sw.parse_multipliers(self.cleaned_data["multipliers"]))
         except RuleError as exc:
             raise forms.ValidationError(str(exc)) from exc
+
+
+REQUEST_DICE = {"ad": "Action die", "frd": "Field role die"}
+
+
+class RequestForm(forms.Form):
+    """The GM's "Ask for a roll": which die, the target number, one optional modifier and
+    whether each character adds their UAM. Field names differ from the shared "whom" form's
+    (``character``, ``note``), as both are posted together."""
+
+    die = forms.ChoiceField(
+        choices=[("usual", "Each character's usual die (human: FRD, else AD)"),
+                 ("ad", "Action die (AD)"), ("frd", "Field role die (FRD)")],
+        initial="usual", label="Die")
+    target = forms.IntegerField(min_value=1, max_value=999, initial=5, label="Target number")
+    modifier = forms.IntegerField(
+        min_value=-sw.QUICK_ROLL_MAX_NUMBER, max_value=sw.QUICK_ROLL_MAX_NUMBER,
+        required=False, label="Modifier (optional)", help_text="e.g. 2 or -1; empty for none.")
+    use_uam = forms.TypedChoiceField(
+        choices=[("yes", "Yes"), ("no", "No")], coerce=lambda value: value == "yes",
+        initial="yes", label="Each character adds their UAM")  # a select: a thumb-sized target
 
 
 def _percent(p: float) -> str:
@@ -954,6 +1012,31 @@ class ShatteredWorld(SheetSystem):
             "sw": character.sheet,
         }
 
+    def session_awards(self, campaign: Campaign) -> tuple[str, ...]:
+        """The seed's universal achievements for the GM's end-of-session grid:
+        ``"Milestone: <name>"`` (18) then ``"Feat: <name>"`` (18), 1 XP each."""
+        return session_award_names()
+
+    def session_award(self, character: Character, name: str, *, by: AbstractBaseUser,
+                      session: Any) -> XpEntry:
+        """Log the grid's achievement ``name`` ("Feat: Defeat any enemy") exactly as the
+        sheet's "Log an achievement" does (:func:`achievement_append`), the entry linked to
+        ``session``, and save the sheet. Needs the row lock (the grid's service holds it).
+        Raises RuleError for a milestone already earned and not undone, or a name the grid
+        does not offer."""
+        from campaigns.live import announce
+
+        if name not in session_award_names():
+            raise RuleError(f"{name!r} is not one of the universal achievements.",
+                            RULE_ACHIEVEMENTS)
+        label, _, achievement = name.partition(": ")
+        entry, _ = achievement_append(character, kind=SESSION_AWARD_KINDS[label],
+                                      name=achievement, category="universal", by=by,
+                                      session=session)
+        character.save(update_fields=["sheet", "updated_at"])
+        announce(character.campaign_id, "trackChanged", character_id=character.pk)
+        return entry
+
     # rolls
 
     def roll_form(self, character: Character, data: Mapping[str, Any] | None = None
@@ -989,6 +1072,39 @@ class ShatteredWorld(SheetSystem):
         return RolledResult(kind="action", description=pool.describe(), result=result,
                             outcome="success" if result.success else "failure",
                             net=result.degree, summary=result.summary())
+
+    def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                     ) -> RequestForm:
+        """What the GM may ask for: the action die, the field role die or each character's
+        usual die, against a target number, with an optional modifier."""
+        return RequestForm(data)
+
+    def request_data(self, character: Character, cleaned_data: dict[str, Any]
+                     ) -> tuple[dict[str, Any], str]:
+        """The roll dialog's data answering the GM's request, and the request in words
+        ("Field role die vs target number 6, +2, UAM +1"; the UAM named when the character
+        has one). The usual die is the field role die for a human, the action die for
+        anyone else. Raises RuleError when the action die is asked of a human, who rolls
+        only the field role die (Shattered World Core Engine, Action Dice and Field Role
+        Dice: "all rolls for humans are FRD")."""
+        asked = cleaned_data["die"]
+        human = bool(character.sheet.get("human"))
+        if asked == "ad" and human:
+            raise RuleError(
+                f"{character.name} is human: every roll of theirs is on the field role die. "
+                "Ask for the field role die or the usual die.", RULE_DICE)
+        die = ("frd" if human else "ad") if asked == "usual" else asked
+        modifier = cleaned_data.get("modifier") or 0
+        use_uam = bool(cleaned_data.get("use_uam"))
+        data: dict[str, Any] = {"die": die, "target": cleaned_data["target"],
+                                "modifiers": f"{modifier:+d}" if modifier else "",
+                                "multipliers": "", "use_uam": use_uam, "action": ""}
+        words = [f"{REQUEST_DICE[die]} vs target number {cleaned_data['target']}"]
+        if modifier:
+            words.append(f"{modifier:+d}")
+        if use_uam and self.uam(character):
+            words.append(f"UAM +{self.uam(character)}")
+        return data, ", ".join(words)
 
     def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
         """Exact odds: success (standard successes included), standard success alone,

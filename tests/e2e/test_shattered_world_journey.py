@@ -186,3 +186,51 @@ def test_a_shattered_world_table_from_sign_up_to_buying_in(new_page) -> None:  #
     audit(gm, label="dashboard (GM, phone)")
     player.goto(f"/characters/{kaelin.pk}/roll/")
     phone_checks(player, "roll dialog page (phone)")
+
+    # The GM (still on a phone) asks for everyone's usual die from the dashboard; the player's
+    # sheet shows the request with one "Roll it" button, and rolling it answers it.
+    gm.goto(f"/campaigns/{kaelin.campaign_id}/")
+    gm.select_option("#request-form select[name=die]", "usual")
+    gm.fill("#request-form input[name=target]", "4")
+    gm.fill("#request-form input[name=modifier]", "1")
+    gm.fill("#request-form input[name=note]", "Hold the gate")
+    assert small_touch_targets(gm, "#request-form") == []
+    gm.click("#request-form button[type=submit]")
+    expect(gm.locator("#request-form")).to_contain_text(
+        "Asked Kaelin for Action die vs target number 4, +1, UAM +1.")
+    no_horizontal_scroll(gm)
+    player.goto(f"/characters/{kaelin.pk}/")
+    requests = player.locator("#roll-requests")
+    expect(requests).to_contain_text("Action die vs target number 4, +1, UAM +1 · Hold the gate")
+    expect(requests.locator("button:has-text('Roll it')")).to_have_count(1)
+    phone_checks(player, "sheet with a roll request (phone)")
+    requests.locator("button:has-text('Roll it')").click()
+    expect(player.locator("#roll-result svg.die-d4")).to_be_visible()
+    answer = Roll.objects.filter(character=kaelin).latest("pk")
+    assert answer.result["pool"]["target"] == 4
+    assert kaelin.requested_rolls.get().answer == answer
+
+    # At the end of the session the GM ticks achievements in the award grid: a milestone
+    # already earned refuses the whole grid, naming Kaelin; another one is awarded.
+    gm.goto(f"/campaigns/{kaelin.campaign_id}/sessions/")
+    gm.click("button:has-text('Create session')")
+    expect(gm.locator("#award-heading")).to_be_visible()
+    no_horizontal_scroll(gm)
+    audit(gm, label="session award grid (GM, phone)")
+
+    def box(name: str) -> str:
+        return f"input[name='awards-{kaelin.pk}'][value='{name}']"
+
+    gm.check(box("Feat: Defeat any enemy"))
+    gm.check(box("Milestone: Talk to strangers at the inn"))
+    gm.click("#session-awards button:has-text('Award XP')")
+    expect(gm.locator("#session-awards")).to_contain_text(
+        "Kaelin: the milestone 'Talk to strangers at the inn' was already earned")
+    gm.uncheck(box("Milestone: Talk to strangers at the inn"))
+    gm.check(box("Milestone: Hear rumors at the pub"))
+    gm.click("#session-awards button:has-text('Award XP')")
+    expect(gm.locator("#session-awards")).to_contain_text("Feat: Defeat any enemy (universal)")
+    expect(gm.locator("#session-awards")).to_contain_text("Milestone: Hear rumors at the pub")
+    no_horizontal_scroll(gm)
+    expect(player.locator("#sheet-xp")).to_contain_text("5 total achievements")
+    assert Character.objects.get(pk=kaelin.pk).sheet["achievements"]["total"] == 5

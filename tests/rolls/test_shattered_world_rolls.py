@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import Character
-from rolls.models import Roll
+from rolls.models import RequestedRoll, Roll
 from tests.characters import test_shattered_world_sheet as sheet_tests
 from tests.characters.test_health_and_willpower import text_of
 from tests.characters.test_shattered_world_sheet import KAELIN
@@ -223,3 +223,143 @@ def test_the_gms_npc_quick_roll_is_drawn_the_same_way(client_for, alice, kaelin,
 
     assert "Success, degree 3" in text_of(response)
     assert Roll.objects.get().kind == "npc"
+
+
+# --- The GM asks for a roll -------------------------------------------------------------------
+
+
+def ask_url(character: Character) -> str:
+    return reverse("rolls:requested-roll-create", args=[character.campaign_id])
+
+
+ASK = {"character": "all", "die": "usual", "target": "6", "modifier": "", "use_uam": "yes",
+       "note": "Hold the gate"}
+
+
+@pytest.fixture
+def ada(sw_campaign, bob) -> Character:  # type: ignore[no-untyped-def]
+    """Bob's second character, Ada, a human (every roll on the field role die)."""
+    from characters.systems.shattered_world import SYSTEM
+
+    return SYSTEM.create_character(campaign=sw_campaign, owner=bob,
+                                   data={**KAELIN, "name": "Ada", "human": "on"})
+
+
+def test_the_gm_asks_everyone_for_their_usual_die_and_each_sheet_shows_one_roll_it_button(
+    client_for, alice, bob, kaelin, ada
+):
+    asked = client_for(alice, htmx=True).post(ask_url(kaelin), {**ASK, "modifier": "2"})
+
+    assert "Asked Ada, Kaelin for" in text_of(asked)
+    for character, words in ((kaelin, "Action die vs target number 6, +2"),
+                             (ada, "Field role die vs target number 6, +2")):
+        page = client_for(bob).get(character.get_absolute_url())
+        assert f"{words} · Hold the gate" in text_of(page)
+        assert page.content.decode().count(">Roll it</button>") == 1
+    assert dict(kaelin.requested_rolls.get().prefill()) == {
+        "die": "ad", "target": "6", "modifiers": "+2", "multipliers": "", "use_uam": "on",
+        "action": ""}
+
+
+def test_answering_stores_the_roll_marked_as_the_answer(client_for, alice, bob, kaelin,
+                                                        scripted_dice):
+    client_for(alice, htmx=True).post(ask_url(kaelin), {**ASK, "character": str(kaelin.pk),
+                                                        "die": "frd", "modifier": "-1"})
+    request = kaelin.requested_rolls.get()
+    scripted_dice([7])
+
+    response = client_for(bob, htmx=True).post(roll_url(kaelin), {
+        **dict(request.prefill()), "answers": str(request.pk)})
+
+    roll = Roll.objects.get()
+    assert response.status_code == 200
+    assert roll.result["pool"]["die"] == 8 and roll.result["total"] == 6
+    assert roll.outcome == "success"
+    request.refresh_from_db()
+    assert request.answer == roll
+    assert "The GM asks for a roll" not in text_of(client_for(bob).get(kaelin.get_absolute_url()))
+
+
+def test_a_plain_post_answer_lands_on_the_rolls_page(client_for, alice, bob, kaelin,
+                                                     scripted_dice):
+    asked = client_for(alice).post(ask_url(kaelin), {**ASK, "character": str(kaelin.pk)})
+    assert asked.status_code == 302 and asked["Location"] == kaelin.campaign.get_absolute_url()
+    request = kaelin.requested_rolls.get()
+    scripted_dice([3])
+
+    response = client_for(bob).post(roll_url(kaelin), {**dict(request.prefill()),
+                                                       "answers": str(request.pk)})
+
+    roll = Roll.objects.get()
+    assert response.status_code == 302 and response["Location"] == roll.get_absolute_url()
+    request.refresh_from_db()
+    assert request.answer == roll
+
+
+def test_the_action_die_asked_of_a_human_refuses_the_whole_request_naming_them(
+    client_for, alice, kaelin, ada
+):
+    response = client_for(alice, htmx=True).post(ask_url(kaelin), {**ASK, "die": "ad"})
+
+    assert "Ada: Ada is human: every roll of theirs is on the field role die." in text_of(
+        response)
+    assert not RequestedRoll.objects.exists()
+
+
+def test_a_bad_target_number_asks_no_one_and_keeps_the_input(client_for, alice, kaelin):
+    response = client_for(alice, htmx=True).post(ask_url(kaelin), {**ASK, "target": "0",
+                                                                   "modifier": "3"})
+
+    assert "Ensure this value is greater than or equal to 1." in text_of(response)
+    assert 'name="modifier" value="3"' in response.content.decode()
+    assert not RequestedRoll.objects.exists()
+
+
+def test_the_request_names_the_characters_uam(kaelin):
+    from characters.systems.shattered_world import SYSTEM
+
+    kaelin.sheet = {**kaelin.sheet, "buy_ins": {"Increase UAM": 2}}
+    data, words = SYSTEM.request_data(kaelin, {"die": "usual", "target": 4, "modifier": None,
+                                               "use_uam": True})
+
+    form = SYSTEM.roll_form(kaelin, data)
+    assert form.is_valid(), form.errors
+    assert words == "Action die vs target number 4, UAM +2"
+    assert SYSTEM.pool(kaelin, form.cleaned_data).modifiers == (2,)
+
+
+def test_the_gm_may_leave_the_uam_out(client_for, alice, kaelin):
+    kaelin.sheet = {**kaelin.sheet, "buy_ins": {"Increase UAM": 2}}
+    kaelin.save()
+
+    client_for(alice, htmx=True).post(ask_url(kaelin), {**ASK, "use_uam": "no"})
+
+    request = kaelin.requested_rolls.get()
+    assert request.describe() == "Action die vs target number 6"
+    assert "use_uam" not in dict(request.prefill())
+
+
+@pytest.mark.parametrize("who", ["bob", "carol"])
+def test_players_and_strangers_get_404_and_nothing_is_asked(client_for, bob, carol, kaelin,
+                                                            who):
+    user = {"bob": bob, "carol": carol}[who]
+
+    for htmx in (False, True):
+        assert client_for(user, htmx=htmx).post(ask_url(kaelin), ASK).status_code == 404
+    assert not RequestedRoll.objects.exists()
+
+
+def test_anonymous_users_are_sent_to_log_in(client, kaelin):
+    response = client.post(ask_url(kaelin), ASK)
+
+    assert response.status_code == 302 and "/login" in response["Location"]
+
+
+def test_the_dashboard_offers_the_gm_the_request_form_and_players_none(
+    client_for, alice, bob, kaelin
+):
+    gm = client_for(alice).get(kaelin.campaign.get_absolute_url()).content.decode()
+    player = client_for(bob).get(kaelin.campaign.get_absolute_url()).content.decode()
+
+    assert 'id="request-form"' in gm and "Each character&#x27;s usual die" in gm
+    assert 'id="request-form"' not in player
