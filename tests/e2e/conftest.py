@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 # Playwright's sync API runs an event loop in the test's thread; the ORM calls the tests make
 # between browser steps are still plain synchronous code, so Django's guard does not apply.
@@ -205,3 +205,36 @@ def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
     README's into docs/screenshots)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+
+
+def create_campaign(gm: Page, *, name: str, ruleset: str, starting_xp: int | None = None) -> str:
+    """The signed-up GM creates a campaign through the form; returns its invite link."""
+    gm.goto("/campaigns/new/")
+    gm.fill("input[name=name]", name)
+    gm.select_option("select[name=ruleset]", ruleset)
+    if starting_xp is not None:
+        gm.fill("input[name=starting_xp]", str(starting_xp))
+    gm.click("button:has-text('Create campaign')")
+    expect(gm.locator("h1")).to_have_text(name)
+    return gm.input_value("#invite-link")
+
+
+def join_by_invite(player: Page, invite: str, *, username: str, campaign: str) -> None:
+    """A new player follows the invite link, signs up on the way and joins ``campaign``."""
+    sign_up(player, username)
+    player.goto(invite)
+    player.click("button:has-text('Join')")
+    expect(player.locator("h1")).to_have_text(campaign)
+
+
+def small_buttons(page: Page) -> list[str]:
+    """The buttons in ``main`` smaller than 44x44 CSS px (see small_touch_targets)."""
+    return [control for control in small_touch_targets(page) if control.startswith("<button")]
+
+
+def phone_checks(page: Page, label: str, *, buttons_only: bool = False) -> None:
+    """axe, no sideways scroll, and 44 px touch targets (buttons only, when asked)."""
+    audit(page, label=label)
+    no_horizontal_scroll(page)
+    small = small_buttons(page) if buttons_only else small_touch_targets(page)
+    assert small == [], f"{label}: too small to touch: {small}"

@@ -15,12 +15,12 @@ from playwright.sync_api import Page, expect
 from characters.models import Character
 from rolls.models import Roll
 from tests.e2e.conftest import (
-    PASSWORD,
     audit,
-    no_horizontal_scroll,
+    create_campaign,
+    join_by_invite,
+    phone_checks,
     screenshot,
     sign_up,
-    small_touch_targets,
 )
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -31,36 +31,19 @@ FREE = ["Cool", "Ranged", "Skulduggery", "Stealth", "Athletics", "Charm"]
 
 
 def phone_check(page: Page, label: str) -> None:
-    audit(page, label=label)
-    no_horizontal_scroll(page)
-    small = [s for s in small_touch_targets(page) if s.startswith("<button")]
-    assert small == [], f"{label}: small buttons {small}"
+    phone_checks(page, label, buttons_only=True)
 
 
 def gm_creates_a_campaign(gm: Page) -> str:
     sign_up(gm, "gwen")
-    gm.goto("/campaigns/new/")
-    gm.fill("input[name=name]", "The Long Night")
-    gm.select_option("select[name=ruleset]", "genesys")
-    gm.fill("input[name=starting_xp]", "110")
-    gm.click("button:has-text('Create campaign')")
-    expect(gm.locator("h1")).to_have_text("The Long Night")
+    invite = create_campaign(gm, name="The Long Night", ruleset="genesys", starting_xp=110)
     expect(gm.locator("#system-panel")).to_contain_text("Athletics · Brawn")
     audit(gm, label="Genesys campaign page (GM)")
-    return gm.input_value("#invite-link")
+    return invite
 
 
 def player_joins(player: Page, invite: str) -> None:
-    player.goto(invite)
-    if "/signup/" not in player.url:
-        player.goto(player.url.replace("/login/", "/signup/"))
-    player.fill("input[name=username]", "kit")
-    player.fill("input[name=password1]", PASSWORD)
-    player.fill("input[name=password2]", PASSWORD)
-    player.click("button:has-text('Create account')")
-    player.wait_for_load_state()
-    player.click("button:has-text('Join')")
-    expect(player.locator("h1")).to_have_text("The Long Night")
+    join_by_invite(player, invite, username="kit", campaign="The Long Night")
     player.click("a:has-text('Create a character')")
 
 

@@ -16,45 +16,30 @@ from characters.models import Character
 from rolls.models import Roll
 from tests.e2e.conftest import (
     audit,
-    no_horizontal_scroll,
+    create_campaign,
+    join_by_invite,
+    phone_checks,
     screenshot,
     sign_up,
-    small_touch_targets,
 )
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 def phone_check(page: Page, label: str) -> None:
-    audit(page, label=label)
-    no_horizontal_scroll(page)
-    small = [s for s in small_touch_targets(page) if s.startswith("<button")]
-    assert small == [], f"{label}: small buttons {small}"
+    phone_checks(page, label, buttons_only=True)
 
 
 def gm_creates_a_campaign(gm: Page) -> str:
     sign_up(gm, "sasha")
-    gm.goto("/campaigns/new/")
-    gm.fill("input[name=name]", "The Heist")
-    gm.select_option("select[name=ruleset]", "shahquest")
-    gm.click("button:has-text('Create campaign')")
-    expect(gm.locator("h1")).to_have_text("The Heist")
+    invite = create_campaign(gm, name="The Heist", ruleset="shahquest")
     expect(gm.locator("#system-panel")).to_contain_text("3d6")
     audit(gm, label="Shahquest campaign page (GM)")
-    return gm.input_value("#invite-link")
+    return invite
 
 
 def player_joins(player: Page, invite: str) -> None:
-    player.goto(invite)
-    if "/signup/" not in player.url:
-        player.goto(player.url.replace("/login/", "/signup/"))
-    player.fill("input[name=username]", "shawn")
-    player.fill("input[name=password1]", "a-long-table-password")
-    player.fill("input[name=password2]", "a-long-table-password")
-    player.click("button:has-text('Create account')")
-    player.wait_for_load_state()
-    player.click("button:has-text('Join')")
-    expect(player.locator("h1")).to_have_text("The Heist")
+    join_by_invite(player, invite, username="shawn", campaign="The Heist")
     player.click("a:has-text('Create a character')")
 
 

@@ -18,9 +18,11 @@ from playwright.sync_api import Page, expect
 from characters.models import Character
 from rolls.models import Roll
 from tests.e2e.conftest import (
-    PASSWORD,
     audit,
+    create_campaign,
+    join_by_invite,
     no_horizontal_scroll,
+    phone_checks,
     screenshot,
     sign_up,
     small_touch_targets,
@@ -32,35 +34,16 @@ STATS = {"stat_PF": 18, "stat_MA": 12, "stat_EN": 16, "stat_PR": 14, "stat_SP": 
          "stat_EM": 11}
 
 
-def phone_checks(page: Page, label: str) -> None:
-    audit(page, label=label)
-    no_horizontal_scroll(page)
-    assert small_touch_targets(page) == [], label
-
-
 def gm_creates_a_campaign(gm: Page) -> str:
     sign_up(gm, "thorin")
-    gm.goto("/campaigns/new/")
-    gm.fill("input[name=name]", "The Shattered Coast")
-    gm.select_option("select[name=ruleset]", "shattered_world")
-    gm.click("button:has-text('Create campaign')")
-    expect(gm.locator("h1")).to_have_text("The Shattered Coast")
+    invite = create_campaign(gm, name="The Shattered Coast", ruleset="shattered_world")
     expect(gm.locator("#system-panel")).to_contain_text("Action die steps")
     audit(gm, label="campaign page (GM)")
-    return gm.input_value("#invite-link")
+    return invite
 
 
 def player_joins(player: Page, invite: str) -> None:
-    player.goto(invite)
-    if "/signup/" not in player.url:
-        player.goto(player.url.replace("/login/", "/signup/"))
-    player.fill("input[name=username]", "kael")
-    player.fill("input[name=password1]", PASSWORD)
-    player.fill("input[name=password2]", PASSWORD)
-    player.click("button:has-text('Create account')")
-    player.wait_for_load_state()
-    player.click("button:has-text('Join')")
-    expect(player.locator("h1")).to_have_text("The Shattered Coast")
+    join_by_invite(player, invite, username="kael", campaign="The Shattered Coast")
 
 
 def player_builds_kaelin(player: Page) -> Character:

@@ -18,29 +18,21 @@ from playwright.sync_api import Page, expect
 from characters.models import Character
 from rolls.models import Roll
 from tests.e2e.conftest import (
-    PASSWORD,
     audit,
+    create_campaign,
+    join_by_invite,
     no_horizontal_scroll,
     screenshot,
     sign_up,
-    small_touch_targets,
+    small_buttons,
 )
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
-def buttons_too_small(page: Page) -> list[str]:
-    return [control for control in small_touch_targets(page) if control.startswith("<button")]
-
-
 def gm_creates_a_campaign_and_names_a_trait(gm: Page) -> str:
     sign_up(gm, "dana")
-    gm.goto("/campaigns/new/")
-    gm.fill("input[name=name]", "Salt Roads")
-    gm.select_option("select[name=ruleset]", "three_d6")
-    gm.fill("input[name=starting_xp]", "10")
-    gm.click("button:has-text('Create campaign')")
-    expect(gm.locator("h1")).to_have_text("Salt Roads")
+    invite = create_campaign(gm, name="Salt Roads", ruleset="three_d6", starting_xp=10)
     audit(gm, label="3d6 dashboard (GM)")
 
     # The GM renames the first trait in place: the panel answers without a reload.
@@ -55,24 +47,16 @@ def gm_creates_a_campaign_and_names_a_trait(gm: Page) -> str:
     # (The live refresh may redraw the panel from the saved names right after.)
     expect(gm.locator("#system-panel input[name=t0]")).to_have_value("Brawn")
     assert gm.evaluate("window.stillThisPage") is True
-    return gm.input_value("#invite-link")
+    return invite
 
 
 def player_joins_and_builds_a_character(player: Page, invite: str) -> Character:
-    player.goto("/signup/")
-    player.fill("input[name=username]", "pip")
-    player.fill("input[name=password1]", PASSWORD)
-    player.fill("input[name=password2]", PASSWORD)
-    player.click("button:has-text('Create account')")
-    player.wait_for_load_state()
-    player.goto(invite)
-    player.click("button:has-text('Join')")
-    expect(player.locator("h1")).to_have_text("Salt Roads")
+    join_by_invite(player, invite, username="pip", campaign="Salt Roads")
     player.click("a:has-text('Create a character')")
     expect(player.locator("h1")).to_have_text("New 3d6 character")
     audit(player, label="3d6 creation (phone)")
     no_horizontal_scroll(player)
-    assert buttons_too_small(player) == []
+    assert small_buttons(player) == []
 
     player.fill("input[name=name]", "Wren")
     player.fill("input[name=concept]", "Salt trader")
@@ -100,7 +84,7 @@ def test_a_3d6_table_from_sign_up_to_spending_xp(new_page) -> None:  # type: ign
     wren = player_joins_and_builds_a_character(player, invite)
     audit(player, label="3d6 sheet (phone)")
     no_horizontal_scroll(player)
-    assert buttons_too_small(player) == []
+    assert small_buttons(player) == []
     expect(player.locator("#d6-traits")).to_contain_text("Brawn")
 
     # A test of Brawn (+2) against TD 11: the exact odds show before the roll.
@@ -155,7 +139,7 @@ def test_a_3d6_table_from_sign_up_to_spending_xp(new_page) -> None:  # type: ign
     player.goto(f"/characters/{wren.pk}/xp/")
     audit(player, label="3d6 XP page (phone)")
     no_horizontal_scroll(player)
-    assert buttons_too_small(player) == []
+    assert small_buttons(player) == []
     player.locator("li:has-text('Might +1 → +2: 4 XP') button").click()
     confirm = player.locator("button:has-text('Confirm: spend 4 XP')")
     expect(confirm).to_be_visible()
