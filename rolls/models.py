@@ -156,8 +156,12 @@ class RequestedRoll(models.Model):
         return f"{self.character}: {self.describe()}"
 
     def prefill(self) -> list[tuple[str, str]]:
-        """A described system's request as the roll dialog's ``(name, value)`` pairs, a list
-        value giving one pair per item (ticked checkboxes), for hidden inputs."""
+        """The request as the roll dialog's ``(name, value)`` pairs, for hidden inputs: a
+        Maelstrom request's kind, traits, difficulty and threshold, or a described system's
+        ``data`` (a list value gives one pair per item, as ticked checkboxes post)."""
+        if not self.data:
+            return [("kind", self.kind), *(("trait", name) for name in self.traits),
+                    ("difficulty", str(self.difficulty)), ("threshold", str(self.threshold))]
         pairs = []
         for name, value in self.data.items():
             for item in value if isinstance(value, list) else [value]:
