@@ -677,7 +677,7 @@ def _percent(p: float) -> str:
 class ShatteredWorld(SheetSystem):
     """Shattered World's sheet (Shattered World Core Engine; RULES.md section 3)."""
 
-    demo_campaign_name: str = "The Shattered Coast (demo)"
+    demo_campaign_name: str = "The Shattered Coast (Shattered World demo)"
 
     # the campaign
 
