@@ -6,6 +6,7 @@ a plain POST is redirected back to the page (POST/redirect/GET) with a message.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -195,17 +196,19 @@ def character_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
         except RuleError as exc:
             error = str(exc)
     return _respond(request, character, track.partial,
-                    _system_sheet_context(character, system) if request.htmx else {},
+                    lambda: _system_sheet_context(character, system),
                     error=error, success=success, system=system)
 
 
 def _respond(
-    request: HttpRequest, character: Character, partial: str, context: dict[str, Any],
+    request: HttpRequest, character: Character, partial: str,
+    context_for: Callable[[], dict[str, Any]],
     *, error: str = "", success: str = "", system: systems.SheetSystem | None = None,
 ) -> HttpResponse:
     """The partial for HTMX, or a redirect to the sheet with a message.
 
-    A change made from the GM dashboard's card (``from=dashboard``) answers with that card,
+    ``context_for`` builds the partial's context, only when the partial is rendered. A
+    change made from the GM dashboard's card (``from=dashboard``) answers with that card,
     or redirects back to the dashboard.
     """
     from_dashboard = request.POST.get("from") == "dashboard"
@@ -215,7 +218,7 @@ def _respond(
     if request.htmx:
         # The track's answer also refreshes the roll dialog's wound note (out of band).
         context = {"character": character, "error": error, "success": success,
-                   "oob_wound_note": True, **context}
+                   "oob_wound_note": True, **context_for()}
         page = system.template("sheet.html") if system else SHEET
         response = render(request, f"{page}#{partial}", context)
         # Wounds and willpower change the pool: the roll dialog refreshes its odds.
@@ -252,7 +255,7 @@ def character_health(request: HttpRequest, pk: int) -> HttpResponse:
                 success = f"Marked {levels} {kind}: {character.health.level_name}."
         except RuleError as exc:
             error = str(exc)
-    return _respond(request, character, "health-track", _health_context(character),
+    return _respond(request, character, "health-track", lambda: _health_context(character),
                     error=error, success=success)
 
 
@@ -275,9 +278,9 @@ def character_willpower(request: HttpRequest, pk: int) -> HttpResponse:
                 success = "Recovered a willpower dot."
         except RuleError as exc:
             error = str(exc)
-    context = _willpower_context(character, services.banked_xp(character))
-    return _respond(request, character, "willpower-track", context, error=error,
-                    success=success)
+    return _respond(request, character, "willpower-track",
+                    lambda: _willpower_context(character, services.banked_xp(character)),
+                    error=error, success=success)
 
 
 # --- XP -----------------------------------------------------------------------------------
@@ -332,8 +335,9 @@ def character_xp_spend(request: HttpRequest, pk: int) -> HttpResponse:
     XP) before confirming; POST with the confirmed ``expected_cost`` buys it
     (Maelstrom rules.md, Spending Experience)."""
     character = get_character(request.user, pk)
-    if systems.for_campaign(character.campaign) is not None:
-        return _system_xp_spend(request, character)
+    system = systems.for_campaign(character.campaign)
+    if system is not None:
+        return _system_xp_spend(request, character, system)
     choices = _trait_choices(list(character.traits.all()), character)
     data = request.POST if request.method == "POST" else request.GET
     form = SpendForm(data, trait_choices=choices)
@@ -361,12 +365,12 @@ def character_xp_spend(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, XP_PAGE, context)
 
 
-def _system_xp_spend(request: HttpRequest, character: Character) -> HttpResponse:
+def _system_xp_spend(
+    request: HttpRequest, character: Character, system: systems.SheetSystem
+) -> HttpResponse:
     """A described system's purchase: GET ``key`` shows the price (the system's quote, with
     any unmet prerequisite named); POST ``key`` with the confirmed ``expected_cost`` buys
     the next rank as one ledger entry."""
-    system = systems.for_campaign(character.campaign)
-    assert system is not None
     data = request.POST if request.method == "POST" else request.GET
     form = SystemSpendForm(data)
     quote, error = None, ""

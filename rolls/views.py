@@ -104,7 +104,7 @@ def roll_create(request: HttpRequest, character_id: int) -> HttpResponse:
         else:
             return _show_roll(request, roll)
     else:
-        error = " ".join(e for errors in form.errors.values() for e in errors)
+        error = systems.errors_text(form)
     if request.htmx:
         return render(request, RESULT, {"error": error})
     messages.error(request, error)
@@ -146,7 +146,7 @@ def _odds_context(character: Character, traits: list[Trait], data: QueryDict) ->
     """The exact odds of the pool the form describes, or the reason there is no pool yet."""
     form = _roll_form(traits, data)
     if not form.is_valid():
-        return {"form": form, "odds_error": " ".join(e for es in form.errors.values() for e in es)}
+        return {"form": form, "odds_error": systems.errors_text(form)}
     try:
         pool = services.build_pool(character, form.to_request(), traits)
     except RuleError as exc:
@@ -260,7 +260,7 @@ def npc_roll_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
         else:
             return _show_roll(request, roll)
     else:
-        error = " ".join(e for errors in form.errors.values() for e in errors)
+        error = systems.errors_text(form)
     if request.htmx:
         return render(request, RESULT, {"error": error})
     messages.error(request, error)
@@ -297,7 +297,7 @@ def requested_roll_create(request: HttpRequest, campaign_id: int) -> HttpRespons
             who = ", ".join(r.character.name for r in asked) or "nobody"
             success = f"Asked {who} for {asked[0].describe()}." if asked else "No one to ask."
     else:
-        error = " ".join(e for errors in form.errors.values() for e in errors)
+        error = systems.errors_text(form)
     if request.htmx:
         return render(request, "campaigns/campaign_detail.html#request-form",
                       {"campaign": campaign, "request_form": form if error else _blank(party),

@@ -319,9 +319,12 @@ class SheetSystem:
         raise RuleError("This system has no roll requests yet.", "Roll requests")
 
     def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
-        """The exact odds of the pool the form describes, for ``rolls/_odds.html``:
-        ``{"pool_text", "odds_rows": [(label, p, text, more_is_better)], "odds_lines",
-        "odds_headline", "notes"}``. Raises RuleError for an illegal pool."""
+        """The exact odds of the pool the form describes, as ``rolls/_odds.html``'s context:
+        ``"odds"`` (any true value: there are odds to show), ``"pool"`` (its ``notes`` are
+        listed), ``"pool_text"`` (the pool in words), ``"odds_rows"``: ``[(label,
+        probability 0-1, text, more_is_better)]`` drawn as meters, ``"odds_lines"``: more
+        sentences, ``"odds_headline"``: the phone's roll bar. Raises RuleError for an
+        illegal pool (the box shows its message instead)."""
         return {}
 
 
@@ -348,7 +351,3 @@ def for_campaign(campaign: Campaign) -> SheetSystem | None:
     """:func:`for_ruleset` of the campaign's system."""
     return for_ruleset(campaign.ruleset)
 
-
-def ledger_label(entry: XpEntry) -> str:
-    """A ledger entry's trait key in words: ``skill:Athletics`` -> ``Athletics``."""
-    return entry.trait_key.partition(":")[2] or entry.trait_key
