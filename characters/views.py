@@ -230,11 +230,21 @@ def _respond(
     return redirect(character.campaign if from_dashboard else character)
 
 
+def _maelstrom_character(request: HttpRequest, pk: int) -> Character:
+    """The character for a Maelstrom-only change (health boxes, willpower, banking): as
+    ``get_character``, and a 404 for a character of any other system, whose sheet has no
+    such track (its own changes go through ``character_action``)."""
+    character = get_character(request.user, pk)
+    if systems.for_campaign(character.campaign) is not None:
+        raise Http404("No such change on this sheet.")
+    return character
+
+
 @require_POST
 @login_required
 def character_health(request: HttpRequest, pk: int) -> HttpResponse:
     """Mark damage or heal a level in place (Maelstrom rules.md, Marking Damage)."""
-    character = get_character(request.user, pk)
+    character = _maelstrom_character(request, pk)
     if request.POST.get("action") == "heal":
         form: DamageForm | HealForm = HealForm(request.POST)
     else:
@@ -263,7 +273,7 @@ def character_health(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def character_willpower(request: HttpRequest, pk: int) -> HttpResponse:
     """Spend or recover a current willpower dot in place (Maelstrom rules.md, Willpower)."""
-    character = get_character(request.user, pk)
+    character = _maelstrom_character(request, pk)
     form = WillpowerForm(request.POST)
     error = success = ""
     if not form.is_valid():
@@ -402,7 +412,7 @@ def _system_xp_spend(
 @login_required
 def character_xp_bank(request: HttpRequest, pk: int) -> HttpResponse:
     """Bank available XP into a trait (Maelstrom rules.md, Banking Experience)."""
-    character = get_character(request.user, pk)
+    character = _maelstrom_character(request, pk)
     choices = _trait_choices(list(character.traits.all()), character)
     form = BankForm(request.POST, trait_choices=choices, auto_id=BANK_IDS)
     if form.is_valid():

@@ -356,7 +356,9 @@ def roll_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _followup(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     roll = _visible_roll(request, pk)
-    if roll.character_id is None or not _can_edit(request, roll):
+    # Experience dice and willpower are Maelstrom's; other systems' follow-ups are roll_act's.
+    if (roll.character_id is None or roll.ruleset != "maelstrom"
+            or not _can_edit(request, roll)):
         raise Http404("No such roll.")
     try:
         if action == "experience_die":

@@ -575,3 +575,36 @@ def test_the_session_grid_offers_the_systems_awards_and_refuses_a_second_once_on
         {"expected_entries": "3", f"awards-{tallier.pk}": ["First count"]})
     assert b"Tam: The first count comes once." in again.content
     assert session.xp_entries.count() == 3
+
+
+# --- Maelstrom's own tracks are not on other sheets ----------------------------------------
+
+
+@pytest.mark.parametrize(("name", "data"), [
+    ("characters:character-health", {"kind": "lethal", "levels": "2"}),
+    ("characters:character-willpower", {"action": "spend"}),
+    ("characters:character-xp-bank", {"trait": "willpower", "amount": "1"}),
+])
+def test_maelstroms_health_willpower_and_banks_are_404_on_another_systems_sheet(
+        client_for, bob, tallier, name, data):
+    response = client_for(bob).post(reverse(name, args=[tallier.pk]), data)
+
+    assert response.status_code == 404
+    tallier.refresh_from_db()
+    assert (tallier.health_lethal, tallier.willpower_current, tallier.xp_available) == (0, 3, 10)
+    assert tallier.xp_entries.count() == 1
+
+
+@pytest.mark.parametrize("name", ["rolls:roll-experience-die", "rolls:roll-willpower-spend"])
+def test_maelstroms_roll_follow_ups_are_404_on_another_systems_roll(client_for, bob, tallier,
+                                                                    scripted_dice, name):
+    scripted_dice([4])
+    client_for(bob, htmx=True).post(reverse("rolls:roll-create", args=[tallier.pk]), {})
+    roll = Roll.objects.get()
+
+    response = client_for(bob).post(reverse(name, args=[roll.pk]), {"key": "willpower"})
+
+    assert response.status_code == 404
+    assert not Roll.objects.filter(parent=roll).exists()
+    tallier.refresh_from_db()
+    assert tallier.xp_available == 10
