@@ -131,10 +131,6 @@ def _set_plot_points(character: Character, value: int) -> None:
     character.sheet = {**character.sheet, "plot_points": value}
 
 
-def _die(size: int | None) -> str:
-    return f"d{size}" if size else ""
-
-
 def feature_dice(entry: Mapping[str, Any]) -> str:
     """A feature's dice in notation: "d8", "2d8" (a spread Solo), "d8" for a quirk."""
     count = int(entry.get("count") or 1)
@@ -264,13 +260,13 @@ class CreationForm(forms.Form):
         return self.rows("extra")
 
     def clean(self) -> dict[str, Any]:
+        """The fields' data plus ``"sheet"``, the checked sheet. Raises ValidationError naming
+        the first broken rule (a RuleError of the engine becomes one)."""
         data = super().clean()
         if self.errors:
             return data
         try:
             data["sheet"] = self._sheet(data)
-        except forms.ValidationError:
-            raise
         except RuleError as exc:
             raise forms.ValidationError(str(exc)) from None
         return data
@@ -391,6 +387,8 @@ class PlotPointForm(forms.Form):
 
 def _plot_points_apply(character: Character, data: dict[str, Any], by: AbstractBaseUser
                        ) -> str:
+    """``plot-points``: one plot point gained or spent (Shahquest wiki, Plot Points). Raises
+    RuleError below 0 or past :data:`MAX_PLOT_POINTS`."""
     before = plot_points(character)
     _set_plot_points(character, before + data["change"])
     verb = "Gained" if data["change"] > 0 else "Spent"
@@ -406,6 +404,10 @@ class StressForm(forms.Form):
 
 
 def _stress_apply(change: str) -> Callable[[Character, dict[str, Any], AbstractBaseUser], str]:
+    """The apply of ``stress-take`` (``change`` "take"), ``stress-recover`` ("recover") or
+    ``trauma-recover`` (any other): the engine's take_stress, recover_stress or
+    recover_trauma with the form's type and effect die (Shahquest wiki, Stress and Trauma;
+    Stressing Out and Trauma). The engine's RuleError refuses."""
     def apply(character: Character, data: dict[str, Any], by: AbstractBaseUser) -> str:
         track = stress_track(character)
         kind, die = data["kind"], data["die"]
@@ -438,6 +440,9 @@ class DowntimeForm(forms.Form):
 
 
 def _downtime_apply(character: Character, data: dict[str, Any], by: AbstractBaseUser) -> str:
+    """``downtime``: spend one plot point to step down stress twice (one type or two) or a
+    trauma once (Shahquest wiki, During Downtime, you may spend a Plot Point to...). Raises
+    RuleError without a plot point."""
     what, _, kinds = data["option"].partition(":")
     if plot_points(character) < 1:
         raise RuleError("Downtime recovery costs a plot point; there is none left.",
@@ -468,6 +473,7 @@ class SpecializationForm(forms.Form):
         self.fields["skill"].choices = [(n, n) for n in skills]
 
     def clean_name(self) -> str:
+        """The name with its spaces tidied; ValidationError when empty or with a colon."""
         name = _check_name(self.cleaned_data["name"], "The specialization")
         if not name:
             raise forms.ValidationError("Name the specialization.")
@@ -475,6 +481,8 @@ class SpecializationForm(forms.Form):
 
 
 def _find(character: Character, kind: str, name: str) -> dict[str, Any]:
+    """The feature of type ``kind`` named exactly ``name`` (a ledger key's spelling). Raises
+    RuleError when the sheet has none."""
     for entry in features(character):
         if entry["type"] == kind and entry["name"] == name:
             return entry
@@ -484,6 +492,10 @@ def _find(character: Character, kind: str, name: str) -> dict[str, Any]:
 
 def _specialization_apply(character: Character, data: dict[str, Any], by: AbstractBaseUser
                           ) -> str:
+    """``specialization-learn``: add a named specialization to a skill and spend
+    :data:`rulesets.shahquest.SPECIALIZATION_COST` XP in the ledger (the advancement house
+    rule, docs/systems/shahquest.md). Raises RuleError: the price changed, a repeated name,
+    an illegal specialization, or too little XP."""
     from characters.models import XpEntry
     from characters.services import ledger_append  # services imports the systems
 
@@ -861,20 +873,18 @@ class Shahquest(SheetSystem):
     # the sheet
     def _layout(self, character: Character) -> dict[str, Any]:
         entries = features(character)
-        groups = []
-        for kind, title in TYPE_LABELS.items():
-            items = [e for e in entries if e["type"] == kind]
-            if kind == "power_set":
-                sets: dict[str, dict[str, list[dict[str, Any]]]] = {}
-                for e in entries:
-                    if e["type"] in ("power_set", *TEXT_TYPES):
-                        group = sets.setdefault(e.get("power_set") or "",
-                                                {"power": [], "sfx": [], "limit": []})
-                        group["power" if e["type"] == "power_set" else e["type"]].append(e)
-                groups.append({"type": kind, "title": title, "items": items,
-                               "sets": [{"name": n, **g} for n, g in sets.items()]})
-            else:
-                groups.append({"type": kind, "title": title, "items": items})
+        sets: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        for e in entries:
+            if e["type"] in ("power_set", *TEXT_TYPES):
+                group = sets.setdefault(e.get("power_set") or "",
+                                        {"power": [], "sfx": [], "limit": []})
+                group["power" if e["type"] == "power_set" else e["type"]].append(e)
+        groups = [{"type": kind, "title": title,
+                   "items": [e for e in entries if e["type"] == kind]}
+                  for kind, title in TYPE_LABELS.items()]
+        for group in groups:
+            if group["type"] == "power_set":
+                group["sets"] = [{"name": n, **g} for n, g in sets.items()]
         return {"feature_groups": groups}
 
     def _tracks(self, character: Character) -> dict[str, Any]:

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 
 from characters.systems import CampaignAction, RolledResult
-from rulesets.dice import STEP_DICE, format_dice, parse_dice
+from rulesets.dice import STEP_DICE, format_dice, parse_dice, step_up
 from rulesets.errors import RuleError
 from rulesets.shahquest import STARTING_TENSION, TensionPool, roll_general_danger
 
@@ -290,7 +290,7 @@ def _opportunity(campaign: Campaign, data: dict[str, Any], by: AbstractBaseUser,
     elif grow.startswith("step-") and grow[5:].isdigit():
         size = int(grow[5:])
         grown = pool.activate_opportunity(step_up=size)
-        how = f"a {_die(size)} stepped up to a {_die(_step(size))}"
+        how = f"a {_die(size)} stepped up to a d{step_up(size)}"
     else:
         raise RuleError("an activated opportunity adds a d6 or steps up a tension die",
                         _BUILDING)
@@ -298,10 +298,6 @@ def _opportunity(campaign: Campaign, data: dict[str, Any], by: AbstractBaseUser,
     _save(campaign, {**state, "pool": grown})
     return (f"Opportunity activated: {how} (now {_pool_text(grown)}); "
             f"{character.name} gets a plot point."), None
-
-
-def _step(size: int) -> int:
-    return STEP_DICE[STEP_DICE.index(size) + 1]
 
 
 def _take(campaign: Campaign, data: dict[str, Any], by: AbstractBaseUser, rng: Rng
@@ -473,8 +469,8 @@ def dashboard_context(campaign: Campaign) -> dict[str, Any]:
         "tension_text": _pool_text(pool),
         "tension_starting": format_dice(state["starting"]),
         "tension_aside": list(state["aside"]),
-        "tension_steps": [(size, _step(size)) for size in sorted(set(pool.dice))
-                          if size != STEP_DICE[-1]],
+        "tension_steps": [(size, stepped) for size in sorted(set(pool.dice))
+                          if (stepped := step_up(size)) is not None],
         "tension_sizes": sorted(set(pool.dice), reverse=True),
         "tension_dice": STEP_DICE,
         "tension_danger": danger,

@@ -8,8 +8,6 @@ player and the GM, with and without HTMX.
 
 from __future__ import annotations
 
-import html
-import re
 from typing import Any
 
 import pytest
@@ -20,37 +18,14 @@ from characters.models import Character, XpEntry
 from characters.services import xp_award
 from characters.systems import shahquest as sheet
 from characters.systems.shahquest import DEMO_DATA, SYSTEM
-from tests.factories import CampaignFactory
+from tests import shahquest_cast as cast
+from tests.shahquest_cast import action_url, fresh, text_of
 
 pytestmark = pytest.mark.django_db
 
 
-def text_of(response: Any) -> str:
-    """The page as a reader sees it: tags dropped, entities decoded, whitespace collapsed."""
-    content = re.sub(r"</?(?:strong|em|b|a|small|span)\b[^>]*>", "", response.content.decode())
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content)).split())
-
-
-@pytest.fixture
-def sq_campaign(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
-    """Alice GMs a Shahquest campaign; Bob plays in it; Carol is a stranger."""
-    campaign = CampaignFactory(name="The Heist", ruleset="shahquest", created_by=alice)
-    Membership.objects.create(campaign=campaign, user=bob, role=Membership.Role.PLAYER)
-    return campaign
-
-
-@pytest.fixture
-def demetri(sq_campaign, bob) -> Character:  # type: ignore[no-untyped-def]
-    """Bob's Demetri of the seed's Dice Pools example, made as the creation page makes him."""
-    return SYSTEM.create_character(campaign=sq_campaign, owner=bob, data=DEMO_DATA)
-
-
-def fresh(character: Character) -> Character:
-    return Character.objects.get(pk=character.pk)
-
-
-def action_url(character: Character, action: str) -> str:
-    return reverse("characters:character-action", args=[character.pk, action])
+# The shared cast's fixtures (tests/shahquest_cast.py).
+sq_campaign, demetri = cast.sq_campaign, cast.demetri
 
 
 def create_url(campaign: Campaign) -> str:

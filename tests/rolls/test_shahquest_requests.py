@@ -22,8 +22,8 @@ from characters.systems import shahquest as sheet
 from characters.systems.shahquest import DEMO_DATA, SYSTEM
 from rolls.models import RequestedRoll, Roll
 from rulesets.errors import RuleError
-from tests.characters.test_shahquest_sheet import action_url, text_of
-from tests.factories import CampaignFactory
+from tests import shahquest_cast as cast
+from tests.shahquest_cast import action_url, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -32,12 +32,8 @@ SWING = {"character": "all", "attribute": "coordination", "skill": "physical",
 """The seed's chandelier, asked of everyone: names in any case, found on each sheet."""
 
 
-@pytest.fixture
-def sq_campaign(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
-    """Alice GMs a Shahquest campaign; Bob plays in it; Carol is a stranger."""
-    campaign = CampaignFactory(name="The Heist", ruleset="shahquest", created_by=alice)
-    Membership.objects.create(campaign=campaign, user=bob, role=Membership.Role.PLAYER)
-    return campaign
+# The shared cast's fixtures (tests/shahquest_cast.py).
+sq_campaign, demetri = cast.sq_campaign, cast.demetri
 
 
 @pytest.fixture
@@ -46,12 +42,6 @@ def dana(sq_campaign):  # type: ignore[no-untyped-def]
     user = get_user_model().objects.create_user("dana", password="pw")
     Membership.objects.create(campaign=sq_campaign, user=user, role=Membership.Role.PLAYER)
     return user
-
-
-@pytest.fixture
-def demetri(sq_campaign, bob) -> Character:  # type: ignore[no-untyped-def]
-    """Bob's Demetri of the seed's Dice Pools example."""
-    return SYSTEM.create_character(campaign=sq_campaign, owner=bob, data=DEMO_DATA)
 
 
 def character(campaign: Campaign, owner: Any, **changes: str) -> Character:

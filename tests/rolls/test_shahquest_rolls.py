@@ -14,28 +14,16 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
 from characters.models import Character
-from characters.systems.shahquest import DEMO_DATA, SYSTEM
 from rolls.models import Roll
-from tests.characters.test_shahquest_sheet import action_url, fresh, text_of
-from tests.factories import CampaignFactory
+from tests import shahquest_cast as cast
+from tests.shahquest_cast import action_url, fresh, text_of
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def sq_campaign(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
-    """Alice GMs a Shahquest campaign; Bob plays in it; Carol is a stranger."""
-    campaign = CampaignFactory(name="The Heist", ruleset="shahquest", created_by=alice)
-    Membership.objects.create(campaign=campaign, user=bob, role=Membership.Role.PLAYER)
-    return campaign
-
-
-@pytest.fixture
-def demetri(sq_campaign, bob) -> Character:  # type: ignore[no-untyped-def]
-    """Bob's Demetri of the seed's Dice Pools example."""
-    return SYSTEM.create_character(campaign=sq_campaign, owner=bob, data=DEMO_DATA)
+# The shared cast's fixtures (tests/shahquest_cast.py).
+sq_campaign, demetri = cast.sq_campaign, cast.demetri
 
 SEED_POOL = {"feature": ["3", "8"], "specialization": ["6:0"], "setting_die": "6"}
 """The seed's example: Coordination d10, I've got your back d8, Physical d8 spread by
