@@ -23,11 +23,10 @@ advancement: those follow the public Genesys Core Rulebook (cited "Genesys Core 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 
 from characters.systems import (
     Advance,
@@ -62,7 +61,6 @@ RULE_TRACKS = "Genesys Core Rulebook, Step 5: Determine Derived Attributes"
 RULE_SKILLS = "Genesys dice pool, Skill and Characteristic"
 SKILL_LIST_MAX = 80
 """Most skills a campaign's list holds (a layout guard; the core rulebook has 37)."""
-TRACKS = {"wounds": "wounds", "strain": "strain"}
 ABBREVIATIONS = {"Brawn": "Br", "Agility": "Ag", "Intellect": "Int", "Cunning": "Cun",
                  "Willpower": "Will", "Presence": "Pr"}
 
@@ -109,24 +107,40 @@ def read_sheet(character: Character) -> dict[str, Any]:
     return sheet
 
 
-def _track_view(sheet: dict[str, Any], track: str) -> dict[str, Any]:
-    current, threshold = sheet[track]["current"], sheet[track]["threshold"]
-    return {"name": track, "label": track.capitalize(), "current": current,
-            "threshold": threshold, "exceeded": current > threshold,
-            "left": max(0, threshold - current)}
+def _tracks(sheet: dict[str, Any]) -> list[dict[str, Any]]:
+    """Wounds and strain of a :func:`read_sheet` sheet as the sheet and the GM's card show
+    them: name, label, current, threshold, exceeded (incapacitated), left before it."""
+    views = []
+    for track in ("wounds", "strain"):
+        current, threshold = sheet[track]["current"], sheet[track]["threshold"]
+        views.append({"name": track, "label": track.capitalize(), "current": current,
+                      "threshold": threshold, "exceeded": current > threshold,
+                      "left": max(0, threshold - current)})
+    return views
 
 
-def _player_pool(rating: int, ranks: int) -> dict[str, int]:
-    """The ability and proficiency dice of a check (Genesys dice pool, Skill and
-    Characteristic): the higher value in dice, the lower of them upgraded."""
+def _characteristics(sheet: dict[str, Any]) -> list[tuple[str, int, str]]:
+    """``(name, rating, abbreviation)`` of the six characteristics, in the engine's order."""
+    chars = sheet["characteristics"]
+    return [(n, chars[n], ABBREVIATIONS[n]) for n in genesys.CHARACTERISTICS]
+
+
+def _starting_pool(rating: int, ranks: int) -> genesys.DicePool:
+    """The ability and proficiency dice a check starts with, before the difficulty: the
+    higher of rating and ranks in dice, the lower of them upgraded (Genesys dice pool, Skill
+    and Characteristic). :func:`rulesets.genesys.build_pool` applies the same rule to the
+    roll; the sheet keeps these two lines because build_pool raises where the sheet should
+    still draw a row (a stored skill tied to no known characteristic)."""
     higher, lower = max(rating, ranks), min(rating, ranks)
-    return {"proficiency": lower, "ability": higher - lower}
+    return genesys.DicePool(ability=higher - lower, proficiency=lower)
 
 
 # --- Track actions -------------------------------------------------------------------------
 
 
-def _track_apply(track: str) -> Any:
+def _track_apply(track: str) -> Callable[[Character, dict[str, Any], AbstractBaseUser], str]:
+    """The :class:`TrackAction` ``apply`` of ``track`` ("wounds" or "strain")."""
+
     def apply(character: Character, data: dict[str, Any], by: AbstractBaseUser) -> str:
         """Suffer or heal wounds or strain (Genesys Core Rulebook, Step 5: wound and strain
         thresholds; exceeding one incapacitates). Raises RuleError to heal more than there
@@ -235,6 +249,58 @@ def _skills_reset(campaign: Campaign, data: dict[str, Any], by: AbstractBaseUser
     return "The skill list is back to the default.", None
 
 
+# --- XP: Genesys Core Rulebook, Step 4 ------------------------------------------------------
+
+
+def _xp_key(key: str) -> tuple[str, str]:
+    """``characteristic:<one of the six>`` or ``skill:<name>`` split into (kind, name).
+    Raises RuleError for anything else."""
+    kind, _, name = key.partition(":")
+    if (kind == "characteristic" and name in genesys.CHARACTERISTICS) or (
+            kind == "skill" and name):
+        return kind, name
+    raise RuleError(f"{key!r} is not something XP buys on a Genesys sheet.", RULE_STEP4)
+
+
+def _quote(character: Character, sheet: dict[str, Any], skills: Collection[str], key: str
+           ) -> Advance:
+    """:meth:`GenesysSystem.quote` on a sheet already read (:func:`read_sheet`) and the
+    campaign's skill names. Raises RuleError naming the reason."""
+    kind, _, name = key.partition(":")
+    if kind == "characteristic" and name in genesys.CHARACTERISTICS:
+        rating = sheet["characteristics"][name]
+        if rating >= genesys.CHARACTERISTIC_MAX:
+            raise RuleError(f"{name} is {rating}, the most a characteristic can be.",
+                            RULE_STEP4)
+        if not sheet["creation"]:
+            raise RuleError(f"{name} can be raised with XP only during character "
+                            f"creation, and {character.name}'s is finished.", RULE_STEP4)
+        cost = genesys.characteristic_cost(rating + 1, in_creation=True)
+        return Advance(key=key, label=f"{name} {rating} → {rating + 1}",
+                       rank_from=rating, rank_to=rating + 1, cost=cost,
+                       notes=(f"10 × the new rating {rating + 1}, during creation only "
+                              f"({RULE_STEP4}).",))
+    if kind == "skill":
+        if name not in skills:
+            raise RuleError(f"{name!r} is not on this campaign's skill list", RULE_SKILLS)
+        rank = sheet["skills"].get(name, 0)
+        career = name in sheet["career_skills"]
+        cap = (genesys.CREATION_SKILL_MAX if sheet["creation"]
+               else genesys.SKILL_RANKS_MAX)
+        if rank >= cap:
+            raise RuleError(
+                f"{name} is at rank {rank}"
+                + (", the most during character creation." if sheet["creation"]
+                   and cap < genesys.SKILL_RANKS_MAX else ", the most a skill can be."),
+                RULE_STEP4)
+        cost = genesys.skill_cost(rank + 1, career=career, in_creation=sheet["creation"])
+        how = (f"Career skill: 5 × the new rank {rank + 1}." if career else
+               f"Non-career skill: 5 × the new rank {rank + 1}, + 5.")
+        return Advance(key=key, label=f"{name} {rank} → {rank + 1}", rank_from=rank,
+                       rank_to=rank + 1, cost=cost, notes=(f"{how} ({RULE_STEP4})",))
+    raise RuleError(f"{key!r} is not something XP buys on a Genesys sheet.", RULE_STEP4)
+
+
 # --- The system ----------------------------------------------------------------------------
 
 
@@ -290,33 +356,29 @@ class GenesysSystem(SheetSystem):
         for skill in skills:
             rank = sheet["skills"].get(skill.name, 0)
             rating = chars.get(skill.characteristic, genesys.STARTING_CHARACTERISTIC)
-            pool = _player_pool(rating, rank)
+            pool = _starting_pool(rating, rank)
             rows.append({
                 "skill": skill, "rank": rank, "abbreviation":
                 ABBREVIATIONS.get(skill.characteristic, skill.characteristic),
                 "career": skill.name in sheet["career_skills"],
                 "dots": [i < rank for i in range(genesys.SKILL_RANKS_MAX)],
-                "pool": ["proficiency"] * pool["proficiency"] + ["ability"] * pool["ability"],
-                "pool_text": genesys.DicePool(ability=pool["ability"],
-                                              proficiency=pool["proficiency"]).describe(),
+                "pool": ["proficiency"] * pool.proficiency + ["ability"] * pool.ability,
+                "pool_text": pool.describe(),
             })
         return {"gx": {
-            "sheet": sheet,
-            "characteristics": [(n, chars[n], ABBREVIATIONS[n]) for n in genesys.CHARACTERISTICS],
+            "career": sheet["career"],
+            "characteristics": _characteristics(sheet),
             "skills": rows,
             "off_list": sorted((n, r) for n, r in sheet["skills"].items() if n not in listed),
-            "tracks": [_track_view(sheet, "wounds"), _track_view(sheet, "strain")],
+            "tracks": _tracks(sheet),
             "creation": sheet["creation"],
-            "career_skills": [n for n in sheet["career_skills"] if n in listed],
         }}
 
     def card_context(self, character: Character) -> dict[str, Any]:
         """The GM's card: the two tracks, the characteristics, in creation or not."""
         sheet = read_sheet(character)
         return {"gx": {
-            "tracks": [_track_view(sheet, "wounds"), _track_view(sheet, "strain")],
-            "characteristics": [(n, sheet["characteristics"][n], ABBREVIATIONS[n])
-                                for n in genesys.CHARACTERISTICS],
+            "tracks": _tracks(sheet), "characteristics": _characteristics(sheet),
             "creation": sheet["creation"], "career": sheet["career"],
         }}
 
@@ -336,13 +398,17 @@ class GenesysSystem(SheetSystem):
 
     def advances(self, character: Character) -> list[Advance]:
         """Every next rank for sale now: characteristics during creation (below 5), then every
-        skill of the campaign's list below its cap (2 during creation, 5 after)."""
+        skill of the campaign's list below its cap (2 during creation, 5 after). Reads the
+        sheet and the skill list once for all of them."""
+        sheet = read_sheet(character)
+        skills = [s.name for s in skills_of(character.campaign)]
         keys = [f"characteristic:{n}" for n in genesys.CHARACTERISTICS]
-        keys += [f"skill:{s.name}" for s in skills_of(character.campaign)]
+        keys += [f"skill:{name}" for name in skills]
+        listed = set(skills)
         offers = []
         for key in keys:
             try:
-                offers.append(self.quote(character, key))
+                offers.append(_quote(character, sheet, listed, key))
             except RuleError:
                 continue
         return offers
@@ -352,58 +418,24 @@ class GenesysSystem(SheetSystem):
         during creation only, at most 5) or ``skill:<name>`` (5 x the new rank, +5 if not a
         career skill; at most 2 during creation, 5 after) (Genesys Core Rulebook, Step 4).
         Raises RuleError naming the reason (unknown key, at the cap, creation over)."""
-        sheet = read_sheet(character)
-        kind, _, name = key.partition(":")
-        if kind == "characteristic" and name in genesys.CHARACTERISTICS:
-            rating = sheet["characteristics"][name]
-            if rating >= genesys.CHARACTERISTIC_MAX:
-                raise RuleError(f"{name} is {rating}, the most a characteristic can be.",
-                                RULE_STEP4)
-            if not sheet["creation"]:
-                raise RuleError(f"{name} can be raised with XP only during character "
-                                f"creation, and {character.name}'s is finished.", RULE_STEP4)
-            cost = genesys.characteristic_cost(rating + 1, in_creation=True)
-            return Advance(key=key, label=f"{name} {rating} → {rating + 1}",
-                           rank_from=rating, rank_to=rating + 1, cost=cost,
-                           notes=(f"10 × the new rating {rating + 1}, during creation only "
-                                  f"({RULE_STEP4}).",))
-        if kind == "skill":
-            _skill(character.campaign, name)
-            rank = sheet["skills"].get(name, 0)
-            career = name in sheet["career_skills"]
-            cap = (genesys.CREATION_SKILL_MAX if sheet["creation"]
-                   else genesys.SKILL_RANKS_MAX)
-            if rank >= cap:
-                raise RuleError(
-                    f"{name} is at rank {rank}"
-                    + (", the most during character creation." if sheet["creation"]
-                       and cap < genesys.SKILL_RANKS_MAX else ", the most a skill can be."),
-                    RULE_STEP4)
-            cost = genesys.skill_cost(rank + 1, career=career, in_creation=sheet["creation"])
-            how = (f"Career skill: 5 × the new rank {rank + 1}." if career else
-                   f"Non-career skill: 5 × the new rank {rank + 1}, + 5.")
-            return Advance(key=key, label=f"{name} {rank} → {rank + 1}", rank_from=rank,
-                           rank_to=rank + 1, cost=cost, notes=(f"{how} ({RULE_STEP4})",))
-        raise RuleError(f"{key!r} is not something XP buys on a Genesys sheet.", RULE_STEP4)
+        return _quote(character, read_sheet(character),
+                      {s.name for s in skills_of(character.campaign)}, key)
 
     def rank(self, character: Character, key: str) -> int:
         """The rating of ``characteristic:<name>`` or the ranks of ``skill:<name>`` (0 when
         untrained). Raises RuleError for another key."""
+        kind, name = _xp_key(key)
         sheet = read_sheet(character)
-        kind, _, name = key.partition(":")
-        if kind == "characteristic" and name in genesys.CHARACTERISTICS:
+        if kind == "characteristic":
             return int(sheet["characteristics"][name])
-        if kind == "skill" and name:
-            return int(sheet["skills"].get(name, 0))
-        raise RuleError(f"{key!r} is not something XP buys on a Genesys sheet.", RULE_STEP4)
+        return int(sheet["skills"].get(name, 0))
 
     def set_rank(self, character: Character, key: str, rank: int) -> None:
         """Set a characteristic's rating or a skill's ranks on ``character.sheet``; Brawn and
         Willpower move the wound and strain thresholds with them (10 + Brawn, 10 +
-        Willpower; Genesys Core Rulebook, Step 5)."""
-        self.rank(character, key)  # refuses an unknown key
+        Willpower; Genesys Core Rulebook, Step 5). Raises RuleError for another key."""
+        kind, name = _xp_key(key)
         sheet = read_sheet(character)
-        kind, _, name = key.partition(":")
         if kind == "characteristic":
             sheet["characteristics"][name] = rank
             if name == "Brawn":
@@ -500,9 +532,13 @@ class GenesysSystem(SheetSystem):
         return data, ", ".join(words)
 
     def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
-        """Exact odds of the dialog's pool (:func:`rulesets.genesys.odds`), with the pool
-        drawn as dice (``pool_text`` is safe HTML rendered from
-        ``systems/genesys/_pool.html``). Raises RuleError for an illegal pool."""
+        """Exact odds of the dialog's pool (:func:`rulesets.genesys.odds`), for
+        ``rolls/_odds.html``: success, advantage and threat as meters, the most likely net
+        result, triumph and despair in words, the phone's headline. ``pool_text`` draws the
+        pool as dice: ``systems/genesys/_pool.html`` rendered with autoescape on, so every
+        value in it (the skill's name is the GM's text) is escaped, and ``render_to_string``
+        hands back a SafeString the odds box shows as it is. One sheet read, one odds
+        computation. Raises RuleError for an illegal pool."""
         pool = self.build_pool(character, cleaned_data)
         odds = genesys.odds(pool)
         rows = [("Success", odds.success, True), ("Advantage", odds.advantage, True),
@@ -516,8 +552,8 @@ class GenesysSystem(SheetSystem):
         return {
             "odds": odds,
             "pool": pool,
-            "pool_text": mark_safe(render_to_string(  # our own template: safe HTML
-                "systems/genesys/_pool.html", {"pool": pool, "words": _describe(pool)})),
+            "pool_text": render_to_string(
+                "systems/genesys/_pool.html", {"pool": pool, "words": _describe(pool)}),
             "odds_rows": [(label, float(p), percent_text(float(p)), good)
                           for label, p, good in rows],
             "odds_lines": [
@@ -572,6 +608,7 @@ def _describe(pool: genesys.DicePool) -> str:
 
 
 def _net_words(net: int) -> str:
+    """A net result in words: "2 net successes", "1 net failure", "all cancelled out"."""
     if net > 0:
         return f"{net} net success{'es' if net != 1 else ''}"
     if net < 0:

@@ -28,6 +28,12 @@ EXTRA_DICE_MAX = 10
 """Most boost or setback dice the dialog adds."""
 
 
+def _count_field(label: str, most: int) -> forms.IntegerField:
+    """An optional count of dice or of modifications, 0 to ``most`` (blank is 0)."""
+    return forms.IntegerField(required=False, min_value=0, max_value=most, initial=0,
+                              label=label)
+
+
 def _values(data: Mapping[str, Any], name: str) -> list[str]:
     """Every value of ``name`` in a QueryDict or a plain dict (the demo and tests pass one)."""
     if hasattr(data, "getlist"):
@@ -71,6 +77,9 @@ class GenesysCreationForm(forms.Form):
                 for s in self.skills]
 
     def clean(self) -> dict[str, Any]:
+        """Check the career skills and free ranks together (a free rank in a career skill is
+        a free career rank, any other a free non-career rank). Raises ValidationError with
+        the RuleError's text, rule named."""
         cleaned = super().clean() or {}
         if "career_skills" in self.errors or "free_ranks" in self.errors:
             return cleaned
@@ -100,22 +109,12 @@ class GenesysRollForm(forms.Form):
                                    help_text="Average when not given.")
     destiny_point = forms.BooleanField(
         required=False, label="Spend a Destiny point (an Impossible task needs one)")
-    upgrade_ability = forms.IntegerField(
-        required=False, min_value=0, max_value=MODIFIER_MAX, initial=0,
-        label="Upgrade ability dice")
-    upgrade_difficulty = forms.IntegerField(
-        required=False, min_value=0, max_value=MODIFIER_MAX, initial=0,
-        label="Upgrade difficulty dice")
-    downgrade_proficiency = forms.IntegerField(
-        required=False, min_value=0, max_value=MODIFIER_MAX, initial=0,
-        label="Downgrade proficiency dice")
-    downgrade_challenge = forms.IntegerField(
-        required=False, min_value=0, max_value=MODIFIER_MAX, initial=0,
-        label="Downgrade challenge dice")
-    boost = forms.IntegerField(required=False, min_value=0, max_value=EXTRA_DICE_MAX,
-                               initial=0, label="Boost dice")
-    setback = forms.IntegerField(required=False, min_value=0, max_value=EXTRA_DICE_MAX,
-                                 initial=0, label="Setback dice")
+    upgrade_ability = _count_field("Upgrade ability dice", MODIFIER_MAX)
+    upgrade_difficulty = _count_field("Upgrade difficulty dice", MODIFIER_MAX)
+    downgrade_proficiency = _count_field("Downgrade proficiency dice", MODIFIER_MAX)
+    downgrade_challenge = _count_field("Downgrade challenge dice", MODIFIER_MAX)
+    boost = _count_field("Boost dice", EXTRA_DICE_MAX)
+    setback = _count_field("Setback dice", EXTRA_DICE_MAX)
 
     COUNTS = ("upgrade_ability", "upgrade_difficulty", "downgrade_proficiency",
               "downgrade_challenge", "boost", "setback")
@@ -127,6 +126,8 @@ class GenesysRollForm(forms.Form):
             (s.name, f"{s.name} ({s.characteristic})") for s in skills]
 
     def clean(self) -> dict[str, Any]:
+        """Blank counts become 0 and a blank difficulty "Average"; raises ValidationError
+        when neither a skill nor a characteristic is chosen (there is no pool to show)."""
         cleaned = super().clean() or {}
         for name in self.COUNTS:
             if cleaned.get(name) is None and name not in self.errors:
@@ -140,7 +141,8 @@ class GenesysRollForm(forms.Form):
 
 
 class TrackForm(forms.Form):
-    """Suffer or heal wounds or strain: an amount and a direction."""
+    """Suffer or heal wounds or strain: an amount (1-20 wounds or strain at a time) and a
+    direction ("suffer" or "heal")."""
 
     amount = forms.IntegerField(min_value=1, max_value=20, initial=1, label="Amount")
     direction = forms.ChoiceField(choices=[("suffer", "Suffer"), ("heal", "Heal")])
@@ -172,13 +174,9 @@ class GenesysRequestForm(forms.Form):
     skill = forms.ChoiceField(label="Skill")
     difficulty = forms.ChoiceField(choices=DIFFICULTY_CHOICES, initial="Average",
                                    label="Difficulty")
-    upgrade_difficulty = forms.IntegerField(
-        required=False, min_value=0, max_value=MODIFIER_MAX, initial=0,
-        label="Upgrade difficulty dice")
-    boost = forms.IntegerField(required=False, min_value=0, max_value=EXTRA_DICE_MAX,
-                               initial=0, label="Boost dice")
-    setback = forms.IntegerField(required=False, min_value=0, max_value=EXTRA_DICE_MAX,
-                                 initial=0, label="Setback dice")
+    upgrade_difficulty = _count_field("Upgrade difficulty dice", MODIFIER_MAX)
+    boost = _count_field("Boost dice", EXTRA_DICE_MAX)
+    setback = _count_field("Setback dice", EXTRA_DICE_MAX)
 
     def __init__(self, data: Mapping[str, Any] | None = None, *,
                  skills: Sequence[genesys.SkillInfo]) -> None:

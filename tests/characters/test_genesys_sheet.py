@@ -110,6 +110,23 @@ def test_the_sheet_costs_the_same_queries_whatever_the_number_of_rolls(
     assert response.content.decode().count('class="gx-dice gx-compact"') == rolls
 
 
+def test_a_sheet_render_reads_the_sheet_once_and_computes_no_odds(
+    client_for, bob, kes, monkeypatch
+) -> None:
+    from characters.systems import genesys as sheet_module
+
+    reads = []
+    read_sheet = sheet_module.read_sheet
+    monkeypatch.setattr(sheet_module, "read_sheet",
+                        lambda character: reads.append(character.pk) or read_sheet(character))
+    monkeypatch.setattr(sheet_module.genesys, "odds", lambda pool: pytest.fail("odds computed"))
+
+    response = client_for(bob).get(kes.get_absolute_url())
+
+    assert response.status_code == 200
+    assert reads == [kes.pk]
+
+
 # --- Wounds and strain ---------------------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
+from campaigns.models import Campaign
 from characters.models import Character
 from rolls.models import Roll
 from tests.characters import test_genesys_cast as cast
@@ -117,6 +118,20 @@ def test_an_upgrade_with_no_ability_die_left_adds_one(client_for, bob, kes) -> N
     assert "1 ability, 2 proficiency vs 3 difficulty" in text
     assert "1 upgrade with no ability die left added an ability die" in text
     assert "1 challenge downgrade ignored: no challenge die left" in text
+
+
+def test_the_pool_drawn_as_dice_escapes_the_gms_skill_name(client_for, bob, kes) -> None:
+    # A skill name may hold & and ' (rulesets.genesys.check_skill); the pool's words come
+    # back inside the drawn pool, which the odds box shows without escaping it again.
+    Campaign.objects.filter(pk=kes.campaign_id).update(
+        system_data={"skills": [{"name": "Lock & Key's", "characteristic": "Cunning"}]})
+
+    response = client_for(bob, htmx=True).get(odds_url(kes), {"skill": "Lock & Key's"})
+
+    content = response.content.decode()
+    assert ('<span class="gx-pool-words">Cunning + Lock &amp; Key&#x27;s, Average: 2 ability '
+            "vs 2 difficulty</span>") in content
+    assert "Lock & Key" not in content
 
 
 def test_the_dialog_needs_a_skill_or_a_characteristic(client_for, bob, kes) -> None:
