@@ -1944,5 +1944,14 @@ def parse_die_steps(text: str) -> tuple[DieStep, ...]:
 
 def die_steps_chart(steps: Sequence[DieStep]) -> tuple[int, ...]:
     """Every die size a die steps table uses, smallest first: the chart its pools are built
-    on (for :func:`build_pool`'s ``chart``)."""
+    on (for :func:`build_pool`'s ``chart``).
+
+    Args:
+        steps: the rows (:func:`check_die_steps` or :func:`default_die_steps`).
+
+    Returns:
+        Die sizes, e.g. ``(4, 6, 8, 10, 12, 20)`` for the default steps.
+
+    Source: Shattered World Core Engine, Action Dice and Field Role Dice.
+    """
     return tuple(sorted({row.action_die for row in steps} | {row.field_role_die for row in steps}))

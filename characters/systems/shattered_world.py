@@ -41,6 +41,7 @@ from characters.systems import (
     RolledResult,
     SheetSystem,
     TrackAction,
+    percent_text,
 )
 from rulesets import shattered_world as sw
 from rulesets.errors import RuleError
@@ -74,10 +75,17 @@ ACTION_DIE = "Action Die"
 """The catalogue name of the action die step buy-in (``buy_in:Action Die``)."""
 
 UAM = "Increase UAM"
+"""The catalogue name of the Universal Action Modifier buy-in (one UAM a level)."""
 
-STAT_CHOICES = [(code, name) for code, name in sw.STATISTICS.items()]
+STAT_CHOICES = list(sw.STATISTICS.items())
+"""The six statistics as form choices, ``[("PF", "Physical Fitness"), ...]``."""
+
 POOL_CHOICES = [*STAT_CHOICES, (sw.HIT_POINTS, "Hit Points")]
+"""The pools a player loses or regains points of: the six statistics and hit points."""
+
 KEY_PREFIX = "buy_in:"
+"""The ledger's ``trait_key`` prefix of everything XP buys here: ``buy_in:Increase UAM``,
+``buy_in:Exceptional Ability, Each:PF``, ``buy_in:Action Die``."""
 
 
 # --- The catalogue ----------------------------------------------------------------------------
@@ -188,7 +196,8 @@ def _step_dict(step: sw.DieStep) -> dict[str, Any]:
 
 
 def die_steps(campaign: Campaign) -> tuple[sw.DieStep, ...]:
-    """The campaign's die steps table (the default when it has none)."""
+    """The campaign's die steps table, starting step first (the default when it has none:
+    a factory-made campaign's ``system_data`` is ``{}``)."""
     rows = (campaign.system_data or {}).get("die_steps")
     if not rows:
         return sw.default_die_steps()
@@ -205,6 +214,12 @@ def catalogue(campaign: Campaign) -> list[Entry]:
 # --- Sheet helpers ----------------------------------------------------------------------------
 
 
+def _owned_key(name: str, code: str) -> str:
+    """A buy-in's key in ``sheet["buy_ins"]``: ``name``, or ``name:code`` for one bought per
+    statistic ("Exceptional Ability, Each:PF")."""
+    return f"{name}:{code}" if code else name
+
+
 def _pool(sheet: Mapping[str, Any], code: str) -> sw.Statistic:
     data = sheet["hit_points"] if code == sw.HIT_POINTS else sheet["statistics"][code]
     return sw.Statistic(code, int(data["current"]), int(data["max"]))
@@ -218,27 +233,27 @@ def _put_pool(sheet: dict[str, Any], pool: sw.Statistic) -> None:
         sheet["statistics"] = {**sheet["statistics"], pool.code: value}
 
 
+def _grow_pool(sheet: dict[str, Any], code: str, points: int) -> None:
+    """Add ``points`` (negative on an undo) to a pool's maximum and current, neither below 0
+    nor current above the maximum: a buy-in's +2 to a statistic, its hit points."""
+    pool = _pool(sheet, code)
+    maximum = max(0, pool.maximum + points)
+    _put_pool(sheet, sw.Statistic(code, min(maximum, max(0, pool.current + points)), maximum))
+
+
 def _achievements(sheet: Mapping[str, Any]) -> dict[str, Any]:
     data = sheet.get("achievements") or {}
     return {"total": int(data.get("total", 0)), "milestones": list(data.get("milestones", [])),
             "feats": dict(data.get("feats", {}))}
 
 
-def total_achievements(character: Character) -> int:
-    """Total Achievements: every achievement logged and not undone (never spent)."""
-    return _achievements(character.sheet)["total"]
-
-
 def _same(a: str, b: str) -> bool:
     return a.strip().casefold() == b.strip().casefold()
 
 
-def _keep_viewer(character: Character, by: AbstractBaseUser) -> None:
-    """The locked row lost ``viewer_role``; set it again so the answer's partial shows the
-    GM's controls to the GM."""
-    from campaigns.permissions import is_gm
-
-    character.viewer_role = "gm" if is_gm(by, character.campaign_id) else "player"  # type: ignore[attr-defined]
+def _one_line(text: str | None) -> str:
+    """``text`` with its runs of whitespace made one space, trimmed ("" for None)."""
+    return " ".join((text or "").split())
 
 
 # --- Creation ---------------------------------------------------------------------------------
@@ -273,6 +288,8 @@ class CreationForm(forms.Form):
         return [self[f"stat_{code}"] for code, _ in STAT_CHOICES]
 
     def clean(self) -> dict[str, Any]:
+        """Each statistic's maximum 1 to :data:`STAT_CAP`, at most :data:`PROFICIENCIES_MAX`
+        proficiencies; each broken rule is an error on its field."""
         data = super().clean() or {}
         for code, label in STAT_CHOICES:
             value = data.get(f"stat_{code}")
@@ -299,7 +316,6 @@ class PoolForm(forms.Form):
 def pool_change(character: Character, data: dict[str, Any], by: AbstractBaseUser) -> str:
     """Lose or regain points of a pool, stopping at 0 and at the maximum
     (Shattered World Core Engine, Mechanical (Non-Roleplay) Actions). Needs the row lock."""
-    _keep_viewer(character, by)
     sheet = dict(character.sheet)
     before = _pool(sheet, data["pool"])
     after = (before.lose(data["amount"]) if data["direction"] == "lose"
@@ -319,11 +335,10 @@ class RestForm(forms.Form):
 def full_rest(character: Character, data: dict[str, Any], by: AbstractBaseUser) -> str:
     """Restore every statistic to its maximum, hit points excepted (Shattered World Core
     Engine, Mechanical (Non-Roleplay) Actions). Needs the row lock."""
-    _keep_viewer(character, by)
     sheet = dict(character.sheet)
-    for code in sw.STATISTICS:
-        pool = _pool(sheet, code)
-        _put_pool(sheet, sw.Statistic(code, pool.maximum, pool.maximum))
+    rested = sw.Statistics(tuple(_pool(sheet, code) for code in sw.STATISTICS)).full_rest()
+    for pool in rested.pools:
+        _put_pool(sheet, pool)
     character.sheet = sheet
     return "Full rest: every statistic is back to its maximum (hit points are not)."
 
@@ -340,7 +355,8 @@ class AchievementForm(forms.Form):
                            help_text="One of the seed's universal achievements, or your own.")
 
     def clean_name(self) -> str:
-        return " ".join(self.cleaned_data["name"].split())
+        """The name on one line, single-spaced (the ledger key and the milestone check)."""
+        return _one_line(self.cleaned_data["name"])
 
 
 def achievement_append(character: Character, *, kind: str, name: str, category: str,
@@ -391,7 +407,6 @@ def achievement_log(character: Character, data: dict[str, Any], by: AbstractBase
     """Log an achievement from the sheet's form (:func:`achievement_append`): a milestone
     logged before (and not undone) is refused (Shattered World Core Engine, Achievements
     and Buy-Ins). Needs the row lock."""
-    _keep_viewer(character, by)
     _, message = achievement_append(character, kind=data["kind"], name=data["name"],
                                     category=data.get("category") or "universal", by=by)
     return message
@@ -419,11 +434,11 @@ class AchievementUndoForm(forms.Form):
         self.character = character
 
     def clean_entry(self) -> XpEntry:
+        """The award entry of this character's achievement; ValidationError for any other."""
         from characters.models import XpEntry
 
-        entry = (XpEntry.objects.filter(pk=self.cleaned_data["entry"], character=self.character,
-                                        kind=XpEntry.Kind.AWARD)
-                 .select_related("reversal").first())
+        entry = XpEntry.objects.filter(pk=self.cleaned_data["entry"], character=self.character,
+                                       kind=XpEntry.Kind.AWARD).first()
         if entry is None or not entry.trait_key.startswith(("milestone:", "feat:")):
             raise forms.ValidationError("That is not an achievement of this character.")
         return entry
@@ -436,7 +451,8 @@ def achievement_undo(character: Character, data: dict[str, Any], by: AbstractBas
     from characters.models import XpEntry
     from characters.services import ledger_append
 
-    _keep_viewer(character, by)
+    # Read again under the character's lock: the form's copy predates it, and an undo made
+    # meanwhile (a second tab) shows only now.
     entry = XpEntry.objects.select_related("reversal").get(pk=data["entry"].pk)
     if hasattr(entry, "reversal"):
         raise RuleError("That achievement has already been undone.", RULE_ACHIEVEMENTS)
@@ -469,10 +485,11 @@ class FoibleForm(forms.Form):
 
 
 def foible_set(character: Character, data: dict[str, Any], by: AbstractBaseUser) -> str:
-    """Record the foible the player accepts (Universal Buy-Ins: "must accept foible")."""
-    _keep_viewer(character, by)
-    character.sheet = {**character.sheet, "foible": data["foible"].strip()}
-    return "Foible saved." if data["foible"].strip() else "Foible cleared."
+    """Record the foible the player accepts, "" to clear it (Shattered World Core Engine,
+    Universal Buy-Ins: "must accept foible"). Needs the row lock."""
+    foible = data["foible"].strip()
+    character.sheet = {**character.sheet, "foible": foible}
+    return "Foible saved." if foible else "Foible cleared."
 
 
 ACTIONS = {
@@ -497,6 +514,8 @@ class DieStepsForm(forms.Form):
                             label="Die steps (AD, FRD, cost in XP, notes)")
 
     def clean_steps(self) -> tuple[sw.DieStep, ...]:
+        """The checked rows (:func:`rulesets.shattered_world.parse_die_steps`); its RuleError
+        becomes the field's error."""
         try:
             return sw.parse_die_steps(self.cleaned_data["steps"])
         except RuleError as exc:
@@ -537,15 +556,18 @@ class BuyInForm(forms.Form):
     requires = forms.CharField(max_length=80, required=False, label="Requires the buy-in")
 
     def clean_name(self) -> str:
-        return " ".join(self.cleaned_data["name"].split())
+        """The name on one line, single-spaced."""
+        return _one_line(self.cleaned_data["name"])
 
     def clean_cost(self) -> str:
+        """The cost in the seed's notation, as the engine writes it ("3/E" -> "3/e")."""
         try:
             return sw.parse_cost(self.cleaned_data["cost"]).notation()
         except RuleError as exc:
             raise forms.ValidationError(str(exc)) from exc
 
     def clean(self) -> dict[str, Any]:
+        """A subrole needs its field role."""
         data = super().clean() or {}
         if data.get("subrole") and not data.get("field_role"):
             self.add_error("field_role", "A subrole belongs to a field role: name it.")
@@ -560,12 +582,12 @@ def buy_in_add(campaign: Campaign, data: dict[str, Any], by: AbstractBaseUser, r
     names |= {b.name.casefold() for b in MULTIPLIER_RULES}
     if data["name"].casefold() in names:
         raise RuleError(f"{data['name']} is already in the catalogue.", RULE_BUY_INS)
-    requires = " ".join((data.get("requires") or "").split())
+    requires = _one_line(data.get("requires"))
     if requires and requires.casefold() not in names:
         raise RuleError(f"{requires} is not in the catalogue.", RULE_BUY_INS)
     row = {"name": data["name"], "cost": data["cost"], "effect": data.get("effect", ""),
-           "field_role": " ".join((data.get("field_role") or "").split()),
-           "subrole": " ".join((data.get("subrole") or "").split()),
+           "field_role": _one_line(data.get("field_role")),
+           "subrole": _one_line(data.get("subrole")),
            "ability": data.get("ability") or "", "hit_points": data.get("hit_points") or 0,
            "min_achievements": data.get("min_achievements") or 0, "requires": requires}
     system_data = dict(campaign.system_data or {})
@@ -621,6 +643,8 @@ class RollForm(forms.Form):
                              help_text="What is attempted, for the roll log.")
 
     def clean_modifiers(self) -> tuple[int, ...]:
+        """Modifiers typed as "+2 -1" (or "+2, -1") as ``(2, -1)``; each at most
+        :data:`rulesets.shattered_world.QUICK_ROLL_MAX_NUMBER` either way."""
         text = self.cleaned_data["modifiers"].replace(",", " ")
         values = []
         for term in text.replace("+", " +").replace("-", " -").split():
@@ -635,6 +659,7 @@ class RollForm(forms.Form):
         return tuple(values)
 
     def clean_multipliers(self) -> str:
+        """The multipliers as the engine writes them ("x2 x2"); bad notation is refused."""
         try:
             return sw.format_multipliers(sw.parse_multipliers(self.cleaned_data["multipliers"]))
         except RuleError as exc:
@@ -642,6 +667,7 @@ class RollForm(forms.Form):
 
 
 REQUEST_DICE = {"ad": "Action die", "frd": "Field role die"}
+"""The roll dialog's die values in words, for a request's description."""
 
 
 class RequestForm(forms.Form):
@@ -660,14 +686,6 @@ class RequestForm(forms.Form):
     use_uam = forms.TypedChoiceField(
         choices=[("yes", "Yes"), ("no", "No")], coerce=lambda value: value == "yes",
         initial="yes", label="Each character adds their UAM")  # a select: a thumb-sized target
-
-
-def _percent(p: float) -> str:
-    if 0 < p < 0.001:
-        return "< 0.1 %"
-    if 0.999 < p < 1:
-        return "> 99.9 %"
-    return f"{p * 100:.1f} %"
 
 
 # --- The system -------------------------------------------------------------------------------
@@ -700,10 +718,10 @@ class ShatteredWorld(SheetSystem):
         stats = sw.new_statistics(maxima, cleaned_data["hit_points"])
         human = bool(cleaned_data.get("human"))
         return {
-            "species": "Human" if human else " ".join(cleaned_data["species"].split()),
+            "species": "Human" if human else _one_line(cleaned_data["species"]),
             "human": human,
-            "field_role": " ".join(cleaned_data["field_role"].split()),
-            "subrole": " ".join(cleaned_data["subrole"].split()),
+            "field_role": _one_line(cleaned_data["field_role"]),
+            "subrole": _one_line(cleaned_data["subrole"]),
             "statistics": {p.code: {"current": p.current, "max": p.maximum}
                            for p in stats.pools if p.code != sw.HIT_POINTS},
             "hit_points": {"current": cleaned_data["hit_points"],
@@ -776,20 +794,24 @@ class ShatteredWorld(SheetSystem):
         }
 
     def sheet_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
-        """Statistics, hit points, dice, buy-ins owned, achievements; for the GM the seed's
-        achievement names for the log form. No queries beyond the loaded campaign."""
+        """Statistics, hit points, dice, buy-ins owned, achievements, the odds of the dialog
+        as it opens; for the GM the log form and the seed's achievement names. No queries
+        beyond the loaded campaign."""
         sheet = character.sheet
         owned = []
         for key, level in sorted(sheet.get("buy_ins", {}).items()):
             name, _, code = key.partition(":")
             owned.append({"name": name, "statistic": sw.STATISTICS.get(code, ""),
                           "level": level})
-        return {
-            **self._common(character),
-            "buy_ins_owned": owned,
+        gm_only = {
             "achievement_form": AchievementForm(),
             "milestone_names": [a.name for a in sw.UNIVERSAL_MILESTONES],
             "feat_names": [a.name for a in sw.UNIVERSAL_FEATS],
+        } if is_gm else {}
+        return {
+            **self._common(character),
+            "buy_ins_owned": owned,
+            **gm_only,
             # The odds of the dialog as it opens, so the box is right before any change.
             **self.odds(character, {"die": "frd" if sheet.get("human") else "ad",
                                     "target": 5, "use_uam": True}),
@@ -880,7 +902,7 @@ class ShatteredWorld(SheetSystem):
         entry = self._entry(character, name, code)
         sheet = character.sheet
         owned = sheet.get("buy_ins", {})
-        level = int(owned.get(f"{name}:{code}" if code else name, 0))
+        level = int(owned.get(_owned_key(name, code), 0))
         parsed = sw.parse_cost(entry.cost)
         if not parsed.levelled and level >= 1:
             raise RuleError(f"{entry.name} is bought once, and is already owned.", RULE_BUY_INS)
@@ -892,8 +914,7 @@ class ShatteredWorld(SheetSystem):
             reasons.append(f"needs min. {entry.min_achievements} achievements "
                            f"(has {achievements})")
         for required in entry.requires:
-            required_key = f"{required}:{code}" if code else required
-            if not owned.get(required_key):
+            if not owned.get(_owned_key(required, code)):
                 reasons.append(f"needs {required}{f' ({sw.STATISTICS[code]})' if code else ''}"
                                " first")
         ability = code or entry.ability
@@ -946,7 +967,7 @@ class ShatteredWorld(SheetSystem):
         name, code = self._parse_key(key)
         if name == ACTION_DIE and not code:
             return int(character.sheet.get("action_die_level", 0))
-        return int(character.sheet.get("buy_ins", {}).get(f"{name}:{code}" if code else name, 0))
+        return int(character.sheet.get("buy_ins", {}).get(_owned_key(name, code), 0))
 
     def set_rank(self, character: Character, key: str, rank: int) -> None:
         """Set the levels of ``key`` and apply the change: the action die step, a statistic's
@@ -958,7 +979,7 @@ class ShatteredWorld(SheetSystem):
             sheet["action_die_level"] = rank
             character.sheet = sheet
             return
-        owned_key = f"{name}:{code}" if code else name
+        owned_key = _owned_key(name, code)
         buy_ins = dict(sheet.get("buy_ins", {}))
         delta = rank - int(buy_ins.get(owned_key, 0))
         if rank:
@@ -969,18 +990,9 @@ class ShatteredWorld(SheetSystem):
         entry = next((e for e in catalogue(character.campaign) if e.name == name), None)
         if entry is not None:
             if entry.statistic_bonus and code:
-                pool = _pool(sheet, code)
-                bonus = entry.statistic_bonus * delta
-                maximum = max(0, pool.maximum + bonus)
-                _put_pool(sheet, sw.Statistic(code, min(maximum, max(0, pool.current + bonus)),
-                                              maximum))
+                _grow_pool(sheet, code, entry.statistic_bonus * delta)
             if entry.hit_points:
-                pool = _pool(sheet, sw.HIT_POINTS)
-                bonus = entry.hit_points * delta
-                maximum = max(0, pool.maximum + bonus)
-                _put_pool(sheet, sw.Statistic(sw.HIT_POINTS,
-                                              min(maximum, max(0, pool.current + bonus)),
-                                              maximum))
+                _grow_pool(sheet, sw.HIT_POINTS, entry.hit_points * delta)
             if entry.field_role and not _same(entry.field_role, sheet.get("field_role", "")):
                 roles = dict(sheet.get("buy_in_field_roles", {}))
                 others = list(sheet.get("additional_field_roles", []))
@@ -1102,25 +1114,27 @@ class ShatteredWorld(SheetSystem):
         words = [f"{REQUEST_DICE[die]} vs target number {cleaned_data['target']}"]
         if modifier:
             words.append(f"{modifier:+d}")
-        if use_uam and self.uam(character):
-            words.append(f"UAM +{self.uam(character)}")
+        uam = self.uam(character)
+        if use_uam and uam:
+            words.append(f"UAM +{uam}")
         return data, ", ".join(words)
 
     def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
-        """Exact odds: success (standard successes included), standard success alone,
-        failure, and the chance of each degree."""
+        """Exact odds of the dialog's roll: success (standard successes included), standard
+        success alone, failure, and the chance of each degree (Shattered World Core Engine,
+        The Core Mechanic; Standard Success). Raises RuleError for an illegal pool."""
         pool = self.pool(character, cleaned_data)
         odds = sw.pool_odds(pool)
         success, standard = float(odds.success), float(odds.standard_success)
-        degrees = " · ".join(f"{d}: {_percent(float(p))}" for d, p in odds.degrees)
+        failure = float(odds.failure)
+        degrees = " · ".join(f"{d}: {percent_text(float(p))}" for d, p in odds.degrees)
         return {
             "odds": odds, "pool": pool, "pool_text": pool.describe(),
-            "odds_rows": [("Success", success, _percent(success), True),
-                          ("Standard", standard, _percent(standard), True),
-                          ("Failure", float(odds.failure), _percent(float(odds.failure)), False)],
+            "odds_rows": [("Success", success, percent_text(success), True),
+                          ("Standard", standard, percent_text(standard), True),
+                          ("Failure", failure, percent_text(failure), False)],
             "odds_lines": [f"Chance of each degree: {degrees}."] if degrees else [],
-            "odds_headline": f"Success {_percent(success)}",
-            "notes": list(pool.notes),
+            "odds_headline": f"Success {percent_text(success)}",
         }
 
 

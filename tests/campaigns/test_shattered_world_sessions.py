@@ -11,35 +11,24 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership, Session
+from campaigns.models import Membership, Session
 from campaigns.session_services import session_award, session_create
 from characters.models import Character, XpEntry
 from characters.systems.shattered_world import SYSTEM, achievement_append
 from rulesets.errors import RuleError
+from tests.characters import test_shattered_world_sheet as sheet_tests
 from tests.characters.test_health_and_willpower import text_of
 from tests.characters.test_shattered_world_sheet import KAELIN
-from tests.factories import CampaignFactory, UserFactory
+from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
+kaelin = sheet_tests.kaelin  # the fixture, shared
+sw_campaign = sheet_tests.sw_campaign  # the fixture, shared
 
 INN = "Milestone: Talk to strangers at the inn"
 ENEMY = "Feat: Defeat any enemy"
 QUEST_FEAT = "Feat: Complete a quest successfully"
 QUEST_MILESTONE = "Milestone: Complete a quest successfully"
-
-
-@pytest.fixture
-def sw_campaign(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
-    """Alice GMs a Shattered World campaign (factory-made: system data {}); Bob plays."""
-    campaign = CampaignFactory(name="The Shattered Coast", ruleset="shattered_world",
-                               created_by=alice, starting_xp=0)
-    Membership.objects.create(campaign=campaign, user=bob, role=Membership.Role.PLAYER)
-    return campaign
-
-
-@pytest.fixture
-def kaelin(sw_campaign, bob) -> Character:  # type: ignore[no-untyped-def]
-    return SYSTEM.create_character(campaign=sw_campaign, owner=bob, data=KAELIN)
 
 
 @pytest.fixture

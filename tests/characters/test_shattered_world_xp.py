@@ -73,6 +73,13 @@ def test_the_gm_logs_a_milestone_for_one_xp_and_one_achievement(client_for, alic
     assert (entry.kind, entry.trait_key) == ("award", "milestone:Talk to strangers at the inn")
 
 
+def test_the_gms_answer_keeps_the_log_form_for_the_next_achievement(client_for, alice, kaelin):
+    response = log(client_for(alice, htmx=True), kaelin, "Accept a quest")
+
+    assert response.content.decode().lstrip().startswith('<div id="sheet-achievements">')
+    assert "Log an achievement (GM)" in text_of(response)
+
+
 def test_a_milestone_logged_twice_is_refused_with_the_reason(client_for, alice, kaelin):
     client = client_for(alice, htmx=True)
     log(client, kaelin, "Surrender", "milestone")
