@@ -616,12 +616,7 @@ def _decide(
     key1, key2 = _contest_key(first), _contest_key(second)
     if key1 != key2:
         return (1 if key1 > key2 else 2), "total"
-    winner, decided_by = tie_break(
-        TieFacts(is_pc=first.is_pc, is_defender=first.is_defender,
-                 modifier=first.tie_modifier, level=first.level),
-        TieFacts(is_pc=second.is_pc, is_defender=second.is_defender,
-                 modifier=second.tie_modifier, level=second.level),
-    )
+    winner, decided_by = tie_break(_tie_facts(first), _tie_facts(second))
     if winner is not None:
         return winner, decided_by
     if random_die is None:
@@ -644,6 +639,12 @@ class TieFacts:
     is_defender: bool = False
     modifier: int = 0
     level: int = 0
+
+
+def _tie_facts(side: ContestSide) -> TieFacts:
+    """A rolled side's facts for :func:`tie_break` (its given modifier, or its test's)."""
+    return TieFacts(is_pc=side.is_pc, is_defender=side.is_defender, modifier=side.tie_modifier,
+                    level=side.level)
 
 
 def tie_break(first: TieFacts, second: TieFacts) -> tuple[int | None, str]:
@@ -953,14 +954,18 @@ class ContestOdds:
     tie_winner: int | None
 
 
-def _contest_distribution(pool: TestPool) -> dict[tuple[bool, int], Fraction]:
-    """(rolled at all?, total) -> probability, ordered as :func:`resolve_contest` compares."""
+def _contest_ways(pool: TestPool) -> tuple[list[tuple[tuple[bool, int], int]], int]:
+    """``([((rolled at all?, total), ways), ...], whole)``: the pool's outcomes as whole
+    numbers of ways out of ``whole``, keys ascending in the order :func:`resolve_contest`
+    compares them."""
     if pool.automatic_failure:
-        return {(False, 0): Fraction(1)}
+        return [((False, 0), 1)], 1
+    whole = DIE_SIDES**pool.dice
     distribution = total_distribution(
         modifier=pool.modifier, favor=pool.favor, disfavor=pool.disfavor
     )
-    return {(True, total): p for total, p in distribution.items()}
+    return [((True, total), p.numerator * (whole // p.denominator))
+            for total, p in distribution.items()], whole
 
 
 def contest_odds(first: TestPool, second: TestPool, first_facts: TieFacts,
@@ -978,20 +983,30 @@ def contest_odds(first: TestPool, second: TestPool, first_facts: TieFacts,
 
     Returns:
         A :class:`ContestOdds`.
+
+    Raises:
+        RuleError: a pool's favor or disfavor outside 0 to :data:`MAX_FAVOR` (possible only
+            for a pool not made by :func:`build_test`).
     """
-    mine = _contest_distribution(first)
-    theirs = _contest_distribution(second)
-    above = tie = Fraction(0)
-    for key, p in mine.items():
-        for other, q in theirs.items():
-            if key > other:
-                above += p * q
-            elif key == other:
-                tie += p * q
+    # One merge of the two outcome lists (keys ascending) in whole numbers of ways: the ways
+    # the other side stays below each of my keys accumulate as it goes, so 23 dice a side
+    # take one pass, not a product of the two lists in Fractions.
+    mine, whole_mine = _contest_ways(first)
+    theirs, whole_theirs = _contest_ways(second)
+    above = tie = below = j = 0
+    for key, ways in mine:
+        while j < len(theirs) and theirs[j][0] < key:
+            below += theirs[j][1]
+            j += 1
+        above += ways * below
+        if j < len(theirs) and theirs[j][0] == key:
+            tie += ways * theirs[j][1]
+    whole = whole_mine * whole_theirs
+    tie_chance = Fraction(tie, whole)
     winner, decided_by = tie_break(first_facts, second_facts)
     share = Fraction(1, 2) if winner is None else Fraction(1 if winner == 1 else 0)
-    win = above + tie * share
-    return ContestOdds(win=win, lose=1 - win, tie=tie, tie_decided_by=decided_by,
+    win = Fraction(above, whole) + tie_chance * share
+    return ContestOdds(win=win, lose=1 - win, tie=tie_chance, tie_decided_by=decided_by,
                        tie_winner=winner)
 
 

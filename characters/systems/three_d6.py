@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -33,6 +32,7 @@ from characters.systems import (
     RolledResult,
     SheetSystem,
     TrackAction,
+    percent_text,
 )
 from rulesets import three_d6
 from rulesets.errors import RuleError
@@ -46,12 +46,10 @@ if TYPE_CHECKING:
     from rulesets.dice import Rng
 
 SEED = "3d6 Rolls and Tests"
-RULE_TESTS = f"{SEED}, Rolls and Tests"
 RULE_CONTEST = f"{SEED}, Contesting"
 RULE_CREATION = "3d6 sheet decision, Character Creation"
 RULE_ADVANCE = "3d6 sheet decision, Advancement"
 RULE_HEALTH = "3d6 sheet decision, Health"
-RULE_NAMES = "3d6 sheet decision, Trait Names"
 
 TRAIT_SLOTS: tuple[str, ...] = tuple(f"t{i}" for i in range(three_d6.TRAIT_COUNT))
 """The six trait slots, "t0".."t5" (3d6 Rolls and Tests, Rolls and Tests: "one of 6 traits")."""
@@ -60,6 +58,11 @@ SUBTRAIT_SLOTS: tuple[str, ...] = tuple(f"s{i}" for i in range(three_d6.SUBTRAIT
 """The twelve subtrait slots, "s0".."s11" ("or one of 12 Subtraits")."""
 
 SLOTS: tuple[str, ...] = TRAIT_SLOTS + SUBTRAIT_SLOTS
+
+SLOT_GROUPS: tuple[tuple[str, tuple[str, str]], ...] = tuple(
+    (f"t{i}", (f"s{2 * i}", f"s{2 * i + 1}")) for i in range(three_d6.TRAIT_COUNT))
+"""Each trait slot with the two subtrait slots listed under it: ("t0", ("s0", "s1")), ...
+(decision: the seed does not say which subtraits belong to which trait)."""
 
 DEFAULT_TRAITS: tuple[str, ...] = ("Power", "Agility", "Awareness", "Intellect", "Presence",
                                    "Resolve")
@@ -116,10 +119,15 @@ def default_names() -> dict[str, list[str]]:
     return {"traits": list(DEFAULT_TRAITS), "subtraits": list(DEFAULT_SUBTRAITS)}
 
 
+def _system_data(campaign: Campaign) -> dict[str, Any]:
+    """``campaign.system_data``, or ``{}`` when it is not a dict (damaged)."""
+    return campaign.system_data if isinstance(campaign.system_data, dict) else {}
+
+
 def names(campaign: Campaign) -> dict[str, str]:
     """Slot -> name for a campaign ("t0" -> "Power", "s0" -> "Might"), any missing or damaged
     entry of ``campaign.system_data`` read from :func:`default_names`. No queries."""
-    data = campaign.system_data if isinstance(campaign.system_data, dict) else {}
+    data = _system_data(campaign)
     result: dict[str, str] = {}
     for kind, slots, defaults in (("traits", TRAIT_SLOTS, DEFAULT_TRAITS),
                                   ("subtraits", SUBTRAIT_SLOTS, DEFAULT_SUBTRAITS)):
@@ -128,11 +136,6 @@ def names(campaign: Campaign) -> dict[str, str]:
         for slot, name, default in zip(slots, listed, defaults, strict=True):
             result[slot] = name if isinstance(name, str) and name.strip() else default
     return result
-
-
-def parent_trait(slot: str) -> str:
-    """The trait a subtrait is listed under: "s0", "s1" -> "t0"; a trait is its own."""
-    return slot if slot.startswith("t") else f"t{int(slot[1:]) // 2}"
 
 
 def is_trait(slot: str) -> bool:
@@ -170,7 +173,8 @@ def signed(value: int) -> str:
 
 @dataclass(frozen=True)
 class Row:
-    """One trait or subtrait as the sheet shows it."""
+    """One trait or subtrait as the sheet shows it: its slot ("t0"), the campaign's name for
+    it and the character's modifier."""
 
     slot: str
     name: str
@@ -178,18 +182,19 @@ class Row:
 
     @property
     def signed(self) -> str:
+        """The modifier as the sheet writes it ("+2", "0", "-1")."""
         return signed(self.modifier)
 
 
 def groups(character: Character) -> list[tuple[Row, list[Row]]]:
-    """Each trait with its two subtraits, in order, for the sheet and the card."""
+    """Each trait with its two subtraits, in order, for the sheet and the card (no queries
+    once ``character.campaign`` is loaded)."""
     named = names(character.campaign)
-    return [
-        (Row(t, named[t], modifier(character, t)),
-         [Row(s, named[s], modifier(character, s))
-          for s in SUBTRAIT_SLOTS if parent_trait(s) == t])
-        for t in TRAIT_SLOTS
-    ]
+
+    def row(slot: str) -> Row:
+        return Row(slot, named[slot], modifier(character, slot))
+
+    return [(row(t), [row(s) for s in subtraits]) for t, subtraits in SLOT_GROUPS]
 
 
 def slot_choices(campaign: Campaign, character: Character | None = None
@@ -202,11 +207,14 @@ def slot_choices(campaign: Campaign, character: Character | None = None
             return named[slot]
         return f"{named[slot]} ({signed(modifier(character, slot))})"
 
-    return [
-        (named[t], [(t, label(t)), *[(s, label(s)) for s in SUBTRAIT_SLOTS
-                                     if parent_trait(s) == t]])
-        for t in TRAIT_SLOTS
-    ]
+    return [(named[t], [(t, label(t)), *[(s, label(s)) for s in subtraits]])
+            for t, subtraits in SLOT_GROUPS]
+
+
+def _field_groups(form: forms.Form) -> list[tuple[forms.BoundField, list[forms.BoundField]]]:
+    """Each trait's bound field with its two subtraits', for a template (the form has one
+    field per slot)."""
+    return [(form[t], [form[s] for s in subtraits]) for t, subtraits in SLOT_GROUPS]
 
 
 # --- Creation -------------------------------------------------------------------------------
@@ -239,10 +247,11 @@ class CreationForm(forms.Form):
 
     def field_groups(self) -> list[tuple[forms.BoundField, list[forms.BoundField]]]:
         """Each trait's bound field with its two subtraits', for the template."""
-        return [(self[t], [self[s] for s in SUBTRAIT_SLOTS if parent_trait(s) == t])
-                for t in TRAIT_SLOTS]
+        return _field_groups(self)
 
     def clean(self) -> dict[str, Any]:
+        """Refuse a spread that does not spend each budget exactly, naming the sum and the
+        difference (ValidationError)."""
         cleaned = super().clean() or {}
         if any(slot not in cleaned for slot in SLOTS):
             return cleaned  # a field error already names the broken value
@@ -268,8 +277,10 @@ class HealthForm(forms.Form):
 
 
 def health_apply(character: Character, data: dict[str, Any], by: AbstractBaseUser) -> str:
-    """Take damage or heal (decision: a plain health track, 0 to its maximum, that no roll
-    reads). Refuses a change that would do nothing. Runs with the character locked."""
+    """Take ``data["amount"]`` health points of damage or heal them (``data["change"]``);
+    returns the message (decision: a plain health track, 0 to its maximum, that no roll
+    reads). Raises RuleError for a change that would do nothing. Runs with the character
+    locked."""
     current, maximum = health(character)
     amount = data["amount"]
     if data["change"] == "damage":
@@ -297,18 +308,19 @@ class LevelForm(forms.Form):
 def level_apply(character: Character, data: dict[str, Any], by: AbstractBaseUser) -> str:
     """Set the level (the tie-breakers' "level or DR", 3d6 Rolls and Tests, Tie Breakers) and
     the maximum health; current health is kept, cut down to a lower maximum. GM only."""
-    current, _ = health(character)
     maximum = data["health_max"]
+    current = min(health(character)[0], maximum)
     character.sheet = {**character.sheet, "level": data["level"],
-                       "health": {"current": min(current, maximum), "max": maximum}}
-    return f"{character.name} is level {data['level']}, {min(current, maximum)}/{maximum} health."
+                       "health": {"current": current, "max": maximum}}
+    return f"{character.name} is level {data['level']}, {current}/{maximum} health."
 
 
 # --- Campaign actions -----------------------------------------------------------------------
 
 
 class NamesForm(forms.Form):
-    """The campaign's six trait and twelve subtrait names, each unique."""
+    """The campaign's six trait and twelve subtrait names, each unique: one field per slot,
+    at most :data:`NAME_MAX_LENGTH` characters; ``initial`` maps slot -> current name."""
 
     def __init__(self, data: Mapping[str, Any] | None = None, *,
                  initial: Mapping[str, str] | None = None) -> None:
@@ -319,10 +331,11 @@ class NamesForm(forms.Form):
                                                 label=f"{kind} {int(slot[1:]) + 1}")
 
     def field_groups(self) -> list[tuple[forms.BoundField, list[forms.BoundField]]]:
-        return [(self[t], [self[s] for s in SUBTRAIT_SLOTS if parent_trait(s) == t])
-                for t in TRAIT_SLOTS]
+        """Each trait's bound field with its two subtraits', for the template."""
+        return _field_groups(self)
 
     def clean(self) -> dict[str, Any]:
+        """Refuse a name used twice, ignoring case (ValidationError)."""
         cleaned = super().clean() or {}
         seen: dict[str, str] = {}
         for slot in SLOTS:
@@ -341,7 +354,7 @@ def names_apply(campaign: Campaign, data: dict[str, Any], by: AbstractBaseUser, 
     """Rename the campaign's traits and subtraits (decision: the GM names them, 3d6 Rolls and
     Tests names none). Sheets keep their modifiers: they are keyed by slot."""
     campaign.system_data = {
-        **(campaign.system_data if isinstance(campaign.system_data, dict) else {}),
+        **_system_data(campaign),
         "traits": [data[slot].strip() for slot in TRAIT_SLOTS],
         "subtraits": [data[slot].strip() for slot in SUBTRAIT_SLOTS],
     }
@@ -354,25 +367,26 @@ class EmptyForm(forms.Form):
 
 def names_reset_apply(campaign: Campaign, data: dict[str, Any], by: AbstractBaseUser,
                       rng: Rng) -> tuple[str, Roll | None]:
-    """Put the default names back."""
-    campaign.system_data = {
-        **(campaign.system_data if isinstance(campaign.system_data, dict) else {}),
-        **default_names(),
-    }
+    """Put the default names back (:func:`default_names`); sheets keep their modifiers."""
+    campaign.system_data = {**_system_data(campaign), **default_names()}
     return "The default names are back.", None
 
 
 # --- Rolls ----------------------------------------------------------------------------------
 
 MODES = [("test", "Test against a TD"), ("contest", "Contest")]
+"""The roll dialog's kinds of roll (3d6 Rolls and Tests, Test Difficulty; Contesting)."""
 DEFENDERS = [("neither", "Neither defends"), ("me", "I defend"),
              ("opponent", "The opponent defends"), ("both", "Both defend")]
+"""Who defends in a contest (3d6 Rolls and Tests, Tie Breakers: the defender wins a tie)."""
 NPC = "npc"
+"""The opponent choice for an NPC described in the dialog rather than a character's pk."""
 
 
 class RollForm(forms.Form):
     """The roll dialog: a test of one trait or subtrait against a TD, or a contest against
-    another character of the campaign or an NPC, with favor and disfavor on each side."""
+    another character of the campaign or an NPC, with favor and disfavor on each side.
+    ``opponents`` lists the campaign's other characters as (pk, name)."""
 
     mode = forms.ChoiceField(choices=MODES, initial="test", widget=forms.RadioSelect,
                              label="Kind of roll")
@@ -407,9 +421,10 @@ class RollForm(forms.Form):
         self.fields["opponent_target"].choices = slot_choices(character.campaign)
         self.fields["opponent"].choices = [(NPC, "An NPC"),
                                            *[(str(pk), name) for pk, name in opponents]]
-        self.opponents = dict(opponents)
 
     def clean(self) -> dict[str, Any]:
+        """Blank numbers read 0; a test needs a TD, a contest an opponent (and a character
+        opponent the trait it tests). Errors are added to their fields."""
         cleaned = super().clean() or {}
         for name in ("situational", "favor", "disfavor", "npc_modifier", "npc_rating",
                      "opponent_favor", "opponent_disfavor"):
@@ -484,7 +499,7 @@ def _opponent(character: Character, data: Mapping[str, Any]) -> Opponent:
                         level=data.get("npc_rating") or 0)
     from characters.models import Character as CharacterModel
 
-    other = (CharacterModel.objects.select_related("campaign")
+    other = (CharacterModel.objects
              .filter(campaign_id=character.campaign_id, pk=int(data["opponent"]))
              .exclude(pk=character.pk).first())
     if other is None:
@@ -495,16 +510,6 @@ def _opponent(character: Character, data: Mapping[str, Any]) -> Opponent:
     return Opponent(name=other.name, pool=pool, is_pc=True, level=level(other))
 
 
-def _percent(p: Fraction) -> str:
-    """"84.4 %"; never "0.0 %" or "100.0 %" for what can still happen or still fail."""
-    value = float(p) * 100
-    if 0 < value < 0.1:
-        return "under 0.1 %"
-    if 99.9 < value < 100:
-        return "over 99.9 %"
-    return f"{value:.1f} %"
-
-
 def _side_text(name: str, pool: three_d6.TestPool) -> str:
     """"Wren (Brawn test: 3d6 + 2)", "Toll keeper (3d6 + 1)" for an NPC's unlabelled test."""
     text = pool.describe().removeprefix("Test: ")
@@ -512,6 +517,7 @@ def _side_text(name: str, pool: three_d6.TestPool) -> str:
 
 
 def _tie_text(decided_by: str, winner: int | None, mine: str, theirs: str) -> str:
+    """How a tie would be settled, in words, from :func:`rulesets.three_d6.tie_break`."""
     if winner is None:
         return "A tie is settled at random."
     who = mine if winner == 1 else theirs
@@ -522,6 +528,7 @@ def _tie_text(decided_by: str, winner: int | None, mine: str, theirs: str) -> st
 
 
 def _defends(data: Mapping[str, Any]) -> tuple[bool, bool]:
+    """(I defend?, the opponent defends?) from the dialog's "defender" choice."""
     who = data.get("defender") or "neither"
     return who in ("me", "both"), who in ("opponent", "both")
 
@@ -722,9 +729,9 @@ class ThreeD6System(SheetSystem):
                     ("Critical success", chances.critical_success, True),
                     ("Critical failure", chances.critical_failure, False)]
             return {"odds": True, "pool_text": pool.describe(),
-                    "odds_rows": [(label, float(p), _percent(p), good)
+                    "odds_rows": [(label, float(p), percent_text(float(p)), good)
                                   for label, p, good in rows],
-                    "odds_headline": f"Success {_percent(chances.success)}",
+                    "odds_headline": f"Success {percent_text(float(chances.success))}",
                     "odds_lines": (["No dice: the test fails automatically."]
                                    if pool.automatic_failure else [])}
         pool = _own_pool(character, cleaned_data, td=None)
@@ -736,12 +743,13 @@ class ThreeD6System(SheetSystem):
                               level=level(character)),
             three_d6.TieFacts(is_pc=other.is_pc, is_defender=they_defend,
                               modifier=other.pool.modifier, level=other.level))
+        win, tie = float(chances_c.win), float(chances_c.tie)
         return {"odds": True,
                 "pool_text": (f"{_side_text(character.name, pool)} against "
                               f"{_side_text(other.name, other.pool)}"),
-                "odds_rows": [("Win", float(chances_c.win), _percent(chances_c.win), True),
-                              ("Tie", float(chances_c.tie), _percent(chances_c.tie), True)],
-                "odds_headline": f"Win {_percent(chances_c.win)}",
+                "odds_rows": [("Win", win, percent_text(win), True),
+                              ("Tie", tie, percent_text(tie), True)],
+                "odds_headline": f"Win {percent_text(win)}",
                 "odds_lines": [_tie_text(chances_c.tie_decided_by, chances_c.tie_winner,
                                          character.name, other.name)]}
 

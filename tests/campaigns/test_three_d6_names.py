@@ -3,36 +3,25 @@ and Tests, Rolls and Tests: "one of 6 traits or one of 12 Subtraits", names not 
 
 from __future__ import annotations
 
-import html
-import re
-
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign
 from campaigns.services import campaign_create
 from characters.systems import three_d6 as sheet
-from tests.factories import CampaignFactory
+from tests import three_d6_cast as cast
+from tests.three_d6_cast import text_of
 
 pytestmark = pytest.mark.django_db
+
+# The shared cast's fixtures (tests/three_d6_cast.py).
+table = cast.table
 
 RENAMED = {
     "t0": "Brawn", "t1": "Grace", "t2": "Wits", "t3": "Lore", "t4": "Charm", "t5": "Grit",
     "s0": "Lift", "s1": "Stamina", "s2": "Aim", "s3": "Sprint", "s4": "Notice", "s5": "Read",
     "s6": "History", "s7": "Craft", "s8": "Sway", "s9": "Bluff", "s10": "Nerve", "s11": "Calm",
 }
-
-
-def text_of(response) -> str:  # type: ignore[no-untyped-def]
-    content = re.sub(r"</?(?:strong|em|b|a|small|span)\b[^>]*>", "", response.content.decode())
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content)).split())
-
-
-@pytest.fixture
-def table(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
-    campaign = CampaignFactory(name="The Crossing", ruleset="three_d6", created_by=alice)
-    Membership.objects.create(campaign=campaign, user=bob, role=Membership.Role.PLAYER)
-    return campaign
 
 
 def names_url(campaign: Campaign, action: str = "names") -> str:

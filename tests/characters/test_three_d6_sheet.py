@@ -7,42 +7,22 @@ sheet's decisions, tested here as the doc states them.
 
 from __future__ import annotations
 
-import html
-import re
-
 import pytest
 from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
 from characters.models import Character, XpEntry
 from characters.systems import three_d6 as sheet
-from tests.factories import CampaignFactory
+from tests import three_d6_cast as cast
+from tests.factories import UserFactory
+from tests.three_d6_cast import SPREAD, text_of
 
 pytestmark = pytest.mark.django_db
 
-VALID = {
-    "name": "Mara Quill", "concept": "Ferry pilot",
-    # traits: 6 points, 0 to +3 each
-    "t0": "3", "t1": "1", "t2": "1", "t3": "1", "t4": "0", "t5": "0",
-    # subtraits: 6 points, 0 to +2 each
-    "s0": "0", "s1": "1", "s2": "2", "s3": "0", "s4": "1", "s5": "0",
-    "s6": "1", "s7": "0", "s8": "1", "s9": "0", "s10": "0", "s11": "0",
-}
+# The shared cast's campaign (tests/three_d6_cast.py); Mara here has a surname and a concept.
+table = cast.table
 
-
-def text_of(response) -> str:  # type: ignore[no-untyped-def]
-    """The page as a reader sees it: tags dropped, entities decoded, whitespace collapsed."""
-    content = re.sub(r"</?(?:strong|em|b|a|small|span)\b[^>]*>", "", response.content.decode())
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content)).split())
-
-
-@pytest.fixture
-def table(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
-    """Alice GMs a 3d6 campaign made by the factory (so its system data is empty: the
-    default names apply); Bob plays in it."""
-    campaign = CampaignFactory(name="The Crossing", ruleset="three_d6", created_by=alice)
-    Membership.objects.create(campaign=campaign, user=bob, role=Membership.Role.PLAYER)
-    return campaign
+VALID = {"name": "Mara Quill", "concept": "Ferry pilot", **SPREAD}
 
 
 @pytest.fixture
@@ -187,9 +167,8 @@ def test_outsiders_cannot_see_the_sheet(client, client_for, carol, mara, who):
 
 
 def test_another_player_of_the_campaign_cannot_open_maras_sheet(client_for, table, mara):
-    dave = Membership.objects.create(
-        campaign=table, user=__import__("tests.factories").factories.UserFactory(
-            username="dave"), role=Membership.Role.PLAYER).user
+    dave = Membership.objects.create(campaign=table, user=UserFactory(username="dave"),
+                                     role=Membership.Role.PLAYER).user
 
     assert client_for(dave).get(mara.get_absolute_url()).status_code == 404
 

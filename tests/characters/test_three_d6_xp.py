@@ -4,46 +4,21 @@ the price is shown before confirming, and an undo is a reversing entry."""
 
 from __future__ import annotations
 
-import html
-import re
-
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
 from characters.models import Character, XpEntry
 from characters.services import xp_award
 from characters.systems import three_d6 as sheet
 from rulesets.errors import RuleError
-from tests.factories import CampaignFactory
+from tests import three_d6_cast as cast
+from tests.three_d6_cast import fresh, text_of
 
 pytestmark = pytest.mark.django_db
 
-SPREAD = {
-    "t0": "3", "t1": "1", "t2": "1", "t3": "1", "t4": "0", "t5": "0",
-    "s0": "0", "s1": "1", "s2": "2", "s3": "0", "s4": "1", "s5": "0",
-    "s6": "1", "s7": "0", "s8": "1", "s9": "0", "s10": "0", "s11": "0",
-}
-
-
-def text_of(response) -> str:  # type: ignore[no-untyped-def]
-    content = re.sub(r"</?(?:strong|em|b|a|small|span)\b[^>]*>", "", response.content.decode())
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content)).split())
-
-
-@pytest.fixture
-def table(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
-    campaign = CampaignFactory(name="The Crossing", ruleset="three_d6", created_by=alice,
-                               starting_xp=20)
-    Membership.objects.create(campaign=campaign, user=bob, role=Membership.Role.PLAYER)
-    return campaign
-
-
-@pytest.fixture
-def mara(table, bob) -> Character:  # type: ignore[no-untyped-def]
-    """Power +3, Agility +1, Might 0, Dexterity +2; 20 XP."""
-    return sheet.SYSTEM.create_character(campaign=table, owner=bob,
-                                         data={"name": "Mara", **SPREAD})
+# The shared cast's fixtures (tests/three_d6_cast.py): Mara has Power +3, Agility +1, Might 0,
+# Dexterity +2 and 20 XP.
+table, mara = cast.table, cast.mara
 
 
 def spend_url(character: Character) -> str:
@@ -52,10 +27,6 @@ def spend_url(character: Character) -> str:
 
 def xp_url(character: Character) -> str:
     return reverse("characters:character-xp", args=[character.pk])
-
-
-def fresh(character: Character) -> Character:
-    return Character.objects.get(pk=character.pk)
 
 
 def test_the_xp_page_lists_every_next_plus_one_with_its_price(client_for, bob, mara):

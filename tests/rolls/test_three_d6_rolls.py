@@ -7,54 +7,34 @@ stored once with both sides.
 
 from __future__ import annotations
 
-import html
 import re
 from fractions import Fraction
 
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
 from characters.models import Character
 from characters.systems import three_d6 as sheet
 from rolls.models import Roll
 from rulesets import three_d6
+from tests import three_d6_cast as cast
 from tests.factories import CampaignFactory
+from tests.three_d6_cast import SPREAD, text_of
 
 pytestmark = pytest.mark.django_db
 
-SPREAD = {
-    "t0": "3", "t1": "1", "t2": "1", "t3": "1", "t4": "0", "t5": "0",
-    "s0": "0", "s1": "1", "s2": "2", "s3": "0", "s4": "1", "s5": "0",
-    "s6": "1", "s7": "0", "s8": "1", "s9": "0", "s10": "0", "s11": "0",
-}
+# The shared cast's fixtures (tests/three_d6_cast.py): Mara has Power +3, Agility +1, Might 0;
+# level 1.
+table, mara = cast.table, cast.mara
+
 TEST = {"mode": "test", "target": "t0", "td": "12", "situational": "0", "favor": "0",
         "disfavor": "0"}
-
-
-def text_of(response) -> str:  # type: ignore[no-untyped-def]
-    content = re.sub(r"</?(?:strong|em|b|a|small|span)\b[^>]*>", "", response.content.decode())
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content)).split())
 
 
 def die_labels(response) -> list[str]:  # type: ignore[no-untyped-def]
     """Every die drawn, as a screen reader hears it."""
     return re.findall(r'<svg class="die die-d6[^"]*" role="img" aria-label="([^"]+)"',
                       response.content.decode())
-
-
-@pytest.fixture
-def table(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
-    campaign = CampaignFactory(name="The Crossing", ruleset="three_d6", created_by=alice)
-    Membership.objects.create(campaign=campaign, user=bob, role=Membership.Role.PLAYER)
-    return campaign
-
-
-@pytest.fixture
-def mara(table, bob) -> Character:  # type: ignore[no-untyped-def]
-    """Power +3, Agility +1, Might 0; level 1."""
-    return sheet.SYSTEM.create_character(campaign=table, owner=bob,
-                                         data={"name": "Mara", **SPREAD})
 
 
 @pytest.fixture

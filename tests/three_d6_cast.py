@@ -1,0 +1,55 @@
+"""The 3d6 cast the 3d6 sheet, XP, roll and names tests share: alice GMs "The Crossing" (made
+by the factory, so its system data is ``{}`` and the default names apply; 20 starting XP), bob
+plays Mara in it (made through the creation form, exactly as the page makes her), carol is a
+stranger. ``text_of`` and ``fresh`` read the pages and the rows.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+
+from campaigns.models import Campaign, Membership
+from characters.models import Character
+from characters.systems.three_d6 import SYSTEM
+from tests.factories import CampaignFactory
+
+SPREAD = {
+    # traits: 6 points, 0 to +3 each
+    "t0": "3", "t1": "1", "t2": "1", "t3": "1", "t4": "0", "t5": "0",
+    # subtraits: 6 points, 0 to +2 each
+    "s0": "0", "s1": "1", "s2": "2", "s3": "0", "s4": "1", "s5": "0",
+    "s6": "1", "s7": "0", "s8": "1", "s9": "0", "s10": "0", "s11": "0",
+}
+"""A valid creation spread: Power +3, Agility +1, Might 0, Endurance +1, Dexterity +2."""
+
+
+@pytest.fixture
+def table(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
+    """Alice GMs "The Crossing", a 3d6 campaign with 20 starting XP made by the factory (its
+    system data is empty: the default names apply); Bob plays in it."""
+    campaign = CampaignFactory(name="The Crossing", ruleset="three_d6", created_by=alice,
+                               starting_xp=20)
+    Membership.objects.create(campaign=campaign, user=bob, role=Membership.Role.PLAYER)
+    return campaign
+
+
+@pytest.fixture
+def mara(table, bob) -> Character:  # type: ignore[no-untyped-def]
+    """Bob's Mara (:data:`SPREAD`): Power +3, Agility +1, Might 0, Dexterity +2; level 1,
+    10 health, 20 XP."""
+    return SYSTEM.create_character(campaign=table, owner=bob, data={"name": "Mara", **SPREAD})
+
+
+def text_of(response: Any) -> str:
+    """The page as a reader sees it: tags dropped, entities decoded, whitespace collapsed."""
+    content = re.sub(r"</?(?:strong|em|b|a|small|span)\b[^>]*>", "", response.content.decode())
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content)).split())
+
+
+def fresh(character: Character) -> Character:
+    """The character's row as stored now."""
+    return Character.objects.get(pk=character.pk)
