@@ -43,16 +43,25 @@ import json
 import os
 import platform
 import secrets
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+from benchmarks.serving import (
+    BASE_DIR,
+    SESSION_SETUP,
+    ServingError,
+    body_chunks,
+    free_port,
+    http_request,
+    manage,
+    start_daphne,
+    stop,
+    wait_until_serving,
+)
+
 GOAL_P95_MS = 250.0
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/6"
 WARMUP_ROLLS = 3
@@ -60,19 +69,9 @@ HEAR_WITHIN = 5.0
 """Seconds every client may take to hear a roll before it counts as missed."""
 
 # Run by `manage.py shell -c`; prints the ids and session keys as JSON on its last line.
-SETUP_SCRIPT = """
+SETUP_SCRIPT = SESSION_SETUP + """
 import json, secrets
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
-
-def session_for(user):
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    return session.session_key
 
 suffix = secrets.token_hex(4)
 gm = UserFactory(username=f"bench-gm-{suffix}", password=None)
@@ -86,73 +85,7 @@ print(json.dumps({"campaign": campaign.pk, "character": character.pk,
 """
 
 
-# --- the server ---------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=BASE_DIR, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
-    if done.returncode:
-        sys.exit(f"manage.py {args[0]} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
-    return done.stdout
-
-
-def wait_until_serving(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            sys.exit(f"daphne exited ({process.returncode}):\n{log.read_text()}")
-        with contextlib.suppress(OSError), socket.create_connection(
-            ("127.0.0.1", port), timeout=1
-        ) as conn:
-            conn.sendall(b"GET /login/ HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
-            if conn.recv(16).split(b" ")[1:2] == [b"200"]:
-                return
-        time.sleep(0.1)
-    sys.exit(f"daphne did not answer within 15 s:\n{log.read_text()}")
-
-
 # --- HTTP and Server-Sent Events by hand ------------------------------------------------
-
-
-async def http_request(
-    port: int, method: str, path: str, headers: dict[str, str], body: bytes = b""
-) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, int, dict[str, str]]:
-    """Send one HTTP/1.1 request on a new connection; the connection, status and headers."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1",
-             *(f"{name}: {value}" for name, value in headers.items())]
-    if method == "POST":
-        lines.append(f"Content-Length: {len(body)}")
-    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
-    await writer.drain()
-    status = int((await reader.readline()).split()[1])
-    head: dict[str, str] = {}
-    while (line := await reader.readline()) not in (b"\r\n", b""):
-        name, _, value = line.decode("latin-1").partition(":")
-        head[name.strip().lower()] = value.strip()
-    return reader, writer, status, head
-
-
-async def body_chunks(reader: asyncio.StreamReader, head: dict[str, str]) -> AsyncIterator[bytes]:
-    """The response body as it arrives: chunked, Content-Length, or until the close."""
-    if head.get("transfer-encoding", "").lower() == "chunked":
-        while size := int((await reader.readline()).split(b";")[0], 16):
-            yield await reader.readexactly(size)
-            await reader.readexactly(2)
-        while await reader.readline() not in (b"\r\n", b""):
-            pass
-    elif "content-length" in head:
-        yield await reader.readexactly(int(head["content-length"]))
-    else:
-        while chunk := await reader.read(65536):
-            yield chunk
 
 
 class Listener:
@@ -317,29 +250,25 @@ def main() -> None:
         env.pop("REDIS_URL", None)
         if args.redis:
             env["REDIS_URL"] = args.redis
-        manage(env, "migrate", "--noinput", "-v", "0")
-        ids = json.loads(manage(env, "shell", "-v", "0", "-c", SETUP_SCRIPT).splitlines()[-1])
-        port = free_port()
-        log = Path(tmp) / "daphne.log"
-        with log.open("wb") as out:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                 "sheetkeeper.asgi:application"],
-                cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
-            )
+        try:
+            manage(env, "migrate", "--noinput", "-v", "0")
+            ids = json.loads(manage(env, "shell", "-v", "0", "-c", SETUP_SCRIPT)
+                             .splitlines()[-1])
+            port = free_port()
+            log = Path(tmp) / "daphne.log"
+            server = start_daphne(port, env, log)
+        except ServingError as exc:
+            sys.exit(str(exc))
         try:
             wait_until_serving(port, server, log)
             results = asyncio.run(measure(port, ids, args.clients, args.rolls))
+        except ServingError as exc:
+            sys.exit(str(exc))
         except Exception:
             print(log.read_text()[-3000:], file=sys.stderr)
             raise
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            stop(server)
     report(args, f"Redis ({args.redis})" if args.redis else "in-memory", *results)
 
 

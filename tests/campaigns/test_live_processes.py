@@ -20,14 +20,24 @@ import secrets
 import socket
 import subprocess
 import sys
-import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
-BASE_DIR = Path(__file__).resolve().parents[2]
+from benchmarks.serving import (
+    BASE_DIR,
+    SESSION_SETUP,
+    ServingError,
+    body_chunks,
+    free_port,
+    http_request,
+    manage,
+    start_daphne,
+    stop,
+    wait_until_serving,
+)
+
 REDIS_HOST, REDIS_PORT, REDIS_DB = "127.0.0.1", 6379, 5
 REDIS_URL = f"redis://{REDIS_HOST}:{REDIS_PORT}/{REDIS_DB}"
 EVENT_WITHIN = 2.0
@@ -38,19 +48,9 @@ SILENCE = 1.0
 # Run by `manage.py shell -c` against the servers' database. The campaign gets a random id:
 # group names are `campaign-<id>`, so a concurrent run on the same Redis database cannot be
 # heard here. Prints the ids and session keys as JSON on its last line.
-SETUP_SCRIPT = """
+SETUP_SCRIPT = SESSION_SETUP + """
 import json, secrets
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
-
-def session_for(user):
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    return session.session_key
 
 gm = UserFactory(username="gm", password=None)
 player = UserFactory(username="player", password=None)
@@ -90,42 +90,6 @@ def require_redis() -> None:
                     pytrace=False)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    """Run ``manage.py`` with the servers' environment; its stdout, or a failed test."""
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=BASE_DIR, env=env,
-        capture_output=True, text=True, timeout=60, check=False,
-    )
-    if done.returncode:
-        pytest.fail(f"manage.py {args[0]} failed ({done.returncode}):\n{done.stdout}\n"
-                    f"{done.stderr}", pytrace=False)
-    return done.stdout
-
-
-def wait_until_serving(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    """Wait until the server answers an HTTP request (10 s at most)."""
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"daphne on port {port} exited ({process.returncode}):\n"
-                        f"{log.read_text()}", pytrace=False)
-        with contextlib.suppress(OSError), socket.create_connection(
-            ("127.0.0.1", port), timeout=1
-        ) as conn:
-            conn.sendall(b"GET /login/ HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
-            if conn.recv(16).split(b" ")[1:2] == [b"200"]:
-                return
-        time.sleep(0.1)
-    pytest.fail(f"daphne on port {port} did not answer within 10 s:\n{log.read_text()}",
-                pytrace=False)
-
-
 @dataclass
 class Servers:
     a: int
@@ -158,70 +122,29 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
         "ALLOWED_HOSTS": "127.0.0.1",
         "PYTHONPATH": str(BASE_DIR),
     }
-    manage(env, "migrate", "--noinput", "-v", "0")
-    ids = json.loads(manage(env, "shell", "-v", "0", "-c", SETUP_SCRIPT).splitlines()[-1])
     processes: list[subprocess.Popen[bytes]] = []
     try:
+        manage(env, "migrate", "--noinput", "-v", "0")
+        ids = json.loads(manage(env, "shell", "-v", "0", "-c", SETUP_SCRIPT).splitlines()[-1])
         ports = [free_port(), free_port()]
-        for name, port in zip("ab", ports, strict=True):
-            log = tmp / f"daphne-{name}.log"
-            with log.open("wb") as out:
-                processes.append(subprocess.Popen(
-                    [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                     "sheetkeeper.asgi:application"],
-                    cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
-                ))
-        for name, port, process in zip("ab", ports, processes, strict=True):
-            wait_until_serving(port, process, tmp / f"daphne-{name}.log")
+        logs = [tmp / f"daphne-{name}.log" for name in "ab"]
+        processes += [start_daphne(port, env, log) for port, log in zip(ports, logs, strict=True)]
+        for port, process, log in zip(ports, processes, logs, strict=True):
+            wait_until_serving(port, process, log, within=10)
+    except ServingError as exc:
+        for process in processes:
+            stop(process)
+        pytest.fail(str(exc), pytrace=False)
+    try:
         yield Servers(a=ports[0], b=ports[1], env=env, campaign=ids["campaign"],
                       character=ids["character"], gm_session=ids["gm"],
                       player_session=ids["player"])
     finally:
         for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
 
 
 # --- HTTP and Server-Sent Events by hand ------------------------------------------------
-
-
-async def http_request(
-    port: int, method: str, path: str, headers: dict[str, str], body: bytes = b""
-) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, int, dict[str, str]]:
-    """Send one HTTP/1.1 request; the open connection, the status and the headers."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}",
-             *(f"{name}: {value}" for name, value in headers.items())]
-    if method == "POST":
-        lines.append(f"Content-Length: {len(body)}")
-    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
-    await writer.drain()
-    status = int((await reader.readline()).split()[1])
-    head: dict[str, str] = {}
-    while (line := await reader.readline()) not in (b"\r\n", b""):
-        name, _, value = line.decode("latin-1").partition(":")
-        head[name.strip().lower()] = value.strip()
-    return reader, writer, status, head
-
-
-async def body_chunks(reader: asyncio.StreamReader, head: dict[str, str]) -> AsyncIterator[bytes]:
-    """The response body as it arrives: chunked, Content-Length, or until the close."""
-    if head.get("transfer-encoding", "").lower() == "chunked":
-        while size := int((await reader.readline()).split(b";")[0], 16):
-            yield await reader.readexactly(size)
-            await reader.readexactly(2)  # the CRLF after each chunk
-        while await reader.readline() not in (b"\r\n", b""):  # trailers
-            pass
-    elif "content-length" in head:
-        yield await reader.readexactly(int(head["content-length"]))
-    else:
-        while chunk := await reader.read(65536):
-            yield chunk
 
 
 class EventStream:
