@@ -560,7 +560,6 @@ class GenesysSystem(SheetSystem):
                 f"Most likely: {_net_words(likely[0])} ({percent_text(float(likely[1]))}).",
                 f"{special}."],
             "odds_headline": f"Success {percent_text(float(odds.success))}",
-            "notes": list(pool.notes),
         }
 
     # --- the demo ---------------------------------------------------------------------------
