@@ -51,6 +51,7 @@ def _result_context(roll: Roll, request: HttpRequest) -> dict[str, object]:
     return {
         "roll": roll,
         # A described system draws its own dice and follow-ups (systems/<slug>/_roll.html).
+        "system": system,  # base.html links its stylesheet
         "roll_template": system.template("_roll.html") if system else "",
         "followups": followups,
         "can_act": can_act,
@@ -410,6 +411,7 @@ def roll_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     page = Paginator(rolls, 25).get_page(request.GET.get("page"))
     system = systems.for_campaign(campaign)
     context = {"campaign": campaign, "live_campaign": campaign, "page": page,
+               "system": system,
                "roll_template": system.template("_roll.html") if system else "",
                "characters": characters,
                "selected": selected}

@@ -178,6 +178,13 @@ class SheetSystem:
         return f"systems/{self.slug}/{name}"
 
     @property
+    def stylesheet(self) -> str:
+        """The system's own CSS, as a static path (``css/systems/<slug>.css``); base.html
+        links it on every page whose context has this ``system`` (sheet, creation, XP,
+        dashboard, roll pages)."""
+        return f"css/systems/{self.slug}.css"
+
+    @property
     def template_dashboard(self) -> str:
         """The GM's panel on the dashboard (``systems/<slug>/dashboard.html``)."""
         return self.template("dashboard.html")

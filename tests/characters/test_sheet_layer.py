@@ -608,3 +608,23 @@ def test_maelstroms_roll_follow_ups_are_404_on_another_systems_roll(client_for, 
     assert not Roll.objects.filter(parent=roll).exists()
     tallier.refresh_from_db()
     assert tallier.xp_available == 10
+
+
+# --- the system's stylesheet ---------------------------------------------------------------
+
+
+def test_every_page_of_a_system_links_its_stylesheet_and_maelstroms_none(
+        client_for, alice, bob, tallier, scripted_dice, bobs_character):
+    scripted_dice([2])
+    client_for(bob, htmx=True).post(reverse("rolls:roll-create", args=[tallier.pk]), {})
+    roll = Roll.objects.get()
+    link = b'<link rel="stylesheet" href="/static/css/systems/tally.css">'
+    pages = [tallier.get_absolute_url(), roll.get_absolute_url(),
+             reverse("rolls:roll-list", args=[tallier.campaign_id]),
+             reverse("characters:character-xp", args=[tallier.pk]),
+             reverse("rolls:roll-create", args=[tallier.pk]),
+             reverse("characters:character-create", args=[tallier.campaign_id])]
+    for url in pages:
+        assert link in client_for(bob).get(url).content, url
+    assert link in client_for(alice).get(tallier.campaign.get_absolute_url()).content
+    assert b"css/systems/" not in client_for(bob).get(bobs_character.get_absolute_url()).content
