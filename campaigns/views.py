@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -58,12 +59,26 @@ def signup(request: HttpRequest) -> HttpResponse:
         form = UserCreationForm(request.POST)
         if form.is_valid():
             user = form.save()
-            login(request, user)
+            # Several authentication backends (django-axes first): name the one that knows
+            # this freshly made account.
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome to Sheetkeeper, {user.username}.")
             return redirect(_safe_next_url(request, next_url))
     else:
         form = UserCreationForm()
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def locked_out(
+    request: HttpRequest, original_response: object, credentials: object
+) -> HttpResponse:
+    """The page for a login that django-axes refuses (settings.AXES_LOCKOUT_CALLABLE).
+
+    Answers 429 Too Many Requests and says for how many minutes (AXES_COOLOFF_TIME) the
+    username is paused from this address; nothing is written.
+    """
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    return render(request, "registration/locked_out.html", {"minutes": minutes}, status=429)
 
 
 @login_required

@@ -7,6 +7,7 @@ server at start-up with the variable's name rather than being silently ignored.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -34,6 +35,23 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(
         f"{name} must be one of 1/0, true/false, yes/no, on/off; got {raw!r}"
     )
+
+
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    """Read a whole number of at least ``minimum``.
+
+    Raises ImproperlyConfigured for anything else, naming the variable.
+    """
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        value = minimum - 1
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name} must be a whole number >= {minimum}; got {raw!r}")
+    return value
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -71,16 +89,21 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "django_htmx",
     "template_partials",
     "rulesets",
     "campaigns",
     "characters",
     "rolls",
+    "transfer",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files straight after the security headers, before sessions and the database.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -88,6 +111,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "sheetkeeper.urls"
@@ -145,6 +170,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# django-axes first: it refuses a locked-out login before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -163,11 +194,78 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "").strip() or BASE_DIR / "staticfiles")
+# With DEBUG off the server serves the files `manage.py collectstatic` gathered, compressed and
+# under content-hashed names that browsers may cache for a year (whitenoise). With DEBUG on,
+# files are found where they lie, so an edited stylesheet shows at once.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 
 MESSAGE_TAGS = {40: "error"}
 
 # The dice: production rolls with the operating system's CSPRNG (rolls.services.get_rng);
 # tests inject a seeded random.Random instead.
+
+# HTTPS. With DEBUG off every default is the strict one (`check --deploy` is clean); each can be
+# turned off for a plain-HTTP test on loopback. Behind a reverse proxy that ends TLS, set
+# SECURE_PROXY_SSL_HEADER=on so Django believes the proxy's X-Forwarded-Proto (docs/deploy.md).
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+if env_bool("SECURE_PROXY_SSL_HEADER", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+
+# Content Security Policy (django-csp): scripts, styles, images and connections from this site
+# only. No page has an inline script, inline style or event-handler attribute, and htmx is told
+# not to add its own <style> or evaluate strings (the htmx-config meta tag in base.html), so
+# nothing needs 'unsafe-inline' or 'unsafe-eval'.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
+# Login rate limiting (django-axes): after AXES_FAILURE_LIMIT failed logins for one username
+# from one address, that pair is refused for AXES_COOLOFF_MINUTES (HTTP 429 and a page that says
+# so). Locking the pair rather than the username alone means a stranger cannot lock a GM out
+# of their own table. Behind a proxy the address is the client's only if the ASGI server is
+# told to trust the proxy's X-Forwarded-For (uvicorn --forwarded-allow-ips, docs/deploy.md).
+AXES_ENABLED = env_bool("AXES_ENABLED", default=True)
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", default=5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", default=15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "campaigns.views.locked_out"
+AXES_VERBOSE = False
+
+# Errors and warnings to standard error, where systemd's journal or the platform's log keeps
+# them; Django's default sends nothing anywhere when DEBUG is off.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}

@@ -14,5 +14,6 @@ urlpatterns = [
     path("campaigns/", include("campaigns.urls")),
     path("", include("characters.urls")),
     path("", include("rolls.urls")),
+    path("", include("transfer.urls")),
     path("admin/", admin.site.urls),
 ]

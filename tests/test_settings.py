@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -12,10 +13,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# Every variable docs/configuration.md lists, so the machine's own environment can't leak in.
+_OURS = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL", "SECURE_SSL_REDIRECT",
+         "SECURE_PROXY_SSL_HEADER", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+         "SECURE_HSTS_PRELOAD", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
+         "CSRF_TRUSTED_ORIGINS", "AXES_ENABLED", "AXES_FAILURE_LIMIT", "AXES_COOLOFF_MINUTES",
+         "STATIC_ROOT", "LOG_LEVEL"}
+
+
 def _settings(**env: str) -> subprocess.CompletedProcess[str]:
     """Import the settings module in a fresh interpreter with the given environment."""
-    clean = {k: v for k, v in os.environ.items()
-             if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL"}}
+    clean = {k: v for k, v in os.environ.items() if k not in _OURS}
     code = ("import sheetkeeper.settings as s; "
             "print(s.DEBUG, s.ALLOWED_HOSTS, s.DATABASES['default']['ENGINE'])")
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, **env},
@@ -43,6 +51,8 @@ def test_a_postgres_database_url_selects_postgresql() -> None:
         ({"DEBUG": "false", "SECRET_KEY": "x" * 50}, "ALLOWED_HOSTS must be set"),
         ({"SECRET_KEY": "short"}, "at least 32 characters"),
         ({"DATABASE_URL": "nosuchdb://whatever"}, "DATABASE_URL"),
+        ({"SECURE_HSTS_SECONDS": "a year"}, "SECURE_HSTS_SECONDS must be a whole number"),
+        ({"AXES_FAILURE_LIMIT": "0"}, "AXES_FAILURE_LIMIT must be a whole number >= 1"),
     ],
 )
 def test_nonsense_stops_start_up_naming_the_variable(env: dict[str, str], message: str) -> None:
@@ -55,3 +65,31 @@ def test_production_settings_load_when_everything_is_given() -> None:
     result = _settings(DEBUG="off", SECRET_KEY="s" * 50, ALLOWED_HOSTS="table.example.org")
     assert result.returncode == 0, result.stderr
     assert "['table.example.org']" in result.stdout
+
+
+def test_the_deploy_check_is_clean_with_production_settings() -> None:
+    """`DEBUG=False manage.py check --deploy --fail-level WARNING` passes (docs/deploy.md)."""
+    clean = {k: v for k, v in os.environ.items() if k not in _OURS}
+    env = {**clean, "DEBUG": "off", "SECRET_KEY": secrets.token_urlsafe(50),
+           "ALLOWED_HOSTS": "table.example.org"}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues (0 silenced)" in result.stdout
+
+
+def test_the_deploy_check_names_what_a_loopback_test_turned_off() -> None:
+    """The same check fails loudly when HTTPS protections are switched off."""
+    clean = {k: v for k, v in os.environ.items() if k not in _OURS}
+    env = {**clean, "DEBUG": "off", "SECRET_KEY": secrets.token_urlsafe(50),
+           "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "off",
+           "SESSION_COOKIE_SECURE": "off", "SECURE_HSTS_SECONDS": "0"}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode != 0
+    for check in ("security.W004", "security.W008", "security.W012"):
+        assert check in result.stderr

@@ -7,6 +7,7 @@ import io
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.http import HttpRequest
 
 from campaigns.management.commands.load_demo import DEMO_PASSWORD, GM, PLAYERS
 from campaigns.models import Campaign, Membership
@@ -73,4 +74,5 @@ def test_loading_the_demo_twice_changes_nothing() -> None:
 @pytest.mark.django_db
 def test_the_demo_users_can_log_in(client) -> None:  # type: ignore[no-untyped-def]
     _load()
-    assert client.login(username=PLAYERS[0], password=DEMO_PASSWORD)
+    # django-axes checks every login against its request; the test client has none of its own.
+    assert client.login(request=HttpRequest(), username=PLAYERS[0], password=DEMO_PASSWORD)

@@ -15,7 +15,14 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    expect,
+    sync_playwright,
+)
 
 # Playwright's sync API runs an event loop in the test's thread; the ORM calls the tests make
 # between browser steps are still plain synchronous code, so Django's guard does not apply.
@@ -110,24 +117,41 @@ def new_page(browser: Browser, asgi_server: AsgiLiveServer) -> Iterator[Callable
             device_scale_factor=2 if phone else 1,
         )
         context.set_default_timeout(10_000)
+        # axe-core arrives through the browser's own channel (as an extension would), which
+        # the Content Security Policy does not govern; a <script> tag added to the page
+        # would be refused by it, as it should be.
+        context.add_init_script(path=str(AXE))
         contexts.append(context)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.js_errors = errors  # type: ignore[attr-defined]
+        refused: list[str] = []
+        page.on("console", lambda message: _note_csp_refusal(message, refused))
+        page.csp_refusals = refused  # type: ignore[attr-defined]
+        pages.append(page)
         return page
 
+    pages: list[Page] = []
     yield make
+    refusals = {page.url: page.csp_refusals for page in pages if page.csp_refusals}  # type: ignore[attr-defined]
     for context in contexts:
         context.close()
+    assert not refusals, f"the Content Security Policy refused something: {refusals}"
+
+
+def _note_csp_refusal(message: ConsoleMessage, refused: list[str]) -> None:
+    """Keep the browser's console reports of anything the Content Security Policy refused."""
+    if "Content Security Policy" in message.text:
+        refused.append(message.text)
 
 
 def audit(page: Page, *, label: str = "") -> None:
     """Run axe-core on the page as it is now; fail on any serious or critical violation.
 
-    Also fails on JavaScript errors seen so far on the page.
+    Also fails on JavaScript errors and Content Security Policy refusals seen so far on the
+    page.
     """
-    page.add_script_tag(path=str(AXE))
     results = page.evaluate(
         "() => axe.run(document, {resultTypes: ['violations']}).then(r => r.violations)"
     )
@@ -145,6 +169,8 @@ def audit(page: Page, *, label: str = "") -> None:
     assert bad == [], f"axe on {where}:\n{json.dumps(bad, indent=2)}"
     errors = getattr(page, "js_errors", [])
     assert errors == [], f"JavaScript errors on {where}: {errors}"
+    refused = getattr(page, "csp_refusals", [])
+    assert refused == [], f"Content Security Policy refusals on {where}: {refused}"
 
 
 def no_horizontal_scroll(page: Page) -> None:
