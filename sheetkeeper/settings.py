@@ -167,6 +167,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DATABASE_POOL", default=True
+):
+    # A pool of connections per server process (Django's psycopg pool): a request borrows one
+    # and gives it back when it ends, instead of paying for a new PostgreSQL connection and
+    # its authentication on every request. Size it so that workers x DATABASE_POOL_MAX stays
+    # under PostgreSQL's max_connections (docs/deploy.md).
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": env_int("DATABASE_POOL_MAX", default=10, minimum=1),
+        "timeout": 10,
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -18,7 +18,7 @@ _OURS = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL", "S
          "SECURE_PROXY_SSL_HEADER", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS",
          "SECURE_HSTS_PRELOAD", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
          "CSRF_TRUSTED_ORIGINS", "AXES_ENABLED", "AXES_FAILURE_LIMIT", "AXES_COOLOFF_MINUTES",
-         "STATIC_ROOT", "LOG_LEVEL"}
+         "STATIC_ROOT", "LOG_LEVEL", "DATABASE_POOL", "DATABASE_POOL_MAX"}
 
 
 def _settings(**env: str) -> subprocess.CompletedProcess[str]:
@@ -93,3 +93,20 @@ def test_the_deploy_check_names_what_a_loopback_test_turned_off() -> None:
     assert result.returncode != 0
     for check in ("security.W004", "security.W008", "security.W012"):
         assert check in result.stderr
+
+
+def _pool(**env: str) -> str:
+    clean = {k: v for k, v in os.environ.items() if k not in _OURS}
+    code = ("import sheetkeeper.settings as s; "
+            "print(s.DATABASES['default'].get('OPTIONS', {}).get('pool'))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, **env},
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_postgresql_connections_come_from_a_pool_per_process() -> None:
+    url = "postgres://postgres@127.0.0.1:5432/test"
+    assert "'max_size': 10" in _pool(DATABASE_URL=url)
+    assert "'max_size': 4" in _pool(DATABASE_URL=url, DATABASE_POOL_MAX="4")
+    assert _pool(DATABASE_URL=url, DATABASE_POOL="off") == "None"
