@@ -75,7 +75,13 @@ def campaign_system_change(
     ``system_data`` (RuleError refuses it and nothing is written), save, and announce
     ``campaignChanged`` after commit. Returns the campaign, the message and any roll made."""
     with transaction.atomic():
-        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        # FOR NO KEY UPDATE, not FOR UPDATE: two changes of system_data still queue, but a
+        # row that merely points at the campaign (a player's Roll, stored while that player's
+        # character is locked) may be written meanwhile. With FOR UPDATE, an opportunity
+        # (campaign, then the character for its plot point) and a roll (the character, then
+        # the Roll's foreign-key check on the campaign) deadlocked on PostgreSQL
+        # (tests/concurrency/test_shahquest.py). Ignored where the database has no row locks.
+        locked = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
         message, roll = action.apply(locked, data, by, rng)
         locked.save(update_fields=["system_data"])
         announce(locked.pk, "campaignChanged")

@@ -16,7 +16,7 @@ from django.db import transaction
 from campaigns.models import Campaign, Session
 from characters import systems
 from characters.models import Character, XpEntry
-from characters.services import CHAPTER_AWARDS, STORY_AWARDS, xp_award_many
+from characters.services import CHAPTER_AWARDS, STORY_AWARDS, lock_character, xp_award_many
 from rulesets.maelstrom import RuleError
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def session_award(
             entries += xp_award_many(character=characters[character_id],
                                      awards=character_awards, by=by, session=session)
         for character_id, names in sorted(named.items()):
-            locked = Character.objects.select_for_update().get(pk=character_id)
+            locked = lock_character(character_id)
             for name in names:
                 assert system is not None
                 try:

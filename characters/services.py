@@ -33,9 +33,25 @@ CHAPTER_AWARDS = ("Participation", "Creativity", "Roleplaying", "Heroism")
 STORY_AWARDS = ("Victory", "Hazard", "Ingenuity")
 
 
+def lock_character(pk: int) -> Character:
+    """Read the character row ``pk`` under a row lock; call inside transaction.atomic().
+
+    Every change of a character (tracks, sheet, XP balance) takes this lock first, so they
+    queue. It is FOR NO KEY UPDATE, not FOR UPDATE: rows that only point at the character (a
+    roll request, a session's award entry, a roll) may still be written by another
+    transaction meanwhile. With FOR UPDATE their foreign-key checks waited for it, and a GM
+    asking the whole party for a roll (rows written in name order) while awarding a session
+    (characters locked in id order) deadlocked on PostgreSQL
+    (tests/concurrency/test_maelstrom_table.py). SQLite has no row locks and ignores it.
+
+    Raises Character.DoesNotExist.
+    """
+    return Character.objects.select_for_update(no_key=True).get(pk=pk)
+
+
 def _lock(character: Character) -> Character:
-    """Re-read the character under a row lock; call inside transaction.atomic()."""
-    return Character.objects.select_for_update().get(pk=character.pk)
+    """Re-read ``character`` under :func:`lock_character`'s lock."""
+    return lock_character(character.pk)
 
 
 def _save_tracks(character: Character, fields: list[str]) -> None:

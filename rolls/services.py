@@ -15,7 +15,7 @@ from django.db import transaction
 from campaigns.live import announce
 from characters import systems
 from characters.models import WILLPOWER_KEY, Character, Trait, trait_key
-from characters.services import xp_bank_for_experience_die
+from characters.services import lock_character, xp_bank_for_experience_die
 from rolls.models import RequestedRoll, Roll
 from rulesets import maelstrom, registry
 from rulesets.dice import Rng
@@ -147,7 +147,7 @@ def roll_create(
     (RuleError otherwise, before anything is rolled).
     """
     with transaction.atomic():
-        locked = Character.objects.select_for_update().get(pk=character.pk)
+        locked = lock_character(character.pk)
         requested = _open_request(locked, answers) if answers is not None else None
         spend_for_wounds = (request.kind == "action" and request.ignore_wound_penalty
                             and locked.health.wound_penalty > 0)
@@ -249,7 +249,7 @@ def roll_experience_die(*, roll: Roll, key: str, by: AbstractBaseUser, rng: Rng)
     is not a trait the roll used, or no XP is available.
     """
     with transaction.atomic():
-        character = Character.objects.select_for_update().get(pk=roll.character_id)
+        character = lock_character(roll.character_id)
         if roll.parent_id is not None:
             raise RuleError("Add the experience die to the original roll.",
                             "Maelstrom rules.md, Adding Experience Dice")
@@ -280,7 +280,7 @@ def roll_willpower_spend(*, roll: Roll, by: AbstractBaseUser) -> Roll:
     cancelled, or when only the final dot is left.
     """
     with transaction.atomic():
-        character = Character.objects.select_for_update().get(pk=roll.character_id)
+        character = lock_character(roll.character_id)
         if roll.kind != Roll.Kind.WILLPOWER:
             raise RuleError("Only a Willpower roll can be cancelled by spending willpower.",
                             "Maelstrom rules.md, Rolling Willpower")
@@ -395,7 +395,7 @@ def system_roll_create(
     if system is None:
         raise RuleError("This sheet rolls through its own dialog.", "Rolls")
     with transaction.atomic():
-        locked = Character.objects.select_for_update().get(pk=character.pk)
+        locked = lock_character(character.pk)
         requested = _open_request(locked, answers) if answers is not None else None
         before = dict(locked.sheet)
         rolled = system.roll(locked, data, rng)
@@ -419,7 +419,7 @@ def system_roll_act(
     locked: the action stores a new Roll whose parent is ``roll``; a changed sheet is saved
     and announced. Raises RuleError (nothing written) to refuse."""
     with transaction.atomic():
-        locked = Character.objects.select_for_update().get(pk=roll.character_id)
+        locked = lock_character(roll.character_id)
         before = dict(locked.sheet)
         followup = action.apply(roll, locked, data, by, rng)
         if locked.sheet != before:

@@ -180,8 +180,10 @@ def _grant_plot_point(campaign: Campaign, character_id: int, rule: str) -> Chara
     from campaigns.live import announce  # the apps import this module; keep import order flat
     from characters.models import Character
 
+    # The lock characters.services.lock_character takes (FOR NO KEY UPDATE: see why there).
     character = (
-        Character.objects.select_for_update().filter(pk=character_id, campaign=campaign).first()
+        Character.objects.select_for_update(no_key=True)
+        .filter(pk=character_id, campaign=campaign).first()
     )
     if character is None:
         raise RuleError("choose a player's character of this campaign for the plot point", rule)
