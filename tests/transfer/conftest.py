@@ -1,0 +1,58 @@
+"""The demo of every system, loaded as ``make run`` loads it, and the same demo with every
+kind of link the export must carry (tests/transfer/rich_demo.py)."""
+
+from __future__ import annotations
+
+import datetime
+import io
+import random
+
+import pytest
+from django.core.management import call_command
+
+from campaigns.management.commands.load_demo import GM
+from campaigns.models import Campaign
+from campaigns.services import campaign_system_change
+from campaigns.session_services import session_create
+from characters import services as character_services
+from characters import systems
+from rolls import services as roll_services
+from rulesets import registry
+from tests.transfer.rich_demo import ask_for_rolls, follow_up, spend_cheapest
+
+
+@pytest.fixture
+def demo(db) -> list[Campaign]:  # type: ignore[no-untyped-def]
+    """Every demo campaign, as ``manage.py load_demo`` makes them."""
+    call_command("load_demo", stdout=io.StringIO())
+    return list(Campaign.objects.order_by("pk"))
+
+
+@pytest.fixture
+def rich_demo(demo: list[Campaign]) -> list[Campaign]:
+    """The demo with every link the document carries, in every campaign."""
+    rng = random.Random(11)
+    for campaign in demo:
+        gm = campaign.created_by
+        assert gm.username == GM
+        character = campaign.characters.order_by("pk").first()
+        assert character is not None
+        session = session_create(campaign=campaign, date=datetime.date(2025, 3, 14),
+                                 title="Night one", notes="The heist goes wrong.")
+        character_services.xp_award(character=character, amount=3, reason="Session award",
+                                    by=gm, session=session)
+        spend = spend_cheapest(character, by=character.owner)
+        character_services.xp_undo(entry=spend, by=gm, as_gm=True)
+        module = registry.get(campaign.ruleset).module
+        roll_services.npc_roll_create(campaign=campaign, text=module.QUICK_ROLL_EXAMPLES[0],
+                                      gm_only=True, by=gm, rng=rng)
+        follow_up(campaign, rng)
+        ask_for_rolls(character, gm, rng)
+        if campaign.ruleset == "shahquest":
+            system = systems.for_campaign(campaign)
+            action = system.campaign_actions["tension-danger"]
+            campaign_system_change(campaign=campaign, action=action,
+                                   data={"setting_die": None, "complications": "",
+                                         "note": "The guards", "gm_only": False},
+                                   by=gm, rng=rng)
+    return list(Campaign.objects.order_by("pk"))

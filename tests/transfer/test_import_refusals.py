@@ -1,0 +1,338 @@
+"""Every way an import is refused: a clear message naming the problem, and nothing written."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from campaigns.models import Campaign, Membership, Session
+from characters.models import Character, MeritFlaw, Trait, XpEntry
+from rolls.models import RequestedRoll, Roll
+from rulesets.errors import RuleError
+from transfer import checks
+from transfer.services import (
+    MAX_UPLOAD_BYTES,
+    TransferError,
+    export_campaign,
+    export_character,
+    import_campaign,
+    import_character,
+    read_document,
+)
+
+MODELS = (Campaign, Membership, Session, Character, Trait, MeritFlaw, XpEntry, Roll,
+          RequestedRoll, User)
+
+
+def counts() -> dict[str, int]:
+    return {model.__name__: model.objects.count() for model in MODELS}
+
+
+@pytest.fixture
+def nothing_written(db: Any) -> Iterator[None]:
+    """Whatever the test tries, no row of any kind is added."""
+    before = counts()
+    yield
+    assert counts() == before
+
+
+def refused(do: Callable[[], object], *words: str) -> str:
+    with pytest.raises(TransferError) as info:
+        do()
+    message = str(info.value)
+    for word in words:
+        assert word in message, message
+    return message
+
+
+@pytest.fixture
+def character_file(bobs_character: Character) -> dict[str, Any]:
+    return export_character(bobs_character)
+
+
+@pytest.fixture
+def into_the_drift(campaign: Campaign, bob: User) -> Callable[[Any], object]:
+    return lambda data: import_character(data, campaign, bob)
+
+
+# --- the file itself ---------------------------------------------------------------------------
+
+
+def test_broken_json_names_the_line_and_column() -> None:
+    refused(lambda: read_document(b'{"format": "sheetkeeper",\n "version": }'),
+            "not valid JSON", "line 2", "column")
+
+
+def test_a_file_that_is_not_text_is_refused() -> None:
+    refused(lambda: read_document(b"\x89PNG\r\n\x1a\n\xff\xfe"), "not text (UTF-8)")
+
+
+def test_a_file_too_large_is_refused_before_it_is_read() -> None:
+    refused(lambda: read_document(b" " * (MAX_UPLOAD_BYTES + 1)), "at most 10.0 MB")
+    assert read_document(b"{}" + b" " * (MAX_UPLOAD_BYTES - 2)) == {}  # at the limit: taken
+    assert read_document(b'{"a": 1}', max_bytes=None) == {"a": 1}
+
+
+def test_deeply_nested_json_is_refused_not_crashed_on() -> None:
+    refused(lambda: read_document("[" * 100_000 + "]" * 100_000), "not valid JSON")
+
+
+# --- the header -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda d: [d], ("not a Sheetkeeper export",)),
+    (lambda d: {**d, "format": "foundry"}, ("not a Sheetkeeper export",)),
+    (lambda d: {**d, "version": 2}, ("version 2", "reads version 1", "newer")),
+    (lambda d: {**d, "version": "1"}, ("version '1'",)),
+    (lambda d: {k: v for k, v in d.items() if k != "version"}, ("version None",)),
+    (lambda d: {**d, "kind": "npc"}, ("'npc'", "neither a character nor a campaign")),
+    (lambda d: {**d, "kind": "campaign"}, ("holds a campaign, not a character",)),
+    (lambda d: {**d, "system": "dnd5e"}, ("'dnd5e'", "not one this Sheetkeeper plays")),
+    (lambda d: {**d, "rolls": {}}, ("The rolls is not a list",)),
+    (lambda d: {**d, "extra": 1}, ("'extra'", "format version 1 does not have")),
+    (lambda d: {k: v for k, v in d.items() if k != "sessions"}, ("lacks 'sessions'",)),
+])
+def test_a_wrong_header_is_refused(character_file: dict[str, Any],
+                                   into_the_drift: Callable[[Any], object],
+                                   nothing_written: None, change: Any,
+                                   words: tuple[str, ...]) -> None:
+    refused(lambda: into_the_drift(change(character_file)), *words)
+
+
+def test_a_character_file_is_not_a_campaign(character_file: dict[str, Any], alice: User,
+                                            nothing_written: None) -> None:
+    refused(lambda: import_campaign(character_file, alice),
+            "holds a character, not a campaign")
+
+
+def test_a_character_joins_only_a_campaign_of_its_own_system(
+        demo: list[Campaign], nothing_written: None) -> None:
+    genesys = next(c for c in demo if c.ruleset == "genesys")
+    maelstrom = next(c for c in demo if c.ruleset == "maelstrom")
+    document = export_character(genesys.characters.get())
+    refused(lambda: import_character(document, maelstrom, maelstrom.created_by),
+            "a Genesys character", "The Drift (demo) plays Maelstrom", "its own system")
+
+
+# --- the rows -------------------------------------------------------------------------------
+
+
+def changed(document: dict[str, Any], change: Callable[[dict[str, Any]], None]
+            ) -> dict[str, Any]:
+    result = copy.deepcopy(document)
+    change(result)
+    return result
+
+
+def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    """A change of one value, at a path like ``character.traits.0.dots``."""
+    def change(document: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        node: Any = document
+        for part in parents:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        if isinstance(node, list):
+            node[int(last)] = value
+        else:
+            node[last] = value
+    return change
+
+
+def _drop(path: str) -> Callable[[dict[str, Any]], None]:
+    def change(document: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        node: Any = document
+        for part in parents:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        del node[last]
+    return change
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (_drop("character.concept"), ("Character 1", "lacks 'concept'")),
+    (_set("character.nickname", "Rooky"), ("'nickname'", "does not have")),
+    (_set("character.name", "R" * 81), ("'name'", "at most 80 characters")),
+    (_set("character.name", None), ("'name' needs a value",)),
+    (_set("character.traits.0.dots", "4"), ("trait 1", "'dots' must be a whole number")),
+    (_set("character.dead", 0), ("'dead' must be true or false",)),
+    (_set("character.sheet", []), ("'sheet' must be an object",)),
+    (_set("character.created_at", "2025-01-31T20:15:00"), ("time zone",)),
+    (_set("character.created_at", "last Tuesday"), ("'created_at'",)),
+    (_set("character.xp_entries.0.kind", "gift"), ("XP entry 1", "one of starting")),
+    (_set("character.xp_entries.0.reverses", 99), ("'reverses' names 99",
+                                                  "not listed before it")),
+    (_set("character.xp_entries.0.session", 1), ("'session' names 1",)),
+    (_set("character.xp_entries.0.created_by", ""), ("must be a username",)),
+    (_set("character.owner", 7), ("'owner' must be a username",)),
+    (_set("character.xp_available", 31), ("XP shown (31 available, 30 total)",
+                                          "ledger adds up to (30 available, 30 total)")),
+    (_set("character.xp_entries.0.available_delta", 31), ("is not what the ledger",)),
+    (_set("character.id", "one"), ("'id' must be a number",)),
+])
+def test_a_wrong_row_is_refused_naming_the_row_and_the_column(
+        character_file: dict[str, Any], into_the_drift: Callable[[Any], object],
+        nothing_written: None, change: Any, words: tuple[str, ...]) -> None:
+    refused(lambda: into_the_drift(changed(character_file, change)), *words)
+
+
+def test_the_same_trait_twice_is_refused(character_file: dict[str, Any],
+                                         into_the_drift: Callable[[Any], object],
+                                         nothing_written: None) -> None:
+    def twice(document: dict[str, Any]) -> None:
+        document["character"]["traits"].append(document["character"]["traits"][0])
+    refused(lambda: into_the_drift(changed(character_file, twice)),
+            "has the trait 'Strength' twice")
+
+
+def test_a_ledger_that_overdraws_a_bank_is_refused(character_file: dict[str, Any],
+                                                   into_the_drift: Callable[[Any], object],
+                                                   nothing_written: None) -> None:
+    def overdraw(document: dict[str, Any]) -> None:
+        entry = document["character"]["xp_entries"][0]
+        entry.update(banked_delta=-2, bank_key="ability:Driving")
+    refused(lambda: into_the_drift(changed(character_file, overdraw)),
+            "more XP out of the 'ability:Driving' bank than was banked")
+
+
+@pytest.fixture
+def rich_campaign_file(rich_demo: list[Campaign]) -> dict[str, Any]:
+    return export_campaign(rich_demo[0])
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (_set("rolls.0.outcome", "maybe"), ("Roll 1", "'outcome' must be one of success")),
+    (_set("rolls.0.result", "6 6 1"), ("Roll 1", "'result' must be an object")),
+    (_set("rolls.0.ruleset", "genesys"), ("Roll 1 is a 'genesys' roll in a 'maelstrom' file",)),
+    (_set("rolls.0.character", 9), ("Roll 1's 'character' names 9",)),
+    (_set("rolls.1.id", 1), ("Roll 2: the number 1 is used twice",)),
+    (lambda d: d["requested_rolls"][0].update(answer=next(
+        r["id"] for r in d["rolls"] if r["character"] not in (
+            None, d["requested_rolls"][0]["character"]))),
+     ("a roll of another character",)),
+    (_set("requested_rolls.0.character", None), ("must name the character it asks",)),
+    (_set("sessions.0.date", "2025-02-30"), ("Session 1", "'date' must be a date")),
+    (_set("campaign.members", []), ("exactly one GM",)),
+    (_set("campaign.starting_xp", -1), ("'starting_xp'",)),
+    (_set("characters.1.id", 1), ("Character 2 (Ben Okafor): the number 1 is used twice",)),
+])
+def test_a_wrong_campaign_row_is_refused(rich_campaign_file: dict[str, Any], alice: User,
+                                         nothing_written: None, change: Any,
+                                         words: tuple[str, ...]) -> None:
+    refused(lambda: import_campaign(changed(rich_campaign_file, change), alice), *words)
+
+
+def test_a_roll_answering_two_requests_is_refused(rich_campaign_file: dict[str, Any],
+                                                  alice: User, nothing_written: None) -> None:
+    def twice(document: dict[str, Any]) -> None:
+        answered = next(r for r in document["requested_rolls"] if r["answer"])
+        document["requested_rolls"].append(dict(answered))
+    refused(lambda: import_campaign(changed(rich_campaign_file, twice), alice),
+            "already answers another request")
+
+
+def test_a_follow_up_before_its_roll_is_refused(rich_campaign_file: dict[str, Any],
+                                                alice: User, nothing_written: None) -> None:
+    def reorder(document: dict[str, Any]) -> None:
+        document["rolls"].sort(key=lambda r: r["parent"] is None)
+    refused(lambda: import_campaign(changed(rich_campaign_file, reorder), alice),
+            "'parent' names", "not listed before it")
+
+
+# --- the rules ------------------------------------------------------------------------------
+
+SHEET_BREAKS: dict[str, tuple[Callable[[dict[str, Any]], None], tuple[str, ...]]] = {
+    "maelstrom": (_set("character.traits.1.dots", 7),
+                  ("Maelstrom rules refuse this sheet", "Precision must be a whole number "
+                   "from 1 to 5, not 7", "Maelstrom rules.md, Traits")),
+    "shahquest": (_set("character.sheet.features.3.die", 7),
+                  ("Shahquest rules refuse this sheet", "Shahquest wiki")),
+    "genesys": (_set("character.sheet.characteristics.Brawn", 9),
+                ("Genesys rules refuse this sheet", "Brawn must be a whole number from 1 to "
+                 "5, not 9")),
+    "three_d6": (_set("character.sheet.modifiers.t0", 9),
+                 ("3d6 rules refuse this sheet", "The modifier of Power", "not 9")),
+    "shattered_world": (_set("character.sheet.statistics.PF.current", 99),
+                        ("Shattered World rules refuse this sheet",
+                         "between 0 and its maximum")),
+}
+
+
+@pytest.mark.parametrize("ruleset", list(SHEET_BREAKS))
+def test_a_sheet_the_rules_refuse_is_refused_with_the_rule(
+        demo: list[Campaign], ruleset: str, nothing_written: None) -> None:
+    campaign = next(c for c in demo if c.ruleset == ruleset)
+    source = campaign.characters.order_by("pk").first()
+    change, words = SHEET_BREAKS[ruleset]
+    document = changed(export_character(source), change)
+    refused(lambda: import_character(document, campaign, source.owner), *words)
+
+
+@pytest.mark.parametrize(("ruleset", "change", "words"), [
+    ("maelstrom", _set("character.health_lethal", 9),
+     ("levels of damage do not fit in 9 health boxes",)),
+    ("maelstrom", _set("character.willpower_current", 9),
+     ("Current willpower must be a whole number from 0 to 5",)),
+    ("maelstrom", _set("character.merits_flaws.0.name", "Lucky Socks"),
+     ("not on the seed's lists of merits and flaws",)),
+    ("maelstrom", _set("character.traits.30.ability", "Juggling"),
+     ("Juggling is not an ability",)),
+    ("genesys", _set("character.sheet.wounds", "none"), ("The wounds ('wounds') must be an "
+                                                         "object",)),
+    ("shahquest", _set("character.sheet.stress", {"physical": 8}), ("Shahquest wiki",)),
+    ("shahquest", _set("character.sheet.features", "all of them"),
+     ("features must be a list",)),
+    ("three_d6", _set("character.sheet.health", {"current": 12, "max": 10}),
+     ("Health must be a whole number from 0 to 10, not 12",)),
+])
+def test_other_values_the_rules_never_make_are_refused(
+        demo: list[Campaign], ruleset: str, change: Any, words: tuple[str, ...],
+        nothing_written: None) -> None:
+    campaign = next(c for c in demo if c.ruleset == ruleset)
+    source = campaign.characters.order_by("pk").last()
+    document = changed(export_character(source), change)
+    refused(lambda: import_character(document, campaign, source.owner), *words)
+
+
+@pytest.mark.parametrize(("ruleset", "change", "words"), [
+    ("shattered_world", _set("campaign.system_data.die_steps.1.action_die", 4),
+     ("system data is refused",)),
+    ("genesys", _set("campaign.system_data.skills.0.characteristic", "Luck"),
+     ("system data is refused", "'Luck' is not a characteristic")),
+    ("shahquest", _set("campaign.system_data.tension_pool", [6, 6]),
+     ("system data is refused", "tension pool")),
+    ("three_d6", _set("campaign.system_data.traits", ["Power"]),
+     ("system data is refused", "6 traits")),
+])
+def test_campaign_data_the_rules_refuse_is_refused(
+        demo: list[Campaign], ruleset: str, change: Any, words: tuple[str, ...],
+        nothing_written: None) -> None:
+    campaign = next(c for c in demo if c.ruleset == ruleset)
+    document = changed(export_campaign(campaign), change)
+    refused(lambda: import_campaign(document, campaign.created_by), *words)
+
+
+def test_a_general_danger_roll_not_in_the_file_is_refused(
+        rich_demo: list[Campaign], nothing_written: None) -> None:
+    campaign = next(c for c in rich_demo if c.ruleset == "shahquest")
+    document = changed(export_campaign(campaign),
+                       _set("campaign.system_data.last_danger.roll_id", 999))
+    refused(lambda: import_campaign(document, campaign.created_by),
+            "names roll 999, which is not in the file")
+
+
+def test_a_refusal_found_while_writing_rolls_the_whole_import_back(
+        demo: list[Campaign], monkeypatch: pytest.MonkeyPatch, nothing_written: None) -> None:
+    """The last check runs after the rows are written, inside the transaction."""
+    def broken(campaign: Campaign) -> None:
+        assert campaign.characters.exists()  # the rows were written ...
+        raise RuleError("the panel cannot be drawn", "test")
+
+    monkeypatch.setattr(checks, "check_dashboard", broken)
+    campaign = next(c for c in demo if c.ruleset == "genesys")
+    refused(lambda: import_campaign(export_campaign(campaign), campaign.created_by),
+            "the panel cannot be drawn")  # ... and are gone again

@@ -1,0 +1,917 @@
+"""Export and import of characters and whole campaigns as one JSON document.
+
+The document, format version 1 (docs/backup.md describes it for people)::
+
+    {"format": "sheetkeeper", "version": 1, "kind": "character" | "campaign",
+     "system": "<ruleset slug>", "exported_at": "<ISO 8601>",
+
+     # kind "campaign":
+     "campaign": {<Campaign columns>, "created_by": "<username>",
+                  "members": [{"username": ..., "role": "gm" | "player", "joined_at": ...}]},
+     "characters": [<character>, ...],
+     # kind "character":
+     "character": <character>,
+     # both:
+     "sessions": [{"id": 1, <Session columns>}, ...],
+     "rolls": [{"id": 1, "character": 1 | null, "parent": 1 | null, "rolled_by": "<username>",
+                <Roll columns>}, ...],
+     "requested_rolls": [{"character": 1, "answer": 1 | null, "requested_by": "<username>",
+                          <RequestedRoll columns>}, ...]}
+
+    <character> = {"id": 1, "owner": "<username>", <Character columns>,
+                   "traits": [<Trait columns>], "merits_flaws": [<MeritFlaw columns>],
+                   "xp_entries": [{"id": 1, "reverses": 1 | null, "session": 1 | null,
+                                   "created_by": "<username>", <XpEntry columns>}, ...]}
+
+:data:`FIELDS` lists the columns each model carries; :data:`LINKS` says how every other column
+travels. ``id`` values are the document's own numbers (1, 2, ... in the order the rows were
+made), never database ids, so exporting an imported campaign gives the same document again;
+each link (a reversal, a roll's parent, the request a roll answers, an award's session) names
+a row listed before it. Timestamps keep their time zone.
+
+Importing checks the whole document first (the header, every column's type and range, the
+links, the ledger's sums, and the sheets and campaign data through the rules,
+:mod:`transfer.checks`), then writes every row as it was inside one transaction: no rule is
+re-run and no die re-rolled, the append-only ledger and roll log are copied, not replayed.
+Anything wrong raises :class:`TransferError` naming it, and nothing is written.
+
+Users do not travel between installations (docs/backup.md, "Who owns what after an import"):
+the document records usernames, and an import attributes everything to the person importing
+it (owner of every character, author of every roll and ledger entry), so no one gains access
+to a campaign by sharing a username with someone elsewhere. Only the server's administrator,
+through ``manage.py import_campaign --keep-users``, may map recorded usernames to the
+accounts of the same name.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter, defaultdict
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+
+from campaigns.models import Campaign, Membership, Session, new_invite_token
+from characters.models import Character, MeritFlaw, Trait, XpEntry
+from rolls.models import RequestedRoll, Roll
+from rulesets import registry
+from rulesets.errors import RuleError
+from transfer import checks
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+FORMAT = "sheetkeeper"
+VERSION = 1
+KINDS = ("character", "campaign")
+
+MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+"""The largest file the import pages take (10 MiB: a campaign of several thousand rolls);
+``manage.py import_campaign`` reads any size."""
+
+FIELDS: dict[type[models.Model], tuple[str, ...]] = {
+    Campaign: ("name", "starting_xp", "system_data", "created_at"),
+    Membership: ("role", "joined_at"),
+    Session: ("date", "title", "notes", "created_at"),
+    Character: ("name", "concept", "willpower_permanent", "willpower_current",
+                "health_bashing", "health_lethal", "health_aggravated", "dead", "huge_size",
+                "sheet", "xp_available", "xp_total", "created_at", "updated_at"),
+    Trait: ("kind", "name", "group", "ability", "advanced", "dots", "position"),
+    MeritFlaw: ("kind", "name", "points", "detail"),
+    XpEntry: ("kind", "available_delta", "total_delta", "banked_delta", "trait_key",
+              "bank_key", "rank_from", "rank_to", "reason", "created_at"),
+    Roll: ("ruleset", "kind", "description", "pool", "dice", "bonus_dice", "experience_die",
+           "outcome", "net", "botches", "summary", "result", "gm_only", "created_at"),
+    RequestedRoll: ("kind", "traits", "difficulty", "threshold", "note", "data",
+                    "description", "created_at"),
+}
+"""The columns each model carries in the document, under their own names, as they are."""
+
+_NUMBER = "a document number (``id``), made again on import"
+LINKS: dict[type[models.Model], dict[str, str]] = {
+    Campaign: {"id": _NUMBER, "ruleset": "the document's ``system``",
+               "created_by": "a username", "invite_token": "never exported: an invite link "
+               "is a key to the table; the import issues a fresh one"},
+    Membership: {"id": _NUMBER, "campaign": "the campaign's ``members``", "user": "a username"},
+    Session: {"id": _NUMBER, "campaign": "the document's campaign"},
+    Character: {"id": _NUMBER, "campaign": "the document's or the target campaign",
+                "owner": "a username"},
+    Trait: {"id": _NUMBER, "character": "listed under its character"},
+    MeritFlaw: {"id": _NUMBER, "character": "listed under its character"},
+    XpEntry: {"id": _NUMBER, "character": "listed under its character",
+              "reverses": _NUMBER, "session": _NUMBER, "created_by": "a username"},
+    Roll: {"id": _NUMBER, "campaign": "the document's campaign", "character": _NUMBER,
+           "parent": _NUMBER, "rolled_by": "a username"},
+    RequestedRoll: {"id": _NUMBER, "campaign": "the document's campaign",
+                    "character": _NUMBER, "answer": _NUMBER, "requested_by": "a username"},
+}
+"""Every other column, and how it travels (tests/transfer checks that the two lists cover
+every column, so a new column cannot be lost silently)."""
+
+
+class TransferError(ValueError):
+    """An import refused; the message names the problem and is fit to show the person
+    importing. Nothing has been written when it is raised."""
+
+
+# --- Export ---------------------------------------------------------------------------------
+
+
+def export_character(character: Character, *, gm_only_rolls: bool = True) -> dict[str, Any]:
+    """The character as a document of kind ``"character"``: its columns, trait rows, merits
+    and flaws, its whole XP ledger (with reversal and session links, and the sessions those
+    link to), its rolls (follow-ups included) and the roll requests made of it.
+
+    Args:
+        character: the character to export.
+        gm_only_rolls: include the rolls only its GM may see; False for anyone else (a roll
+            built on a left-out roll, and a request it answered, are left out with it).
+
+    Returns:
+        A JSON-serialisable dict (see the module docstring).
+    """
+    entries = list(character.xp_entries.select_related("created_by").order_by("pk"))
+    sessions = Session.objects.filter(pk__in={e.session_id for e in entries if e.session_id})
+    rolls: list[Roll] = []
+    kept: set[int] = set()
+    for roll in character.rolls.select_related("rolled_by").order_by("pk"):
+        hidden = roll.gm_only and not gm_only_rolls
+        if not hidden and (roll.parent_id is None or roll.parent_id in kept):
+            rolls.append(roll)
+            kept.add(roll.pk)
+    requests = [q for q in character.requested_rolls.select_related("requested_by")
+                .order_by("pk") if q.answer_id is None or q.answer_id in kept]
+    exporter = _Exporter(sessions=list(sessions.order_by("pk")), characters=[character],
+                         entries=entries, rolls=rolls)
+    return {
+        **_header("character", character.campaign.ruleset),
+        "character": exporter.character(character, list(character.traits.order_by("pk")),
+                                        list(character.merits_flaws.order_by("pk"))),
+        **exporter.tail(requests),
+    }
+
+
+def export_campaign(campaign: Campaign) -> dict[str, Any]:
+    """The campaign as a document of kind ``"campaign"``: its settings, system data and
+    members, its sessions, every character (as :func:`export_character` writes one), every
+    roll (NPC and GM-only rolls included) and every roll request.
+
+    Returns:
+        A JSON-serialisable dict (see the module docstring).
+    """
+    characters = list(campaign.characters.select_related("owner").order_by("pk"))
+    traits: dict[int, list[Trait]] = defaultdict(list)
+    for trait in Trait.objects.filter(character__campaign=campaign).order_by("pk"):
+        traits[trait.character_id].append(trait)
+    merits: dict[int, list[MeritFlaw]] = defaultdict(list)
+    for row in MeritFlaw.objects.filter(character__campaign=campaign).order_by("pk"):
+        merits[row.character_id].append(row)
+    exporter = _Exporter(
+        sessions=list(campaign.sessions.order_by("pk")), characters=characters,
+        entries=list(XpEntry.objects.filter(character__campaign=campaign)
+                     .select_related("created_by").order_by("pk")),
+        rolls=list(campaign.rolls.select_related("rolled_by").order_by("pk")),
+    )
+    members = campaign.memberships.select_related("user").order_by("pk")
+    requests = campaign.requested_rolls.select_related("requested_by").order_by("pk")
+    system_data = copy.deepcopy(campaign.system_data)
+    _map_roll_ids(campaign.ruleset, system_data, lambda pk: exporter.roll_refs.get(pk))
+    return {
+        **_header("campaign", campaign.ruleset),
+        "campaign": {
+            **_columns(campaign, Campaign), "system_data": system_data,
+            "created_by": campaign.created_by.get_username(),
+            "members": [{"username": m.user.get_username(), **_columns(m, Membership)}
+                        for m in members],
+        },
+        "characters": [exporter.character(c, traits[c.pk], merits[c.pk]) for c in characters],
+        **exporter.tail(list(requests)),
+    }
+
+
+def document_filename(document: Mapping[str, Any]) -> str:
+    """The download's file name: ``<name>.sheetkeeper.json``, the name made safe for any
+    file system (letters, digits, spaces, dashes and underscores kept)."""
+    part = document.get("character") or document.get("campaign") or {}
+    name = "".join(ch if ch.isalnum() or ch in " -_" else "_" for ch in part.get("name", ""))
+    return f"{name.strip() or 'sheetkeeper'}.sheetkeeper.json"
+
+
+def document_json(document: Mapping[str, Any]) -> str:
+    """The document as the text of a file: indented JSON, UTF-8 characters kept."""
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _header(kind: str, ruleset: str) -> dict[str, Any]:
+    return {"format": FORMAT, "version": VERSION, "kind": kind, "system": ruleset,
+            "exported_at": timezone.now().isoformat()}
+
+
+def _columns(row: models.Model, model: type[models.Model]) -> dict[str, Any]:
+    out = {}
+    for name in FIELDS[model]:
+        value = getattr(row, name)
+        out[name] = value.isoformat() if hasattr(value, "isoformat") else value
+    return out
+
+
+def _numbers(rows: list[Any]) -> dict[int, int]:
+    """Database id -> document number, 1, 2, ... in the order given (by id)."""
+    return {row.pk: number for number, row in enumerate(rows, start=1)}
+
+
+@dataclass
+class _Exporter:
+    """Writes rows with their links as document numbers."""
+
+    sessions: list[Session]
+    characters: list[Character]
+    entries: list[XpEntry]
+    rolls: list[Roll]
+    session_refs: dict[int, int] = field(init=False)
+    character_refs: dict[int, int] = field(init=False)
+    entry_refs: dict[int, int] = field(init=False)
+    roll_refs: dict[int, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.session_refs = _numbers(self.sessions)
+        self.character_refs = _numbers(self.characters)
+        # Numbered as the document lists them, ledger after ledger, which is the order an
+        # import writes them in: exporting the import numbers them the same again.
+        self.entries.sort(key=lambda e: (self.character_refs[e.character_id], e.pk))
+        self.entry_refs = _numbers(self.entries)
+        self.roll_refs = _numbers(self.rolls)
+
+    def _ref(self, refs: dict[int, int], pk: int | None) -> int | None:
+        return None if pk is None else refs[pk]
+
+    def character(self, character: Character, traits: list[Trait],
+                  merits_flaws: list[MeritFlaw]) -> dict[str, Any]:
+        return {
+            "id": self.character_refs[character.pk],
+            "owner": character.owner.get_username(),
+            **_columns(character, Character),
+            "traits": [_columns(t, Trait) for t in traits],
+            "merits_flaws": [_columns(m, MeritFlaw) for m in merits_flaws],
+            "xp_entries": [{
+                "id": self.entry_refs[e.pk],
+                "reverses": self._ref(self.entry_refs, e.reverses_id),
+                "session": self._ref(self.session_refs, e.session_id),
+                "created_by": e.created_by.get_username(),
+                **_columns(e, XpEntry),
+            } for e in self.entries if e.character_id == character.pk],
+        }
+
+    def tail(self, requests: list[RequestedRoll]) -> dict[str, Any]:
+        """The sessions, rolls and requests of the document."""
+        return {
+            "sessions": [{"id": self.session_refs[s.pk], **_columns(s, Session)}
+                         for s in self.sessions],
+            "rolls": [{
+                "id": self.roll_refs[r.pk],
+                "character": self._ref(self.character_refs, r.character_id),
+                # A follow-up is made on its own character's roll (rolls/services.py), so
+                # its parent is always in the document with it.
+                "parent": self._ref(self.roll_refs, r.parent_id),
+                "rolled_by": r.rolled_by.get_username(),
+                **_columns(r, Roll),
+            } for r in self.rolls],
+            "requested_rolls": [{
+                "character": self.character_refs[q.character_id],
+                "answer": self._ref(self.roll_refs, q.answer_id),
+                "requested_by": q.requested_by.get_username(),
+                **_columns(q, RequestedRoll),
+            } for q in requests],
+        }
+
+
+def _map_roll_ids(ruleset: str, system_data: Any, change: Callable[[Any], Any]) -> None:
+    """Rewrite in place the roll ids a system keeps in its campaign data
+    (:data:`transfer.checks.CAMPAIGN_ROLL_IDS`): database ids to document numbers on export,
+    and back on import."""
+    if not isinstance(system_data, dict):
+        return
+    for key, id_key in checks.CAMPAIGN_ROLL_IDS.get(ruleset, ()):
+        part = system_data.get(key)
+        if isinstance(part, dict) and part.get(id_key) is not None:
+            system_data[key] = {**part, id_key: change(part[id_key])}
+
+
+# --- Reading a file -------------------------------------------------------------------------
+
+
+def read_document(raw: bytes | str, *, max_bytes: int | None = MAX_UPLOAD_BYTES) -> Any:
+    """Decode an uploaded file into the JSON value it holds.
+
+    Args:
+        raw: the file's bytes (UTF-8, a byte-order mark allowed) or text.
+        max_bytes: the size limit, or None for none (the management command).
+
+    Returns:
+        The decoded JSON value (not checked yet: the import functions do that).
+
+    Raises:
+        TransferError: too large, not UTF-8, or not valid JSON (with the line and column).
+    """
+    size = len(raw.encode() if isinstance(raw, str) else raw)
+    if max_bytes is not None and size > max_bytes:
+        raise TransferError(f"The file is {_megabytes(size)}; an import takes at most "
+                            f"{_megabytes(max_bytes)}.")
+    try:
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError:
+        raise TransferError("The file is not text (UTF-8): choose the .sheetkeeper.json file "
+                            "Sheetkeeper exported.") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TransferError(f"The file is not valid JSON: {exc.msg} at line {exc.lineno}, "
+                            f"column {exc.colno}.") from None
+    except RecursionError:
+        raise TransferError("The file is not valid JSON: it is nested too deeply.") from None
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+# --- Import ---------------------------------------------------------------------------------
+
+
+def import_character(data: Any, campaign: Campaign, owner: AbstractBaseUser) -> Character:
+    """Import a character document into ``campaign`` as ``owner``'s character, atomically.
+
+    Everything is checked first (:class:`TransferError` otherwise, nothing written); then the
+    character, its traits, merits and flaws, ledger, rolls and requests are written as they
+    were, with new ids and the links between them kept. ``owner`` also becomes the author of
+    every roll, ledger entry and request it brings (usernames do not travel). An award linked
+    to a session is linked to the campaign's session of the same date and title when there is
+    one; otherwise it keeps its XP and reason without the link (a character import never adds
+    sessions to a campaign), and ``character.unlinked_awards`` counts those.
+
+    Args:
+        data: the decoded document (:func:`read_document`).
+        campaign: the campaign to import into; the document's system must be its system.
+        owner: the member importing it.
+
+    Returns:
+        The new Character.
+
+    Raises:
+        TransferError: naming the problem (wrong format, version, kind or system, a column
+            out of range, a broken link, a ledger that does not add up, a sheet the rules
+            refuse).
+    """
+    _check_header(data, "character")
+    if data["system"] != campaign.ruleset:
+        raise TransferError(
+            f"This is a {registry.get(data['system']).name} character and {campaign.name} "
+            f"plays {campaign.ruleset_name}: a character can only join a campaign of its own "
+            "system.")
+    plan = _Plan.read(data, campaign)
+    existing = {}
+    for session in campaign.sessions.order_by("-pk"):  # the oldest wins a tie
+        existing[(session.date, session.title)] = session
+    sessions = {ref: existing.get((s.date, s.title)) for ref, s in plan.sessions.items()}
+
+    def write() -> Character:
+        written = plan.write_rows(campaign, sessions, user_for=lambda name: owner,
+                                  owner_for=lambda name: owner)
+        return written[plan.characters[0].ref]
+
+    character = _atomically(write)
+    character.unlinked_awards = sum(  # type: ignore[attr-defined]
+        1 for entry in plan.characters[0].entries
+        if entry.session is not None and sessions[entry.session] is None)
+    return character
+
+
+def import_campaign(data: Any, gm: AbstractBaseUser, *, keep_users: bool = False) -> Campaign:
+    """Import a campaign document as a new campaign whose GM is ``gm``, atomically.
+
+    Everything is checked first (:class:`TransferError` otherwise, nothing written); then the
+    campaign, its sessions, characters, ledgers, rolls and requests are written as they were,
+    with new ids, the links between them kept and a fresh invite link. ``gm`` takes the GM's
+    seat (with its recorded date) and, by default, owns every character and authors every
+    roll, ledger entry and request: no other account is seated or named.
+
+    Args:
+        data: the decoded document (:func:`read_document`).
+        gm: the user who becomes the GM.
+        keep_users: map each recorded username to the account of that name on this
+            installation where there is one (owner, author, and a player's seat for the
+            recorded players); the rest fall to ``gm``. Only for the server's administrator
+            (``manage.py import_campaign --keep-users``), who vouches that the names are the
+            same people: never offered on a web page.
+
+    Returns:
+        The new Campaign.
+
+    Raises:
+        TransferError: naming the problem, as :func:`import_character` does.
+    """
+    _check_header(data, "campaign")
+    head = _campaign_row(data["campaign"], data["system"])
+    plan = _Plan.read(data, head.campaign)
+    accounts: dict[str, AbstractBaseUser] = {}
+    if keep_users:
+        names = {head.created_by, *(m.username for m in head.members), *plan.usernames()}
+        User = get_user_model()
+        accounts = {u.get_username(): u for u in User.objects.filter(
+            **{f"{User.USERNAME_FIELD}__in": names})}
+
+    def user_for(name: str) -> AbstractBaseUser:
+        return accounts.get(name, gm)
+
+    def write() -> Campaign:
+        campaign = head.campaign
+        campaign.created_by = gm
+        campaign.invite_token = new_invite_token()
+        system_data, campaign.system_data = campaign.system_data, {}
+        _insert(campaign)
+        gm_seat = next(m for m in head.members if m.role == Membership.Role.GM)
+        _insert(Membership(campaign=campaign, user=gm, role=Membership.Role.GM,
+                           joined_at=gm_seat.joined_at))
+        for member in head.members:
+            user = accounts.get(member.username)
+            if member.role == Membership.Role.PLAYER and user is not None and user != gm:
+                _insert(Membership(campaign=campaign, user=user, role=member.role,
+                                   joined_at=member.joined_at))
+        sessions = {}
+        for ref, session in plan.sessions.items():
+            session.campaign = campaign
+            _insert(session)
+            sessions[ref] = session
+        plan.write_rows(campaign, sessions, user_for=user_for, owner_for=user_for)
+        _map_roll_ids(campaign.ruleset, system_data, lambda ref: plan.roll_ids[ref])
+        campaign.system_data = system_data
+        campaign.save(update_fields=["system_data"])
+        try:
+            checks.check_dashboard(campaign)
+        except RuleError as exc:  # rolls the whole import back
+            raise TransferError(f"The campaign's system data is refused: {exc}") from None
+        return campaign
+
+    return _atomically(write)
+
+
+def _atomically(write: Callable[[], Any]) -> Any:
+    try:
+        with transaction.atomic():
+            return write()
+    except IntegrityError as exc:  # a guard: the checks above refuse these first
+        raise TransferError(f"The file's rows break a rule of the database ({exc}); "
+                            "nothing was imported.") from None
+
+
+def _insert(row: models.Model) -> None:
+    """Write a new row exactly as given, its timestamps included.
+
+    ``save_base(raw=True)`` is how Django's ``loaddata`` writes fixtures: it leaves
+    ``auto_now_add``/``auto_now`` alone (which would stamp the import's time over the
+    recorded one). It passes by ``Roll.save``/``XpEntry.save``, whose append-only guard
+    refuses edits of existing rows; ``force_insert`` makes this a new row, never an edit.
+    """
+    row.save_base(raw=True, force_insert=True)
+
+
+# --- Checking a document --------------------------------------------------------------------
+
+
+def _check_header(data: Any, kind: str) -> None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise TransferError('This is not a Sheetkeeper export: its "format" is not '
+                            f'"{FORMAT}".')
+    version = data.get("version")
+    if version != VERSION or not _is_int(version):
+        newer = _is_int(version) and version > VERSION
+        raise TransferError(
+            f"The file is format version {version!r}; this Sheetkeeper reads version "
+            f"{VERSION}{' (the file comes from a newer Sheetkeeper)' if newer else ''}.")
+    if data.get("kind") not in KINDS:
+        raise TransferError(f"The file's kind {data.get('kind')!r} is neither a character "
+                            "nor a campaign.")
+    if data["kind"] != kind:
+        raise TransferError(f"This file holds a {data['kind']}, not a {kind}: import it as "
+                            f"a {data['kind']}.")
+    system = data.get("system")
+    ruleset = registry.RULESETS.get(system) if isinstance(system, str) else None
+    if ruleset is None or not ruleset.selectable:
+        raise TransferError(f"The file's system {system!r} is not one this Sheetkeeper "
+                            f"plays ({', '.join(registry.RULESETS)}).")
+    body = ("character",) if kind == "character" else ("campaign", "characters")
+    _keys(data, {"format", "version", "kind", "system", "exported_at", *body, "sessions",
+                 "rolls", "requested_rolls"}, "The file")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _keys(data: Mapping[str, Any], expected: set[str], where: str) -> None:
+    missing = sorted(expected - set(data))
+    if missing:
+        raise TransferError(f"{where} lacks {', '.join(repr(k) for k in missing)}.")
+    unknown = sorted(set(data) - expected)
+    if unknown:
+        raise TransferError(f"{where} has {', '.join(repr(k) for k in unknown)}, which "
+                            f"format version {VERSION} does not have.")
+
+
+def _object(data: Any, where: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise TransferError(f"{where} is not an object.")
+    return data
+
+
+def _list(data: Any, where: str) -> list[Any]:
+    if not isinstance(data, list):
+        raise TransferError(f"{where} is not a list.")
+    return data
+
+
+def _row(model: type[models.Model], data: Any, where: str, links: tuple[str, ...] = ()
+         ) -> dict[str, Any]:
+    """The model's columns from ``data``, each checked: every key present and none unknown,
+    the JSON type the column needs, the column's own limits (length, range, choices)."""
+    data = _object(data, where)
+    _keys(data, {*FIELDS[model], *links}, where)
+    return {name: _value(model, name, data[name], where) for name in FIELDS[model]}
+
+
+def _value(model: type[models.Model], name: str, raw: Any, where: str) -> Any:
+    column = model._meta.get_field(name)
+    problem = f"{where}: {name!r} must be"
+    value: Any = raw
+    if raw is None:
+        if column.null:
+            return None
+        raise TransferError(f"{where}: {name!r} needs a value.")
+    if isinstance(column, models.DateTimeField):
+        try:
+            value = parse_datetime(raw) if isinstance(raw, str) else None
+        except ValueError:
+            value = None
+        if value is None or timezone.is_naive(value):
+            raise TransferError(f"{problem} a date and time with its time zone "
+                                f"(2025-01-31T20:15:00+00:00), not {raw!r}.")
+    elif isinstance(column, models.DateField):
+        try:
+            value = parse_date(raw) if isinstance(raw, str) else None
+        except ValueError:
+            value = None
+        if value is None:
+            raise TransferError(f"{problem} a date (2025-01-31), not {raw!r}.")
+    elif isinstance(column, models.BooleanField):
+        if not isinstance(raw, bool):
+            raise TransferError(f"{problem} true or false, not {raw!r}.")
+    elif isinstance(column, models.IntegerField):
+        if not _is_int(raw):
+            raise TransferError(f"{problem} a whole number, not {raw!r}.")
+    elif isinstance(column, models.JSONField):
+        shape = type(column.get_default())
+        if not isinstance(raw, shape):
+            raise TransferError(f"{problem} {'an object' if shape is dict else 'a list'}.")
+    elif not isinstance(raw, str):
+        raise TransferError(f"{problem} text, not {raw!r}.")
+    try:
+        column.run_validators(value)
+    except ValidationError as exc:
+        raise TransferError(f"{where}: {name!r}: {' '.join(exc.messages)}") from None
+    if column.choices and value not in {key for key, _ in column.flatchoices}:
+        allowed = ", ".join(str(key) for key, _ in column.flatchoices)
+        raise TransferError(f"{problem} one of {allowed}, not {raw!r}.")
+    return value
+
+
+def _username(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise TransferError(f"{where} must be a username.")
+    return value
+
+
+def _id(value: Any, where: str) -> int:
+    """A row's document number."""
+    if not _is_int(value):
+        raise TransferError(f"{where} must be a number.")
+    return int(value)
+
+
+def _link(value: Any, where: str, known: Collection[int]) -> int | None:
+    """A link to a row listed before this one (a number among ``known``), or None."""
+    if value is None:
+        return None
+    if not _is_int(value) or value not in known:
+        raise TransferError(f"{where} names {value!r}, which is not listed before it in the "
+                            "file.")
+    return int(value)
+
+
+@dataclass
+class _Member:
+    username: str
+    role: str
+    joined_at: Any
+
+
+@dataclass
+class _CampaignRow:
+    campaign: Campaign
+    created_by: str
+    members: list[_Member]
+
+
+def _campaign_row(data: Any, system: str) -> _CampaignRow:
+    where = "The campaign"
+    values = _row(Campaign, data, where, links=("created_by", "members"))
+    campaign = Campaign(ruleset=system, **values)
+    members = []
+    for i, row in enumerate(_list(data["members"], f"{where}'s members"), start=1):
+        member_where = f"Member {i} of the campaign"
+        members.append(_Member(username=_username(_object(row, member_where).get("username"),
+                                                  f"{member_where}'s 'username'"),
+                               **_row(Membership, row, member_where, links=("username",))))
+    if [m.role for m in members].count(Membership.Role.GM) != 1:
+        raise TransferError("The campaign's members must hold exactly one GM.")
+    repeated = [n for n, count in Counter(m.username for m in members).items() if count > 1]
+    if repeated:
+        raise TransferError(f"The campaign's members list {repeated[0]!r} twice.")
+    try:
+        checks.check_campaign(campaign)
+    except RuleError as exc:
+        raise TransferError(f"The campaign's system data is refused: {exc}") from None
+    return _CampaignRow(campaign=campaign,
+                        created_by=_username(data["created_by"], "The campaign's 'created_by'"),
+                        members=members)
+
+
+@dataclass
+class _Entry:
+    ref: int
+    row: XpEntry
+    reverses: int | None
+    session: int | None
+    created_by: str
+
+
+@dataclass
+class _CharacterPlan:
+    ref: int
+    owner: str
+    character: Character
+    traits: list[Trait]
+    merits_flaws: list[MeritFlaw]
+    entries: list[_Entry]
+
+
+@dataclass
+class _RollPlan:
+    ref: int
+    row: Roll
+    character: int | None
+    parent: int | None
+    rolled_by: str
+
+
+@dataclass
+class _RequestPlan:
+    row: RequestedRoll
+    character: int
+    answer: int | None
+    requested_by: str
+
+
+@dataclass
+class _Plan:
+    """A checked document as unsaved rows and their links by document number."""
+
+    sessions: dict[int, Session]
+    characters: list[_CharacterPlan]
+    rolls: list[_RollPlan]
+    requests: list[_RequestPlan]
+    roll_ids: dict[int, int] = field(default_factory=dict)
+    """Document number -> database id of each roll written (filled by :meth:`write_rows`)."""
+
+    @classmethod
+    def read(cls, data: dict[str, Any], campaign: Campaign) -> _Plan:
+        """Check everything below the header against ``campaign`` (the target of a character
+        import, or the unsaved campaign of a campaign import). Raises TransferError."""
+        sessions: dict[int, Session] = {}
+        for i, row in enumerate(_list(data["sessions"], "The sessions"), start=1):
+            where = f"Session {i}"
+            values = _row(Session, row, where, links=("id",))
+            ref = _id(row["id"], f"{where}'s 'id'")
+            _unique(ref, sessions, where)
+            sessions[ref] = Session(**values)
+        if data["kind"] == "character":
+            rows = [_object(data["character"], "The character")]
+        else:
+            rows = _list(data["characters"], "The characters")
+        characters: list[_CharacterPlan] = []
+        entry_refs: dict[int, int] = {}  # entry number -> character number
+        for i, row in enumerate(rows, start=1):
+            characters.append(_read_character(row, i, campaign, sessions, entry_refs,
+                                              {c.ref for c in characters}))
+        rolls = _read_rolls(data["rolls"], {c.ref: c for c in characters}, data["system"])
+        requests = _read_requests(data["requested_rolls"], {c.ref for c in characters},
+                                  {r.ref: r for r in rolls})
+        plan = cls(sessions=sessions, characters=characters, rolls=rolls, requests=requests)
+        if data["kind"] == "campaign":
+            known = {r.ref for r in rolls}
+
+            def check_roll(ref: Any) -> Any:
+                if not _is_int(ref) or ref not in known:
+                    raise TransferError(f"The campaign's system data names roll {ref!r}, "
+                                        "which is not in the file.")
+                return ref
+
+            _map_roll_ids(campaign.ruleset, campaign.system_data, check_roll)
+        return plan
+
+    def usernames(self) -> set[str]:
+        """Every username the rows name."""
+        names = {c.owner for c in self.characters}
+        names |= {e.created_by for c in self.characters for e in c.entries}
+        names |= {r.rolled_by for r in self.rolls} | {q.requested_by for q in self.requests}
+        return names
+
+    def write_rows(self, campaign: Campaign, sessions: Mapping[int, Session | None], *,
+                   user_for: Callable[[str], AbstractBaseUser],
+                   owner_for: Callable[[str], AbstractBaseUser]) -> dict[int, Character]:
+        """Write the characters, their rows, the rolls and the requests into ``campaign``
+        (inside the caller's transaction), each in the file's order so every link names a
+        row already written. Returns the characters by document number."""
+        written: dict[int, Character] = {}
+        for plan in self.characters:
+            character = plan.character
+            character.campaign = campaign
+            character.owner = owner_for(plan.owner)  # type: ignore[assignment]
+            _insert(character)
+            written[plan.ref] = character
+            for trait in plan.traits:
+                trait.character = character
+            Trait.objects.bulk_create(plan.traits)
+            for merit in plan.merits_flaws:
+                merit.character = character
+            MeritFlaw.objects.bulk_create(plan.merits_flaws)
+            entries: dict[int, XpEntry] = {}
+            for entry in plan.entries:
+                row = entry.row
+                row.character = character
+                row.reverses = entries[entry.reverses] if entry.reverses else None
+                row.session = sessions[entry.session] if entry.session else None
+                row.created_by = user_for(entry.created_by)  # type: ignore[assignment]
+                _insert(row)
+                entries[entry.ref] = row
+        rolls: dict[int, Roll] = {}
+        for roll in self.rolls:
+            row = roll.row
+            row.campaign = campaign
+            row.character = written[roll.character] if roll.character else None
+            row.parent = rolls[roll.parent] if roll.parent else None
+            row.rolled_by = user_for(roll.rolled_by)  # type: ignore[assignment]
+            _insert(row)
+            rolls[roll.ref] = row
+            self.roll_ids[roll.ref] = row.pk
+        for request in self.requests:
+            row = request.row
+            row.campaign = campaign
+            row.character = written[request.character]
+            row.answer = rolls[request.answer] if request.answer else None
+            row.requested_by = user_for(request.requested_by)  # type: ignore[assignment]
+            _insert(row)
+        return written
+
+
+def _unique(ref: int, known: Mapping[int, Any], where: str) -> None:
+    if ref in known:
+        raise TransferError(f"{where}: the number {ref} is used twice.")
+
+
+def _read_character(data: dict[str, Any], index: int, campaign: Campaign,
+                    sessions: Mapping[int, Session], entry_refs: dict[int, int],
+                    taken: set[int]) -> _CharacterPlan:
+    where = f"Character {index}"
+    values = _row(Character, data, where,
+                  links=("id", "owner", "traits", "merits_flaws", "xp_entries"))
+    where = f"Character {index} ({values['name']})"
+    ref = _id(data["id"], f"{where}'s 'id'")
+    if ref in taken:
+        raise TransferError(f"{where}: the number {ref} is used twice.")
+    character = Character(campaign=campaign, **values)
+    traits = [Trait(**_row(Trait, row, f"{where}'s trait {i}"))
+              for i, row in enumerate(_list(data["traits"], f"{where}'s traits"), start=1)]
+    repeated = [key for key, n in Counter((t.kind, t.ability, t.name) for t in traits).items()
+                if n > 1]
+    if repeated:
+        raise TransferError(f"{where} has the trait {repeated[0][2]!r} twice.")
+    merits = [MeritFlaw(**_row(MeritFlaw, row, f"{where}'s merit or flaw {i}"))
+              for i, row in enumerate(_list(data["merits_flaws"],
+                                            f"{where}'s merits and flaws"), start=1)]
+    entries: list[_Entry] = []
+    by_ref: dict[int, _Entry] = {}
+    for i, row in enumerate(_list(data["xp_entries"], f"{where}'s XP ledger"), start=1):
+        entry_where = f"{where}'s XP entry {i}"
+        entry_values = _row(XpEntry, row, entry_where,
+                            links=("id", "reverses", "session", "created_by"))
+        entry_ref = _id(row["id"], f"{entry_where}'s 'id'")
+        if entry_ref in entry_refs:
+            raise TransferError(f"{entry_where}: the number {entry_ref} is used twice.")
+        reverses = _link(row["reverses"], f"{entry_where}'s 'reverses'", by_ref)
+        if reverses is not None and any(e.reverses == reverses for e in entries):
+            raise TransferError(f"{entry_where} undoes entry {reverses}, which is already "
+                                "undone.")
+        entry = _Entry(ref=entry_ref, row=XpEntry(**entry_values), reverses=reverses,
+                       session=_link(row["session"], f"{entry_where}'s 'session'", sessions),
+                       created_by=_username(row["created_by"], f"{entry_where}'s 'created_by'"))
+        entries.append(entry)
+        by_ref[entry.ref] = entry
+        entry_refs[entry.ref] = ref
+    _check_ledger(character, [e.row for e in entries], where)
+    try:
+        checks.check_character(character, traits, merits)
+    except RuleError as exc:
+        raise TransferError(f"{where}: the {campaign.ruleset_name} rules refuse this sheet: "
+                            f"{exc}") from None
+    return _CharacterPlan(ref=ref, owner=_username(data["owner"], f"{where}'s 'owner'"),
+                          character=character, traits=traits, merits_flaws=merits,
+                          entries=entries)
+
+
+def _check_ledger(character: Character, entries: list[XpEntry], where: str) -> None:
+    """The ledger invariant (docs/architecture.md, "Append-only logs"): the cached balances
+    equal the ledger's sums, available XP is never negative, and no bank is overdrawn."""
+    available = sum(e.available_delta for e in entries)
+    total = sum(e.total_delta for e in entries)
+    if (character.xp_available, character.xp_total) != (available, total):
+        raise TransferError(
+            f"{where}: the XP shown ({character.xp_available} available, "
+            f"{character.xp_total} total) is not what the ledger adds up to ({available} "
+            f"available, {total} total).")
+    if available < 0:
+        raise TransferError(f"{where}: the ledger leaves {available} XP available; it can "
+                            "never be negative.")
+    banks: Counter[str] = Counter()
+    for entry in entries:
+        banks[entry.bank_key] += entry.banked_delta
+    overdrawn = sorted(key for key, amount in banks.items() if amount < 0)
+    if overdrawn:
+        raise TransferError(f"{where}: the ledger takes more XP out of the {overdrawn[0]!r} "
+                            "bank than was banked.")
+
+
+def _read_rolls(data: Any, characters: Mapping[int, _CharacterPlan], system: str
+                ) -> list[_RollPlan]:
+    rolls: dict[int, _RollPlan] = {}
+    followups: set[tuple[int, str]] = set()
+    for i, row in enumerate(_list(data, "The rolls"), start=1):
+        where = f"Roll {i}"
+        values = _row(Roll, row, where, links=("id", "character", "parent", "rolled_by"))
+        ref = _id(row["id"], f"{where}'s 'id'")
+        _unique(ref, rolls, where)
+        if values["ruleset"] != system:
+            raise TransferError(f"{where} is a {values['ruleset']!r} roll in a {system!r} "
+                                "file.")
+        parent = _link(row["parent"], f"{where}'s 'parent'", rolls)
+        if parent is not None:
+            if (parent, values["kind"]) in followups:
+                raise TransferError(f"{where}: roll {parent} already has a "
+                                    f"{values['kind']!r} follow-up.")
+            followups.add((parent, values["kind"]))
+        rolls[ref] = _RollPlan(
+            ref=ref, row=Roll(**values), parent=parent,
+            character=_link(row["character"], f"{where}'s 'character'", characters),
+            rolled_by=_username(row["rolled_by"], f"{where}'s 'rolled_by'"))
+    return list(rolls.values())
+
+
+def _read_requests(data: Any, characters: set[int], rolls: Mapping[int, _RollPlan]
+                   ) -> list[_RequestPlan]:
+    requests: list[_RequestPlan] = []
+    answered: set[int] = set()
+    for i, row in enumerate(_list(data, "The requested rolls"), start=1):
+        where = f"Requested roll {i}"
+        values = _row(RequestedRoll, row, where,
+                      links=("character", "answer", "requested_by"))
+        character = _link(row["character"], f"{where}'s 'character'", characters)
+        if character is None:
+            raise TransferError(f"{where} must name the character it asks.")
+        answer = _link(row["answer"], f"{where}'s 'answer'", rolls)
+        if answer is not None:
+            if answer in answered:
+                raise TransferError(f"{where}: roll {answer} already answers another request.")
+            if rolls[answer].character != character:
+                raise TransferError(f"{where} is answered by roll {answer}, a roll of "
+                                    "another character.")
+            answered.add(answer)
+        requests.append(_RequestPlan(
+            row=RequestedRoll(**values), character=character, answer=answer,
+            requested_by=_username(row["requested_by"], f"{where}'s 'requested_by'")))
+    return requests
