@@ -1,0 +1,550 @@
+"""The authorization matrix: every URL of the URLconf, asked by everyone, with GET and POST.
+
+Who asks (columns, in this order): ``anonymous stranger player owner gm staff`` (see
+``urlmap.ROLES``). What each URL must answer is written by hand in :data:`TABLE`, one line of
+six tokens per method, from what the view is meant to allow (docs/architecture.md and
+docs/decisions.md, "Who sees what"):
+
+- ``200``, ``302``: allowed, nothing written; ``200+``, ``302+``: allowed, and the POST (sent
+  with a payload that would change something, :func:`payload`) writes to the database;
+- ``login``: 302 to the login page, with ``next`` (anonymous visitors);
+- ``admin``: 302 to the admin's login page (anyone who is not staff, on any admin URL);
+- ``404``: refused as if the thing did not exist: the project's rule for anyone who may not
+  see a campaign or one of its rows, so the existence of a campaign, a character or a roll
+  does not leak (403 would confirm it). GM-only views answer 404 to players for the same
+  reason;
+- ``403``: the admin's answer to a staff user without the model permission (the staff role
+  holds none: a fresh staff account sees the admin index and nothing else; pages of a model
+  need its permission, which ``test_admin_pages_open_for_staff_with_the_permissions`` checks);
+- ``405``: the method is not allowed (POST-only views answer GET so, before anything else).
+
+A URL that only means something for some rule systems (Maelstrom's health boxes, the sheet
+layer's actions) names them in ``only``: for a campaign of any other system everyone logged
+in gets 404. So does a "crossed" URL (a campaign's membership, session or XP entry asked for
+under the stranger's own campaign or character, ``urlmap.Plan.crossed``).
+
+For every case: the status; no write unless the token says so (a snapshot of every table,
+sessions aside, before and after: a denied POST writes nothing); no secret in a denied
+answer (a campaign's name, its character's name and concept, its session's title, its invite
+token, its GM-only roll); no GM-only secret in any answer to someone who is not the GM, and
+no link to the owner's sheet in a page for a fellow player.
+
+The matrix fails when the URLconf has a URL with no row (so no view is forgotten) and when a
+row names a URL that no longer exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.urls import reverse
+
+from characters.models import XpEntry
+from characters.systems.shahquest import DEMO_DATA as SHAHQUEST_DEMETRI
+from rulesets import registry
+from tests.security import urlmap
+from tests.security.urlmap import ROLES, Plan, Target, World
+from transfer import services as transfer_services
+
+pytestmark = pytest.mark.django_db
+
+Expect = str | Callable[[Plan], str]
+
+# --- expectations -----------------------------------------------------------------------------
+#                     anonymous stranger player owner gm    staff
+EVERYONE_200 = "200 200 200 200 200 200"
+NOT_ALLOWED = "405 405 405 405 405 405"
+LOGGED_IN_200 = "login 200 200 200 200 200"
+MEMBERS_200 = "login 404 200 200 200 404"
+CHARACTER_200 = "login 404 404 200 200 404"
+CHARACTER_WRITES = "login 404 404 302+ 302+ 404"
+GM_200 = "login 404 404 404 200 404"
+GM_WRITES = "login 404 404 404 302+ 404"
+NO_ONE = "login 404 404 404 404 404"
+
+
+def by_roll(roll: str, gm_roll: str) -> Callable[[Plan], str]:
+    """The expectation for the character's roll, and for the GM-only NPC roll."""
+    return lambda plan: gm_roll if plan.roll == "gm-roll" else roll
+
+
+def by_action(open_to_player: str, gm_only: str) -> Callable[[Plan], str]:
+    """The expectation for an action the owner may take, and for a GM-only one."""
+    return lambda plan: gm_only if plan.action_gm_only else open_to_player
+
+
+DESCRIBED = tuple(s for s in urlmap.SYSTEMS if s != "maelstrom")
+"""The systems on the shared sheet layer (characters/systems/)."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """What one URL answers to each role, for GET and POST.
+
+    ``only``: the rule systems where the URL means something (elsewhere 404 for everyone
+    logged in). ``outsiders_read``: secrets (by kind) the URL shows to someone outside the
+    campaign by design (the invite page shows the campaign's name to whoever holds the
+    link).
+    """
+
+    get: Expect
+    post: Expect
+    only: tuple[str, ...] | None = None
+    outsiders_read: frozenset[str] = field(default_factory=frozenset)
+
+    def expect(self, plan: Plan, method: str) -> list[str]:
+        """The six tokens for ``plan`` and ``method``, with ``only`` applied."""
+        line = self.get if method == "GET" else self.post
+        tokens = (line(plan) if callable(line) else line).split()
+        assert len(tokens) == len(ROLES), line
+        meaningless = ((self.only is not None and plan.system not in self.only)
+                       or not plan.action_known or plan.crossed)
+        if meaningless:
+            tokens = [t if t in {"login", "405"} else "404" for t in tokens]
+        return tokens
+
+
+TABLE: dict[str, Row] = {
+    # --- outside any campaign
+    "home": Row(get="200 302 302 302 302 302", post="200 302 302 302 302 302"),
+    "signup": Row(get=EVERYONE_200, post=EVERYONE_200),
+    "login": Row(get=EVERYONE_200, post=EVERYONE_200),
+    # Django 5 logs out on POST only; the redirect goes to the login page (settings).
+    # django-axes stamps the logout time on the user's access log: the only write.
+    "logout": Row(get=NOT_ALLOWED, post="302 302+ 302+ 302+ 302+ 302+"),
+    "campaigns:campaign-list": Row(get=LOGGED_IN_200, post=LOGGED_IN_200),
+    "campaigns:campaign-create": Row(get=LOGGED_IN_200, post="login 302+ 302+ 302+ 302+ 302+"),
+    # --- a campaign
+    "campaigns:campaign-detail": Row(get=MEMBERS_200, post=MEMBERS_200),
+    "campaigns:campaign-events": Row(get=MEMBERS_200, post=MEMBERS_200),
+    "campaigns:campaign-system-action": Row(get=NOT_ALLOWED, post=GM_WRITES, only=DESCRIBED),
+    "campaigns:campaign-invite-renew": Row(get=NOT_ALLOWED, post=GM_WRITES),
+    "campaigns:campaign-invite-revoke": Row(get=NOT_ALLOWED, post=GM_WRITES),
+    "campaigns:membership-remove": Row(get=GM_200, post=GM_WRITES),
+    # Whoever holds the link may join; members are sent to the campaign ("already a member").
+    "campaigns:campaign-join": Row(get="login 200 302 302 302 200",
+                                   post="login 302+ 302 302 302 302+",
+                                   outsiders_read=frozenset({"campaign"})),
+    "campaigns:session-list": Row(get=MEMBERS_200, post=GM_WRITES),
+    "campaigns:session-detail": Row(get=MEMBERS_200, post=GM_WRITES),
+    "rolls:roll-list": Row(get=MEMBERS_200, post=MEMBERS_200),
+    "rolls:npc-roll-create": Row(get=NOT_ALLOWED, post=GM_WRITES),
+    "rolls:requested-roll-create": Row(get=NOT_ALLOWED, post=GM_WRITES),
+    # Any member may create a character (the GM too). Maelstrom's wizard keeps its draft in
+    # the session until the last step, so its first step writes no row.
+    "characters:character-create": Row(
+        get=MEMBERS_200,
+        post=lambda plan: ("login 404 302 302 302 404" if plan.system == "maelstrom"
+                           else "login 404 302+ 302+ 302+ 404")),
+    # --- a character: its owner and the GM only
+    "characters:character-detail": Row(get=CHARACTER_200, post=CHARACTER_200),
+    "characters:character-health": Row(get=NOT_ALLOWED, post=CHARACTER_WRITES,
+                                       only=("maelstrom",)),
+    "characters:character-willpower": Row(get=NOT_ALLOWED, post=CHARACTER_WRITES,
+                                          only=("maelstrom",)),
+    "characters:character-action": Row(get=NOT_ALLOWED, post=by_action(CHARACTER_WRITES,
+                                                                       GM_WRITES),
+                                       only=DESCRIBED),
+    "characters:character-xp": Row(get=CHARACTER_200, post=CHARACTER_200),
+    "characters:character-xp-award": Row(get=NOT_ALLOWED, post=GM_WRITES),
+    "characters:character-xp-spend": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
+    "characters:character-xp-bank": Row(get=NOT_ALLOWED, post=CHARACTER_WRITES,
+                                        only=("maelstrom",)),
+    "characters:character-xp-undo": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
+    "rolls:roll-create": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
+    "rolls:roll-odds": Row(get=CHARACTER_200, post=NOT_ALLOWED),
+    # --- a roll: every member reads the log, a GM-only roll is the GM's; follow-ups are for
+    # the character's owner and the GM
+    "rolls:roll-detail": Row(get=by_roll(MEMBERS_200, GM_200),
+                             post=by_roll(MEMBERS_200, GM_200)),
+    # A follow-up on the GM's NPC roll has no character to act for: 404 even for the GM.
+    "rolls:roll-experience-die": Row(get=NOT_ALLOWED, post=by_roll(CHARACTER_WRITES, NO_ONE),
+                                     only=("maelstrom",)),
+    "rolls:roll-willpower-spend": Row(get=NOT_ALLOWED, post=by_roll(CHARACTER_WRITES, NO_ONE),
+                                      only=("maelstrom",)),
+    "rolls:roll-act": Row(get=NOT_ALLOWED, post=by_roll(CHARACTER_WRITES, NO_ONE),
+                          only=DESCRIBED),
+}
+
+# --- the admin: staff only; a staff user without permissions sees the index and gets 403 on
+# every model page (Django's own checks; nothing of a campaign is shown)
+ADMIN_ONLY_STAFF = "admin admin admin admin admin {}"
+ADMIN_MODELS = ("auth.group", "auth.user", "axes.accessattempt", "axes.accesslog",
+                "axes.accessfailurelog", "campaigns.campaign", "campaigns.session")
+"""Every model registered in the admin; a model registered later fails the matrix until it
+is added here (with its own decision if its pages differ)."""
+
+TABLE.update({
+    "admin:index": Row(get=ADMIN_ONLY_STAFF.format(200), post=ADMIN_ONLY_STAFF.format(200)),
+    # The login form is for everyone; staff already logged in are sent on to the index.
+    "admin:login": Row(get="200 200 200 200 200 302", post=EVERYONE_200),
+    # Logging out of the admin: POST only, then to LOGOUT_REDIRECT_URL (the site's login page),
+    # with axes stamping the logout time; anyone not staff is sent to the admin's index
+    # instead (which asks them to log in) and stays logged in.
+    "admin:logout": Row(get="302 302 302 302 302 405", post="302 302 302 302 302 302+"),
+    "admin:password_change": Row(get=ADMIN_ONLY_STAFF.format(200),
+                                 post=ADMIN_ONLY_STAFF.format(200)),
+    "admin:password_change_done": Row(get=ADMIN_ONLY_STAFF.format(200),
+                                      post=ADMIN_ONLY_STAFF.format(405)),
+    # Autocomplete needs a model and field it may search: without them, 403.
+    "admin:autocomplete": Row(get=ADMIN_ONLY_STAFF.format(403),
+                              post=ADMIN_ONLY_STAFF.format(405)),
+    "admin:jsi18n": Row(get=ADMIN_ONLY_STAFF.format(200), post=ADMIN_ONLY_STAFF.format(405)),
+    # "View on site" redirects to the object's own page, which checks its own permissions.
+    "admin:view_on_site": Row(get=ADMIN_ONLY_STAFF.format(302),
+                              post=ADMIN_ONLY_STAFF.format(302)),
+    # An app's index lists only models the user may see: none, so it does not exist for them.
+    "admin:app_list": Row(get=ADMIN_ONLY_STAFF.format(404), post=ADMIN_ONLY_STAFF.format(404)),
+    # Any other admin path: 404 for staff, and the login page for everyone else (an outsider
+    # cannot tell which admin URLs exist).
+    "admin:[admin/(?P<url>.*)$]": Row(get=ADMIN_ONLY_STAFF.format(404),
+                                      post=ADMIN_ONLY_STAFF.format(404)),
+    "admin:auth_user_password_change": Row(get=ADMIN_ONLY_STAFF.format(403),
+                                           post=ADMIN_ONLY_STAFF.format(403)),
+})
+for _model in ADMIN_MODELS:
+    _app, _name = _model.split(".")
+    for _page in ("changelist", "add", "history", "delete", "change"):
+        TABLE[f"admin:{_app}_{_name}_{_page}"] = Row(get=ADMIN_ONLY_STAFF.format(403),
+                                                     post=ADMIN_ONLY_STAFF.format(403))
+    # The bare object URL redirects to its change page (which then needs the permission).
+    TABLE[f"admin:[admin/{_app}/{_name}/<path:object_id>/]"] = Row(
+        get=ADMIN_ONLY_STAFF.format(302), post=ADMIN_ONLY_STAFF.format(302))
+
+# --- transfer: export and import (transfer/views.py). A character's file is its owner's or
+# the GM's, a campaign's the GM's (GET only); any member imports a character as their own, any
+# logged-in user imports a campaign and becomes its GM.
+TABLE.update({
+    "transfer:character-export": Row(get=CHARACTER_200, post=NOT_ALLOWED),
+    "transfer:campaign-export": Row(get=GM_200, post=NOT_ALLOWED),
+    "transfer:character-import": Row(get=MEMBERS_200, post="login 404 302+ 302+ 302+ 404"),
+    "transfer:campaign-import": Row(get=LOGGED_IN_200, post="login 302+ 302+ 302+ 302+ 302+"),
+})
+
+# --- payloads: what each POST (and some GETs) sends --------------------------------------------
+
+Payload = Callable[[Plan, Target, World], dict[str, Any]]
+
+
+def _table(target: Target) -> urlmap.Table:
+    assert target.table is not None
+    return target.table
+
+
+def _character_pk(target: Target) -> str:
+    return str(_table(target).character.pk)
+
+
+ROLL_POOLS: dict[str, dict[str, Any]] = {
+    "maelstrom": {"trait": ["Precision", "Driving"], "kind": "action", "difficulty": "6",
+                  "threshold": "0"},
+    "shahquest": urlmap.SHAHQUEST_SEED_POOL,
+    "shattered_world": {"die": "ad", "target": "5", "modifiers": "", "multipliers": "",
+                        "action": ""},
+    "genesys": {"skill": "Ranged", "difficulty": "Average"},
+    "three_d6": {"mode": "test", "target": "t0", "td": "12", "situational": "0", "favor": "0",
+                 "disfavor": "0"},
+}
+"""A pool each system's sheet can roll (tests/rolls' own examples)."""
+
+REQUESTS: dict[str, dict[str, Any]] = {
+    "maelstrom": {"kind": "action", "traits": "Precision + Driving", "difficulty": "7",
+                  "threshold": "0"},
+    "shahquest": {"attribute": "coordination", "skill": "physical",
+                  "specialization": "athletics", "setting_die": "6"},
+    "shattered_world": {"die": "usual", "target": "6", "modifier": "", "use_uam": "yes"},
+    "genesys": {"skill": "Ranged", "difficulty": "Hard", "boost": "1"},
+    "three_d6": {"target": "t1", "td": "11", "favor": "1", "disfavor": "0"},
+}
+"""A roll the GM can ask each system's characters for."""
+
+NEW_CHARACTERS: dict[str, dict[str, Any]] = {
+    "maelstrom": {"step": "concept", "name": "Matrix newcomer", "concept": "Drifter"},
+    "shahquest": {**SHAHQUEST_DEMETRI, "name": "Matrix newcomer"},
+    "shattered_world": {
+        "name": "Matrix newcomer", "concept": "Knight errant", "species": "Elf",
+        "field_role": "Warrior", "subrole": "Knight", "hit_points": "24",
+        "proficiencies": ["PF", "EN"], "foible": "", "stat_PF": "18", "stat_MA": "12",
+        "stat_EN": "16", "stat_PR": "14", "stat_SP": "10", "stat_EM": "11"},
+    "genesys": {"name": "Matrix newcomer", "concept": "Smuggler", "career": "Scoundrel",
+                "career_skills": ["Cool", "Coordination", "Deception", "Perception", "Ranged",
+                                  "Skulduggery", "Stealth", "Streetwise"],
+                "free_ranks": ["Cool", "Ranged", "Skulduggery", "Stealth", "Athletics",
+                               "Charm"]},
+    "three_d6": {"name": "Matrix newcomer", "concept": "Ferry pilot",
+                 "t0": "3", "t1": "1", "t2": "1", "t3": "1", "t4": "0", "t5": "0",
+                 "s0": "0", "s1": "1", "s2": "2", "s3": "0", "s4": "1", "s5": "0",
+                 "s6": "1", "s7": "0", "s8": "1", "s9": "0", "s10": "0", "s11": "0"},
+}
+"""A valid creation form of each system (the wizard's first step for Maelstrom)."""
+
+
+def _achievement(plan: Plan, target: Target, world: World) -> dict[str, Any]:
+    entry = (XpEntry.objects.filter(character=_table(target).character,
+                                    kind=XpEntry.Kind.AWARD, trait_key__startswith="feat:")
+             .order_by("-pk").first())
+    assert entry is not None
+    return {"entry": str(entry.pk)}
+
+
+SHEET_ACTIONS: dict[str, dict[str, Any] | Payload] = {
+    "shahquest/plot-points": {"change": "1"},
+    "shahquest/stress-take": {"kind": "mental", "die": "6"},
+    "shahquest/stress-recover": {"kind": "physical", "die": "8"},
+    "shahquest/trauma-recover": {"kind": "emotional", "die": "6"},
+    "shahquest/downtime": {"option": "stress:physical"},
+    "shahquest/specialization-learn": {"skill": "Combat", "name": "Knives", "use": "step_up",
+                                       "expected_cost": "5"},
+    "shattered_world/pool": {"pool": "PF", "amount": "1", "direction": "lose"},
+    "shattered_world/rest": {},
+    "shattered_world/foible": {"foible": "Stubborn pride"},
+    "shattered_world/achievement": {"kind": "feat", "category": "universal",
+                                    "name": "Defeat any enemy"},
+    "shattered_world/achievement_undo": _achievement,
+    "genesys/wounds": {"amount": "1", "direction": "suffer"},
+    "genesys/strain": {"amount": "1", "direction": "suffer"},
+    "genesys/finish-creation": {},
+    "genesys/reopen-creation": {},
+    "three_d6/health": {"change": "damage", "amount": "1"},
+    "three_d6/level": {"level": "2", "health_max": "12"},
+}
+"""Each sheet action's form data, one that changes the sheet of the world's character."""
+
+CAMPAIGN_ACTIONS: dict[str, dict[str, Any] | Payload] = {
+    "shahquest/tension-start": {"dice": "d10 d4"},
+    "shahquest/tension-opportunity": lambda plan, target, world: {
+        "grow": "add", "character": _character_pk(target)},
+    "shahquest/tension-take": {"die": "8", "purpose": "npc"},
+    # The world set a d6 aside for an NPC: it comes back (a plot point to the character), or
+    # leaves play.
+    "shahquest/tension-return": lambda plan, target, world: {
+        "die": "6", "character": _character_pk(target)},
+    "shahquest/tension-drop": {"die": "6"},
+    "shahquest/tension-danger": {"setting_die": "", "complications": ""},
+    "shattered_world/die_steps": {"steps": "d4 d8 0 start\nd6 d10 5\nd8 d12 15 knighted"},
+    "shattered_world/buy_in_add": {
+        "name": "Lance Charge", "cost": "2/x", "effect": "", "field_role": "Warrior",
+        "subrole": "Cavalier", "ability": "PF", "hit_points": "0", "min_achievements": "0",
+        "requires": ""},
+    "shattered_world/buy_in_remove": {"name": "Fireball"},
+    "genesys/skill-set": {"name": "Piloting (Space)", "characteristic": "Agility"},
+    "genesys/skill-remove": {"name": "Hacking"},
+    "genesys/skills-reset": {},
+    "three_d6/names": {**{f"t{i}": f"Renamed{i}" for i in range(6)},
+                       **{f"s{i}": f"Resub{i}" for i in range(12)}},
+    "three_d6/names-reset": {},
+}
+"""Each GM campaign action's form data, one that changes the world's campaign."""
+
+
+def _action_data(table: dict[str, dict[str, Any] | Payload]) -> Payload:
+    def data(plan: Plan, target: Target, world: World) -> dict[str, Any]:
+        if not plan.action_known:
+            return {}
+        found = table[f"{plan.system}/{plan.action}"]
+        return found(plan, target, world) if callable(found) else dict(found)
+    return data
+
+
+def _spend(plan: Plan, target: Target, world: World) -> dict[str, Any]:
+    key, cost = _table(target).buy
+    field = "trait" if plan.system == "maelstrom" else "key"
+    return {field: key, "expected_cost": str(cost)}
+
+
+def _export_file(plan: Plan, target: Target, world: World) -> dict[str, Any]:
+    """The import form's upload: the world's character (or, for a campaign import, the
+    Maelstrom campaign) as its export file."""
+    if target.table is not None:
+        document = transfer_services.export_character(target.table.character)
+    else:
+        document = transfer_services.export_campaign(world.tables["maelstrom"].campaign)
+    return {"file": SimpleUploadedFile(transfer_services.document_filename(document),
+                                       transfer_services.document_json(document).encode(),
+                                       content_type="application/json")}
+
+
+PAYLOADS: dict[str, Payload] = {
+    "campaigns:campaign-create": lambda *_: {"name": "Matrix new table", "ruleset": "maelstrom",
+                                             "starting_xp": "30"},
+    "campaigns:campaign-system-action": _action_data(CAMPAIGN_ACTIONS),
+    "campaigns:session-list": lambda *_: {"date": "2026-02-03", "title": "Matrix session"},
+    "campaigns:session-detail": lambda *_: {"amount_all": "2", "reason_all": "Matrix"},
+    "rolls:npc-roll-create": lambda plan, *_: {
+        "text": registry.get(plan.system).module.QUICK_ROLL_EXAMPLES[0]},
+    "rolls:requested-roll-create": lambda plan, *_: {
+        "character": "all", "note": "Matrix request", **REQUESTS[plan.system or ""]},
+    "characters:character-create": lambda plan, *_: NEW_CHARACTERS[plan.system or ""],
+    "characters:character-health": lambda *_: {"levels": "1", "kind": "bashing"},
+    "characters:character-willpower": lambda *_: {"action": "spend"},
+    "characters:character-action": _action_data(SHEET_ACTIONS),
+    "characters:character-xp-award": lambda *_: {"amount": "2", "reason": "Matrix"},
+    "characters:character-xp-spend": _spend,
+    "characters:character-xp-bank": lambda *_: {"trait": "ability:Melee", "amount": "1"},
+    "rolls:roll-create": lambda plan, *_: ROLL_POOLS[plan.system or ""],
+    "rolls:roll-experience-die": lambda *_: {"key": "ability:Driving"},
+    "rolls:roll-act": lambda *_: {"effort": ["0", "4"], "effect": ["1"]},
+    "transfer:character-import": _export_file,
+    "transfer:campaign-import": _export_file,
+}
+"""POST data, for each URL whose POST needs some to change anything."""
+
+QUERIES: dict[str, Payload] = {
+    "characters:character-xp-spend": lambda plan, target, world: {
+        k: v for k, v in _spend(plan, target, world).items() if k != "expected_cost"},
+    "rolls:roll-odds": lambda plan, *_: ROLL_POOLS[plan.system or ""],
+}
+"""GET query strings, for pages that show something only when asked (a price, the odds)."""
+
+
+def _prepare(plan: Plan, target: Target, world: World) -> None:
+    """Put the world in the state a POST needs to change something (inside the test's
+    transaction, before the snapshot)."""
+    if plan.key != "characters:character-action" or not plan.action_known:
+        return
+    table = _table(target)
+    gm = world.users["gm"]
+    if plan.system == "genesys" and plan.action == "finish-creation":
+        urlmap.sheet_action(table.character, "reopen-creation", {}, by=gm)
+    elif plan.system == "shahquest" and plan.action == "trauma-recover":
+        for die in ("12", "4", "6"):  # stressed out at d12: d4 trauma, then d6
+            urlmap.sheet_action(table.character, "stress-take",
+                                {"kind": "emotional", "die": die}, by=gm)
+
+
+# --- the cases --------------------------------------------------------------------------------
+
+ROUTES = urlmap.routes()
+UNPLACED: list[str] = []
+PLANS: list[Plan] = []
+for _route in ROUTES:
+    try:
+        PLANS += urlmap.plans(_route)
+    except urlmap.UnknownParameter as exc:
+        UNPLACED.append(str(exc))
+
+CASES = [(plan, method, role) for plan in PLANS if plan.key in TABLE
+         for method in ("GET", "POST") for role in ROLES]
+IDS = [f"{plan.label}-{method}-{role}" for plan, method, role in CASES]
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    """The world, built once for the module inside a transaction that is rolled back at
+    its end; each test runs in a savepoint of it (pytest-django's ``db``), so what a test
+    writes is gone before the next one."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield urlmap.build_world()
+        transaction.set_rollback(True)
+
+
+def test_every_url_of_the_urlconf_has_a_row() -> None:
+    missing = sorted({r.key for r in ROUTES} - set(TABLE))
+    assert not missing, f"URLs without a row in TABLE (decide who may use them): {missing}"
+
+
+def test_every_row_names_a_url_that_exists() -> None:
+    stale = sorted(set(TABLE) - {r.key for r in ROUTES})
+    assert not stale, f"Rows in TABLE for URLs that no longer exist: {stale}"
+
+
+def test_every_url_can_be_made_concrete() -> None:
+    assert not UNPLACED, UNPLACED
+
+
+
+@pytest.mark.parametrize(("plan", "method", "role"), CASES, ids=IDS)
+def test_the_url_answers_each_role_as_its_row_says(world: World, plan: Plan, method: str,
+                                                   role: str) -> None:
+    row = TABLE[plan.key]
+    expected = row.expect(plan, method)[ROLES.index(role)]
+    target = urlmap.concrete_url(plan, world)
+    _prepare(plan, target, world)
+    client = world.client(role)
+    before = urlmap.snapshot()
+
+    if method == "GET":
+        query = QUERIES.get(plan.key)
+        response = client.get(target.url, query(plan, target, world) if query else None)
+    else:
+        payload = PAYLOADS.get(plan.key)
+        response = client.post(target.url, payload(plan, target, world) if payload else {})
+
+    changed = urlmap.changed_tables(before, urlmap.snapshot())
+    _assert_status(response, expected, target.url)
+    if expected.endswith("+"):
+        assert changed, f"{method} {target.url} as {role} was allowed but wrote nothing"
+    else:
+        assert not changed, f"{method} {target.url} as {role} wrote to {changed}"
+    _assert_no_leak(response, plan, target, world, role, row, denied=expected in DENIED)
+
+
+DENIED = {"login", "admin", "403", "404", "405"}
+
+
+def _assert_status(response: Any, expected: str, url: str) -> None:
+    if expected == "login":
+        assert response.status_code == 302, response.status_code
+        assert response["Location"].startswith(f"{reverse('login')}?next="), response["Location"]
+    elif expected == "admin":
+        assert response.status_code == 302, response.status_code
+        assert response["Location"].startswith(f"{reverse('admin:login')}?next="), (
+            response["Location"])
+    else:
+        assert response.status_code == int(expected.rstrip("+")), (
+            f"{url}: {response.status_code}, expected {expected}")
+
+
+def _body(response: Any) -> str:
+    # An event stream runs for an hour: its status and headers are the answer, not its body.
+    if response.streaming:
+        return ""
+    return response.content.decode(errors="replace") + response.get("Location", "")
+
+
+def _assert_no_leak(response: Any, plan: Plan, target: Target, world: World, role: str,
+                    row: Row, *, denied: bool) -> None:
+    """No secret in a refusal; nothing of the GM's for anyone else; no link to the owner's
+    sheet for a fellow player; nothing of the campaign for an outsider beyond what the row
+    lets them read."""
+    body = _body(response)
+    in_url = {s for s in world.all_secrets() if s and s in target.url}
+    leaked: set[str] = set()
+    if denied:
+        leaked |= {s for s in world.all_secrets() if s and s in body}
+    table = target.table
+    if table is not None and not denied:
+        if role != "gm":
+            leaked |= {s for s in table.gm_secrets if s in body}
+        if role == "player":
+            sheet = f'href="{table.character.get_absolute_url()}"'
+            leaked |= {sheet} if sheet in body else set()
+        if role in {"anonymous", "stranger", "staff"}:
+            readable = {table.campaign.name} if "campaign" in row.outsiders_read else set()
+            leaked |= {s for s in table.secrets if s and s in body} - readable
+    assert not leaked - in_url, f"{target.url} as {role} shows {sorted(leaked - in_url)}"
+
+
+# --- the admin with the permissions -----------------------------------------------------------
+
+ADMIN_PLANS = [p for p in PLANS if p.admin_model]
+
+
+@pytest.mark.parametrize("plan", ADMIN_PLANS, ids=[p.label for p in ADMIN_PLANS])
+def test_admin_pages_open_for_staff_with_the_permissions(world: World, plan: Plan) -> None:
+    """The other side of the 403s above: with the model's permissions a staff user reads
+    every page of it (and the matrix's URLs point at rows that exist). GET only."""
+    target = urlmap.concrete_url(plan, world)
+    before = urlmap.snapshot()
+
+    response = world.editor_client().get(target.url)
+
+    expected = 302 if plan.key.startswith("admin:[") else 200
+    assert response.status_code == expected, (target.url, response.status_code)
+    assert not urlmap.changed_tables(before, urlmap.snapshot())
+
