@@ -59,6 +59,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from campaigns.models import Campaign, Membership, Session, new_invite_token
+from characters import systems
 from characters.models import Character, MeritFlaw, Trait, XpEntry
 from rolls.models import RequestedRoll, Roll
 from rulesets import registry
@@ -293,12 +294,13 @@ class _Exporter:
 
 
 def _map_roll_ids(ruleset: str, system_data: Any, change: Callable[[Any], Any]) -> None:
-    """Rewrite in place the roll ids a system keeps in its campaign data
-    (:data:`transfer.checks.CAMPAIGN_ROLL_IDS`): database ids to document numbers on export,
-    and back on import."""
-    if not isinstance(system_data, dict):
+    """Rewrite in place the roll ids a system keeps in its campaign data (its
+    :attr:`~characters.systems.SheetSystem.system_data_roll_ids`): database ids to document
+    numbers on export, and back on import."""
+    system = systems.for_ruleset(ruleset)
+    if system is None or not isinstance(system_data, dict):
         return
-    for key, id_key in checks.CAMPAIGN_ROLL_IDS.get(ruleset, ()):
+    for key, id_key in system.system_data_roll_ids:
         part = system_data.get(key)
         if isinstance(part, dict) and part.get(id_key) is not None:
             system_data[key] = {**part, id_key: change(part[id_key])}

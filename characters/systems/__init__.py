@@ -14,6 +14,12 @@ Every *apply* function of an action runs inside ``transaction.atomic()`` with th
 changes locked (``SELECT ... FOR UPDATE``) by the generic service that calls it; it changes
 the row in memory (``character.sheet``, ``campaign.system_data``) and raises
 ``rulesets.errors.RuleError`` to refuse, in which case nothing is written.
+
+A system also checks data it did not make itself: :meth:`SheetSystem.check_sheet` and
+:meth:`SheetSystem.check_system_data` refuse a stored sheet or campaign data the rules could
+never have produced (an import writes rows as they were, docs/backup.md). The small readers
+below (:func:`require`, :func:`stored_int`, :func:`stored_object`, :func:`stored_names`) are
+what those checks share.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Advance",
+    "RULE_STORED",
     "CampaignAction",
     "RollAction",
     "RolledResult",
@@ -45,7 +52,12 @@ __all__ = [
     "errors_text",
     "for_campaign",
     "for_ruleset",
+    "is_whole_number",
     "percent_text",
+    "require",
+    "stored_int",
+    "stored_names",
+    "stored_object",
 ]
 
 
@@ -63,6 +75,52 @@ def percent_text(probability: float) -> str:
     if 99.95 < percent < 100:
         return "over 99.9 %"
     return f"{percent:.1f} %"
+
+
+# --- checking stored JSON -------------------------------------------------------------------
+
+RULE_STORED = "Sheetkeeper export format"
+"""What a refusal of a stored value's *shape* cites (a list where a list belongs, a whole
+number, an object): no game rule states it, the stored shape does, and an export carries
+that shape verbatim (docs/backup.md, "The file")."""
+
+
+def is_whole_number(value: object) -> bool:
+    """Whether a stored JSON value is an integer; ``true``/``false`` are not (JSON booleans
+    decode to ``bool``, a subclass of ``int``)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def require(condition: bool, message: str, rule: str = RULE_STORED) -> None:
+    """Raise ``RuleError(message, rule)`` unless ``condition`` holds."""
+    if not condition:
+        raise RuleError(message, rule)
+
+
+def stored_int(value: object, what: str, low: int, high: int, rule: str = RULE_STORED
+               ) -> int:
+    """``value`` when it is a whole number from ``low`` to ``high``, else RuleError
+    ("<what> must be a whole number from <low> to <high>, not <value>") citing ``rule``."""
+    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+        return value
+    raise RuleError(f"{what} must be a whole number from {low} to {high}, not {value!r}", rule)
+
+
+def stored_names(value: object, what: str) -> list[str]:
+    """``value`` when it is a list of strings, else RuleError ("<what> must be a list of
+    names")."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    raise RuleError(f"{what} must be a list of names", RULE_STORED)
+
+
+def stored_object(data: Mapping[str, Any], key: str, what: str) -> Mapping[str, Any]:
+    """``data[key]`` when it is a JSON object, else RuleError ("<what> ('<key>') must be an
+    object, not <value>"; a missing key reads as ``None``)."""
+    value = data.get(key)
+    if isinstance(value, dict):
+        return value
+    raise RuleError(f"{what} ({key!r}) must be an object, not {value!r}", RULE_STORED)
 
 
 @dataclass(frozen=True)
@@ -172,6 +230,12 @@ class SheetSystem:
     actions: Mapping[str, TrackAction] = field(default_factory=dict)
     campaign_actions: Mapping[str, CampaignAction] = field(default_factory=dict)
     roll_actions: Mapping[str, RollAction] = field(default_factory=dict)
+    system_data_roll_ids: tuple[tuple[str, str], ...] = ()
+    """Where ``Campaign.system_data`` keeps ids of ``Roll`` rows: ``(key, id_key)`` pairs,
+    each meaning ``system_data[key][id_key]`` is a roll's pk (or ``None``) when
+    ``system_data[key]`` is an object. A campaign export turns them into the file's roll
+    numbers and an import back into the new rows' ids (``transfer.services``); ``()`` when
+    the data holds none."""
 
     def template(self, name: str) -> str:
         """``templates/systems/<slug>/<name>``."""
@@ -200,6 +264,26 @@ class SheetSystem:
         """A new campaign's system data (skill list, trait names, die chart, tension pool)."""
         return {}
 
+    def check_system_data(self, data: dict[str, Any]) -> None:
+        """Refuse campaign data the rules could never have produced, before it is stored
+        (an import writes ``Campaign.system_data`` as the file holds it: docs/backup.md).
+
+        Args:
+            data: the would-be ``Campaign.system_data``, a JSON object (the caller has
+                checked that much); it is not changed.
+
+        Raises:
+            RuleError: naming the first value the rules refuse and citing the rule (a die
+                steps table that shrinks: "Shattered World Core Engine, ..."), or
+                :data:`RULE_STORED` for a value of the wrong shape. On a shape it does not
+                expect at all a check may instead raise KeyError, TypeError, ValueError,
+                AttributeError or IndexError; the caller reports those as unreadable data.
+
+        The default accepts any object: a system without checks of its own still has its
+        GM panel drawn from the data once it is written (``transfer.checks``), which refuses
+        what :meth:`dashboard_context` cannot read.
+        """
+
     # --- creation --------------------------------------------------------------------------
 
     def creation_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
@@ -214,6 +298,32 @@ class SheetSystem:
     def creation_xp(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> int:
         """Starting XP in the ledger (0 where the system starts with none)."""
         return 0
+
+    def check_sheet(self, sheet: dict[str, Any], campaign: Campaign) -> None:
+        """Refuse a stored sheet the rules could never have produced (seven dots, a d7, a
+        statistic above its maximum), before it is written: an import stores
+        ``Character.sheet`` as the file holds it (docs/backup.md) and no action on the site
+        could bring such a value back into range.
+
+        Args:
+            sheet: the would-be ``Character.sheet``, a JSON object (the caller has checked
+                that much); it is not changed.
+            campaign: the character's campaign, saved or not (a campaign import checks its
+                ``system_data`` with :meth:`check_system_data` first); the sheet is read
+                against it (trait names, the die steps table) without queries.
+
+        Raises:
+            RuleError: naming the first value the rules refuse and citing the rule (as a
+                refused change on the sheet does), or :data:`RULE_STORED` for a value of the
+                wrong shape. On a shape it does not expect at all a check may instead raise
+                KeyError, TypeError, ValueError, AttributeError or IndexError; the caller
+                reports those as an unreadable sheet.
+
+        The default accepts any object: a system without checks of its own is still guarded
+        by its readers, which ``transfer.checks`` runs on the unsaved character
+        (:meth:`sheet_context`, :meth:`card_context`, :meth:`advances`), so a sheet its
+        pages cannot draw is refused as unreadable.
+        """
 
     def create_character(self, *, campaign: Campaign, owner: AbstractBaseUser,
                          data: Mapping[str, Any]) -> Character:

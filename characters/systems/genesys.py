@@ -35,6 +35,10 @@ from characters.systems import (
     SheetSystem,
     TrackAction,
     percent_text,
+    require,
+    stored_int,
+    stored_names,
+    stored_object,
 )
 from characters.systems.genesys_forms import (
     GenesysCreationForm,
@@ -301,6 +305,54 @@ def _quote(character: Character, sheet: dict[str, Any], skills: Collection[str],
     raise RuleError(f"{key!r} is not something XP buys on a Genesys sheet.", RULE_STEP4)
 
 
+# --- Stored data's checks (SheetSystem.check_sheet, check_system_data) ---------------------
+
+
+def check_sheet(sheet: Mapping[str, Any]) -> None:
+    """:meth:`GenesysSystem.check_sheet`: exactly the six characteristics, each
+    :data:`~rulesets.genesys.CHARACTERISTIC_MIN` to ``CHARACTERISTIC_MAX``, and skills of 0
+    to :data:`~rulesets.genesys.SKILL_RANKS_MAX` ranks (Genesys dice pool, Skill and
+    Characteristic); career skills a list of names, the career a name, ``creation`` true or
+    false; wounds and strain each a current value 0 to :data:`~rulesets.genesys.TRACK_MAX`
+    and a threshold 1 to it (the track actions' guard).
+
+    Raises:
+        RuleError: the first value refused (see :meth:`SheetSystem.check_sheet`).
+    """
+    characteristics = stored_object(sheet, "characteristics", "The characteristics")
+    require(set(characteristics) == set(genesys.CHARACTERISTICS),
+            f"the characteristics must be exactly {', '.join(genesys.CHARACTERISTICS)}",
+            RULE_SKILLS)
+    for name, rating in characteristics.items():
+        stored_int(rating, name, genesys.CHARACTERISTIC_MIN, genesys.CHARACTERISTIC_MAX,
+                   RULE_SKILLS)
+    for name, rank in stored_object(sheet, "skills", "The skills").items():
+        stored_int(rank, f"The skill {name}", 0, genesys.SKILL_RANKS_MAX, RULE_SKILLS)
+    stored_names(sheet.get("career_skills", []), "The career skills")
+    require(isinstance(sheet.get("career", ""), str), "the career must be a name")
+    require(isinstance(sheet.get("creation", False), bool),
+            "'creation' must be true or false")
+    for track in ("wounds", "strain"):
+        values = stored_object(sheet, track, f"The {track}")
+        stored_int(values.get("current"), f"Current {track}", 0, genesys.TRACK_MAX)
+        stored_int(values.get("threshold"), f"The {track} threshold", 1, genesys.TRACK_MAX)
+
+
+def check_system_data(data: Mapping[str, Any]) -> None:
+    """:meth:`GenesysSystem.check_system_data`: the skill list is a list of objects, each
+    a skill the GM could have added (:func:`rulesets.genesys.check_skill`, as the
+    ``skill-set`` action checks it).
+
+    Raises:
+        RuleError: the first skill refused (Genesys dice pool, Skill and Characteristic).
+    """
+    skills = data.get("skills", [])
+    require(isinstance(skills, list), "the campaign's skill list must be a list")
+    for skill in skills:
+        require(isinstance(skill, dict), f"a skill of the list is not an object: {skill!r}")
+        genesys.check_skill(str(skill.get("name", "")), str(skill.get("characteristic", "")))
+
+
 # --- The system ----------------------------------------------------------------------------
 
 
@@ -311,6 +363,11 @@ class GenesysSystem(SheetSystem):
     def default_system_data(self) -> dict[str, Any]:
         """``{"skills": [...]}``: the default list of :func:`rulesets.genesys.default_skills`."""
         return {"skills": [s.as_dict() for s in genesys.default_skills()]}
+
+    def check_system_data(self, data: dict[str, Any]) -> None:
+        """The skill list as the GM's actions make it (:func:`check_system_data`). Raises
+        RuleError naming the first skill refused."""
+        check_system_data(data)
 
     # --- creation ---------------------------------------------------------------------------
 
@@ -341,6 +398,11 @@ class GenesysSystem(SheetSystem):
         """The campaign's starting XP (the GM sets it; the core rules' Average Human has
         110), spent on the XP page: characteristics during creation, then skills."""
         return int(campaign.starting_xp)
+
+    def check_sheet(self, sheet: dict[str, Any], campaign: Campaign) -> None:
+        """Characteristics, skill ranks and tracks in the rules' ranges (:func:`check_sheet`).
+        Raises RuleError naming the first value refused."""
+        check_sheet(sheet)
 
     # --- the sheet --------------------------------------------------------------------------
 

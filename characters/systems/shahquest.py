@@ -44,6 +44,8 @@ from characters.systems import (
     SheetSystem,
     TrackAction,
     percent_text,
+    require,
+    stored_int,
 )
 from characters.systems import shahquest_tension as tension
 from rulesets import shahquest as sq
@@ -113,7 +115,11 @@ def plot_points(character: Character) -> int:
 def stress_track(character: Character) -> sq.StressTrack:
     """The sheet's stress and trauma as the engine's :class:`rulesets.shahquest.StressTrack`
     (an empty track on a sheet without one). Raises RuleError for a corrupt stored track."""
-    data = character.sheet.get("stress")
+    return _stress_of(character.sheet)
+
+
+def _stress_of(sheet: Mapping[str, Any]) -> sq.StressTrack:
+    data = sheet.get("stress")
     return sq.StressTrack.from_dict(data) if data else sq.StressTrack()
 
 
@@ -846,6 +852,52 @@ def request_data(character: Character, cleaned_data: Mapping[str, Any]
     return data, text
 
 
+# --- a stored sheet's check (SheetSystem.check_sheet) -------------------------------------------
+
+
+def _stored_feature(entry: Mapping[str, Any], **extra: Any) -> sq.Feature:
+    # Unlike _engine_feature, nothing is coerced: a stored count of "2" or a missing type
+    # reaches the engine's check as it is and is refused there, not read as 2.
+    return sq.Feature(type=entry.get("type"), name=entry["name"], die=entry.get("die"),
+                      count=entry.get("count") or 1, **extra)
+
+
+def check_sheet(sheet: Mapping[str, Any]) -> None:
+    """:meth:`Shahquest.check_sheet`: every feature named (no colon, which separates the XP
+    ledger's keys) and checked by the engine's :func:`rulesets.shahquest.check_feature`
+    with each of its specializations (Shahquest wiki, Feature Types; Dice, Step Up, Step
+    Down, and Spreads); special effects and limits (text) each in a power set; plot points
+    0 to :data:`MAX_PLOT_POINTS` (Shahquest wiki, Plot Points); the stress track as
+    :func:`stress_track` reads it (Shahquest wiki, Stress and Trauma).
+
+    Raises:
+        RuleError: the first value refused (see :meth:`SheetSystem.check_sheet`).
+    """
+    features = sheet.get("features")
+    require(isinstance(features, list), "the sheet's features must be a list")
+    for entry in features:
+        require(isinstance(entry, dict) and isinstance(entry.get("name"), str)
+                and entry["name"].strip() != "" and ":" not in entry["name"],
+                f"a feature needs a name without a colon: {entry!r}")
+        kind = entry.get("type")
+        if kind in TEXT_TYPES:  # power-set text, no die
+            require(isinstance(entry.get("power_set"), str),
+                    f"the {kind} {entry['name']!r} belongs to a power set")
+            continue
+        sq.check_feature(_stored_feature(entry))
+        specializations = entry.get("specializations", [])
+        require(isinstance(specializations, list),
+                f"the specializations of {entry['name']!r} must be a list")
+        for spec in specializations:
+            require(isinstance(spec, dict) and isinstance(spec.get("name"), str),
+                    f"a specialization of {entry['name']!r} needs a name")
+            sq.check_feature(_stored_feature(entry, specialization=spec["name"],
+                                             specialization_use=spec.get("use", "")))
+    stored_int(sheet.get("plot_points", 0), "Plot points", 0, MAX_PLOT_POINTS,
+               RULE_PLOT_POINTS)
+    _stress_of(sheet)
+
+
 # --- the system --------------------------------------------------------------------------------
 
 
@@ -859,6 +911,16 @@ class Shahquest(SheetSystem):
     def dashboard_context(self, campaign: Campaign) -> dict[str, Any]:
         """The tension pool panel's context (:mod:`characters.systems.shahquest_tension`)."""
         return tension.dashboard_context(campaign)
+
+    def check_system_data(self, data: dict[str, Any]) -> None:
+        """The tension pool's stored state (:func:`~characters.systems.shahquest_tension.
+        check_system_data`). Raises RuleError (Shahquest wiki, Tension Pool)."""
+        tension.check_system_data(data)
+
+    def check_sheet(self, sheet: dict[str, Any], campaign: Campaign) -> None:
+        """Features, plot points and stress as the rules make them (:func:`check_sheet`).
+        Raises RuleError naming the first value refused."""
+        check_sheet(sheet)
 
     # creation
     def creation_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
@@ -1077,4 +1139,5 @@ SYSTEM = Shahquest(
     actions=ACTIONS,
     campaign_actions=tension.CAMPAIGN_ACTIONS,
     roll_actions={"choose": RollAction(form=ChoiceForm, apply=_choose_apply)},
+    system_data_roll_ids=tension.ROLL_IDS,
 )

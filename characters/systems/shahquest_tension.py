@@ -62,6 +62,8 @@ __all__ = [
     "CAMPAIGN_ACTIONS",
     "MAX_TENSION_DICE",
     "PANEL",
+    "ROLL_IDS",
+    "check_system_data",
     "dashboard_context",
     "default_system_data",
     "tension_state",
@@ -73,6 +75,10 @@ PANEL = "system-panel"
 MAX_TENSION_DICE = 40
 """Most dice a starting pool or a complication list may hold (a guard against runaway
 input, not a game rule)."""
+
+ROLL_IDS: tuple[tuple[str, str], ...] = (("last_danger", "roll_id"),)
+"""The roll id this data keeps: the panel links the last general-danger roll
+(``system_data["last_danger"]["roll_id"]``); the sheet layer's ``system_data_roll_ids``."""
 
 _SOURCE = "Shahquest wiki"
 _TENSION = f"{_SOURCE}, Tension Pool"
@@ -135,6 +141,20 @@ def tension_state(system_data: Mapping[str, Any]) -> dict[str, Any]:
         "aside": _sizes(data["tension_aside"], "dice set aside", _USING),
         "last_danger": last if isinstance(last, Mapping) else None,
     }
+
+
+def check_system_data(system_data: Mapping[str, Any]) -> None:
+    """Refuse stored tension-pool data the moves above could never leave (the sheet layer's
+    ``check_system_data``): it must read as :func:`tension_state` reads it.
+
+    Args:
+        system_data: a would-be ``Campaign.system_data`` (missing keys read as the defaults).
+
+    Raises:
+        RuleError: a pool, starting pool or dice set aside that is not a list of step dice
+            (Shahquest wiki, Tension Pool; Using the Tension Pool).
+    """
+    tension_state(system_data)
 
 
 def _save(campaign: Campaign, state: Mapping[str, Any]) -> None:

@@ -33,6 +33,10 @@ from characters.systems import (
     SheetSystem,
     TrackAction,
     percent_text,
+    require,
+    stored_int,
+    stored_names,
+    stored_object,
 )
 from rulesets import three_d6
 from rulesets.errors import RuleError
@@ -555,6 +559,48 @@ def advance_key(slot: str) -> str:
     return f"{'trait' if is_trait(slot) else 'subtrait'}:{slot}"
 
 
+# --- Stored data's checks (SheetSystem.check_sheet, check_system_data) ------------------------
+
+
+def check_sheet(sheet: Mapping[str, Any], campaign: Campaign) -> None:
+    """:meth:`ThreeD6System.check_sheet`: modifiers only on the eighteen slots, each 0 to
+    :data:`MODIFIER_CAP`, and a level :data:`LEVEL_START` to :data:`LEVEL_MAX` (3d6 sheet
+    decision, Advancement); health 0 to its maximum, the maximum 1 to :data:`HEALTH_LIMIT`
+    (3d6 sheet decision, Health). The campaign's :func:`names` name the modifiers.
+
+    Raises:
+        RuleError: the first value refused (see :meth:`SheetSystem.check_sheet`).
+    """
+    modifiers = stored_object(sheet, "modifiers", "The modifiers")
+    unknown = sorted(set(modifiers) - set(SLOTS))
+    require(not unknown, f"unknown trait slots {', '.join(unknown)}", RULE_ADVANCE)
+    named = names(campaign)
+    for slot, value in modifiers.items():
+        stored_int(value, f"The modifier of {named[slot]}", 0, MODIFIER_CAP, RULE_ADVANCE)
+    stored_int(sheet.get("level", LEVEL_START), "The level", LEVEL_START, LEVEL_MAX,
+               RULE_ADVANCE)
+    track = stored_object(sheet, "health", "Health")
+    maximum = stored_int(track.get("max"), "Maximum health", 1, HEALTH_LIMIT, RULE_HEALTH)
+    stored_int(track.get("current"), "Health", 0, maximum, RULE_HEALTH)
+
+
+def check_system_data(data: Mapping[str, Any]) -> None:
+    """:meth:`ThreeD6System.check_system_data`: ``traits`` and ``subtraits``, where present,
+    list six and twelve names of 1 to :data:`NAME_MAX_LENGTH` characters, as the GM's names
+    form takes them (a missing list reads as :func:`default_names`).
+
+    Raises:
+        RuleError: a list of another length or a name out of range (cited to the stored
+            shape, :data:`characters.systems.RULE_STORED`: the seed names no traits).
+    """
+    for key, count in (("traits", len(TRAIT_SLOTS)), ("subtraits", len(SUBTRAIT_SLOTS))):
+        if key in data:
+            listed = stored_names(data[key], f"The {key}' names")
+            require(len(listed) == count and all(
+                0 < len(n.strip()) <= NAME_MAX_LENGTH for n in listed),
+                f"the campaign names {count} {key}, each 1 to {NAME_MAX_LENGTH} characters")
+
+
 # --- The system -----------------------------------------------------------------------------
 
 
@@ -564,6 +610,10 @@ class ThreeD6System(SheetSystem):
     def default_system_data(self) -> dict[str, Any]:
         """``{"traits": [6 default names], "subtraits": [12]}``."""
         return default_names()
+
+    def check_system_data(self, data: dict[str, Any]) -> None:
+        """The trait and subtrait names (:func:`check_system_data`). Raises RuleError."""
+        check_system_data(data)
 
     # creation
 
@@ -583,6 +633,11 @@ class ThreeD6System(SheetSystem):
     def creation_xp(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> int:
         """The campaign's starting XP (decision: the GM sets it when creating the campaign)."""
         return int(campaign.starting_xp)
+
+    def check_sheet(self, sheet: dict[str, Any], campaign: Campaign) -> None:
+        """Modifiers, level and health in their ranges (:func:`check_sheet`). Raises
+        RuleError naming the first value refused."""
+        check_sheet(sheet, campaign)
 
     def demo(self, *, campaign: Campaign, gm: AbstractBaseUser, player: AbstractBaseUser,
              rng: Rng) -> None:
