@@ -339,18 +339,27 @@ def check_sheet(sheet: Mapping[str, Any]) -> None:
 
 
 def check_system_data(data: Mapping[str, Any]) -> None:
-    """:meth:`GenesysSystem.check_system_data`: the skill list is a list of objects, each
-    a skill the GM could have added (:func:`rulesets.genesys.check_skill`, as the
-    ``skill-set`` action checks it).
+    """:meth:`GenesysSystem.check_system_data`: the skill list is a list of at most
+    :data:`SKILL_LIST_MAX` objects, each a skill the GM could have added
+    (:func:`rulesets.genesys.check_skill`, as the ``skill-set`` action checks it), no name
+    twice (ignoring case).
 
     Raises:
         RuleError: the first skill refused (Genesys dice pool, Skill and Characteristic).
     """
     skills = data.get("skills", [])
     require(isinstance(skills, list), "the campaign's skill list must be a list")
+    require(len(skills) <= SKILL_LIST_MAX,
+            f"The list holds at most {SKILL_LIST_MAX} skills, not {len(skills)}.", RULE_SKILLS)
+    seen: set[str] = set()
     for skill in skills:
         require(isinstance(skill, dict), f"a skill of the list is not an object: {skill!r}")
-        genesys.check_skill(str(skill.get("name", "")), str(skill.get("characteristic", "")))
+        checked = genesys.check_skill(str(skill.get("name", "")),
+                                      str(skill.get("characteristic", "")))
+        # The skill-add action links a second entry of the same name instead of listing it.
+        require(checked.name.casefold() not in seen,
+                f"{checked.name} is on the skill list twice.", RULE_SKILLS)
+        seen.add(checked.name.casefold())
 
 
 # --- The system ----------------------------------------------------------------------------

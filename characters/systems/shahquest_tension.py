@@ -151,10 +151,16 @@ def check_system_data(system_data: Mapping[str, Any]) -> None:
         system_data: a would-be ``Campaign.system_data`` (missing keys read as the defaults).
 
     Raises:
-        RuleError: a pool, starting pool or dice set aside that is not a list of step dice
-            (Shahquest wiki, Tension Pool; Using the Tension Pool).
+        RuleError: a pool, starting pool or dice set aside that is not a list of step dice,
+            or a starting pool of more than :data:`MAX_TENSION_DICE` dice (Shahquest wiki,
+            Tension Pool; Using the Tension Pool).
     """
-    tension_state(system_data)
+    state = tension_state(system_data)
+    # The starting pool passes through tension-start, which caps it; the pool itself may grow
+    # past it one opportunity at a time, as at the table.
+    if len(state["starting"]) > MAX_TENSION_DICE:
+        raise RuleError(f"a starting tension pool of {len(state['starting'])} dice is more "
+                        f"than the {MAX_TENSION_DICE} Sheetkeeper allows", _TENSION)
 
 
 def _save(campaign: Campaign, state: Mapping[str, Any]) -> None:

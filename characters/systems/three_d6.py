@@ -586,8 +586,9 @@ def check_sheet(sheet: Mapping[str, Any], campaign: Campaign) -> None:
 
 def check_system_data(data: Mapping[str, Any]) -> None:
     """:meth:`ThreeD6System.check_system_data`: ``traits`` and ``subtraits``, where present,
-    list six and twelve names of 1 to :data:`NAME_MAX_LENGTH` characters, as the GM's names
-    form takes them (a missing list reads as :func:`default_names`).
+    list six and twelve names of 1 to :data:`NAME_MAX_LENGTH` characters, no name twice
+    (ignoring case), as the GM's names form takes them (a missing list reads as
+    :func:`default_names`).
 
     Raises:
         RuleError: a list of another length or a name out of range (cited to the stored
@@ -599,6 +600,12 @@ def check_system_data(data: Mapping[str, Any]) -> None:
             require(len(listed) == count and all(
                 0 < len(n.strip()) <= NAME_MAX_LENGTH for n in listed),
                 f"the campaign names {count} {key}, each 1 to {NAME_MAX_LENGTH} characters")
+    # As the names form refuses it: one name for two slots would make a roll ambiguous.
+    seen: set[str] = set()
+    for name in [*data.get("traits", []), *data.get("subtraits", [])]:
+        require(name.strip().casefold() not in seen,
+                f"{name.strip()!r} is used twice; each trait and subtrait needs its own name")
+        seen.add(name.strip().casefold())
 
 
 # --- The system -----------------------------------------------------------------------------

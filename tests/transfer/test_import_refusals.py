@@ -307,6 +307,17 @@ def test_other_values_the_rules_never_make_are_refused(
      ("system data is refused", "tension pool")),
     ("three_d6", _set("campaign.system_data.traits", ["Power"]),
      ("system data is refused", "6 traits")),
+    # What the GM's own forms and actions refuse, an import refuses too.
+    ("three_d6", _set("campaign.system_data.subtraits.11", "POWER "),
+     ("system data is refused", "'POWER' is used twice")),
+    ("genesys", lambda d: d["campaign"]["system_data"]["skills"].append(
+        dict(d["campaign"]["system_data"]["skills"][0])),
+     ("system data is refused", "on the skill list twice")),
+    ("genesys", lambda d: d["campaign"]["system_data"]["skills"].extend(
+        {"name": f"Lore {n}", "characteristic": "Intellect"} for n in range(90)),
+     ("system data is refused", "at most 80 skills")),
+    ("shahquest", _set("campaign.system_data.starting_tension", [6] * 41),
+     ("system data is refused", "41 dice is more than the 40")),
 ])
 def test_campaign_data_the_rules_refuse_is_refused(
         demo: list[Campaign], ruleset: str, change: Any, words: tuple[str, ...],
