@@ -47,10 +47,15 @@ screenshots: install
 test: lint typecheck pytest
 
 # Benchmarks measure; they never fail the build (see docs/performance.md).
+# benchmarks.http needs wrk, PostgreSQL and Redis; it DROPS and recreates BENCH_DATABASE_URL's
+# database.
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/sheetkeeper_bench
 bench: install
+	@command -v wrk >/dev/null || { echo "make bench needs wrk: sudo apt-get install wrk (Debian, Ubuntu) or brew install wrk (macOS)" >&2; exit 1; }
 	$(BIN)/python -m benchmarks.odds
 	$(BIN)/python -m benchmarks.live --clients 20 --rolls 100
 	$(BIN)/python -m benchmarks.live --clients 20 --rolls 100 --redis
+	$(BIN)/python -m benchmarks.http --database-url $(BENCH_DATABASE_URL)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build

@@ -11,7 +11,8 @@ Method:
    gets a random id so that runs sharing a Redis database cannot hear each other). It uses
    tests/factories.py, so the dev dependencies (factory-boy) must be installed.
 2. One ``daphne`` process serves ``sheetkeeper.asgi`` as in production: DEBUG off, a random
-   SECRET_KEY, ALLOWED_HOSTS=127.0.0.1. The channel layer is in memory, or Redis with
+   SECRET_KEY, ALLOWED_HOSTS=127.0.0.1, static files collected; the HTTPS-only switches are
+   off (plain http on loopback). The channel layer is in memory, or Redis with
    ``--redis`` (default ``redis://127.0.0.1:6379/6``), which is what several processes need.
 3. ``--clients`` event streams are opened as the player (``/campaigns/<id>/events/``), each
    its own connection, read by asyncio tasks (standard library only, HTTP/1.1 by hand).
@@ -245,6 +246,12 @@ def main() -> None:
             "SECRET_KEY": secrets.token_urlsafe(50),
             "ALLOWED_HOSTS": "127.0.0.1",
             "DATABASE_URL": args.database_url or f"sqlite:///{tmp}/db.sqlite3",
+            # Plain http on loopback: no redirect to https, cookies sent without TLS.
+            "SECURE_SSL_REDIRECT": "0",
+            "SESSION_COOKIE_SECURE": "0",
+            "CSRF_COOKIE_SECURE": "0",
+            # With DEBUG off, pages link the hashed static files: collected here first.
+            "STATIC_ROOT": f"{tmp}/static",
             "PYTHONPATH": str(BASE_DIR),
         }
         env.pop("REDIS_URL", None)
@@ -252,6 +259,7 @@ def main() -> None:
             env["REDIS_URL"] = args.redis
         try:
             manage(env, "migrate", "--noinput", "-v", "0")
+            manage(env, "collectstatic", "--noinput", "-v", "0")
             ids = json.loads(manage(env, "shell", "-v", "0", "-c", SETUP_SCRIPT)
                              .splitlines()[-1])
             port = free_port()

@@ -1,7 +1,9 @@
-"""A real server to talk to: ``manage.py`` in a subprocess, ``daphne`` serving the ASGI app,
-and HTTP/1.1 by hand over asyncio streams (standard library only).
+"""A real server to talk to: ``manage.py`` in a subprocess, ``daphne`` (or ``uvicorn`` with
+several workers, as docs/deploy.md runs it) serving the ASGI app, and HTTP/1.1 by hand over
+asyncio streams (standard library only).
 
-Shared by the live-table benchmark (``benchmarks/live.py``) and the cross-process test
+Shared by the live-table benchmark (``benchmarks/live.py``), the load benchmark
+(``benchmarks/http.py``) and the cross-process test
 (``tests/campaigns/test_live_processes.py``). Anything that goes wrong raises
 :class:`ServingError` with the server's own words; the benchmark exits with it, the test
 fails with it.
@@ -69,14 +71,29 @@ def start_daphne(port: int, env: dict[str, str], log: Path) -> subprocess.Popen[
         )
 
 
+def start_uvicorn(port: int, env: dict[str, str], log: Path, workers: int = 2
+                  ) -> subprocess.Popen[bytes]:
+    """Start ``uvicorn sheetkeeper.asgi:application --workers N`` on 127.0.0.1:``port`` (the
+    production command of docs/deploy.md), its output in ``log``; wait for it with
+    :func:`wait_until_serving` (``name="uvicorn"``), end it with :func:`stop` (SIGTERM to the
+    supervisor, which stops its workers)."""
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "sheetkeeper.asgi:application",
+             "--workers", str(workers), "--host", "127.0.0.1", "--port", str(port)],
+            cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+
+
 def wait_until_serving(port: int, process: subprocess.Popen[bytes], log: Path,
-                       within: float = 15) -> None:
+                       within: float = 15, name: str = "daphne") -> None:
     """Wait until the server answers ``GET /login/`` with 200 (``within`` seconds at most).
-    Raises ServingError, with the server's log, if it exits or stays silent."""
+    Raises ServingError, with the server's log (``name`` says which server), if it exits or
+    stays silent."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise ServingError(f"daphne on port {port} exited ({process.returncode}):\n"
+            raise ServingError(f"{name} on port {port} exited ({process.returncode}):\n"
                                f"{log.read_text()}")
         with contextlib.suppress(OSError), socket.create_connection(
             ("127.0.0.1", port), timeout=1
@@ -85,7 +102,7 @@ def wait_until_serving(port: int, process: subprocess.Popen[bytes], log: Path,
             if conn.recv(16).split(b" ")[1:2] == [b"200"]:
                 return
         time.sleep(0.1)
-    raise ServingError(f"daphne on port {port} did not answer within {within:g} s:\n"
+    raise ServingError(f"{name} on port {port} did not answer within {within:g} s:\n"
                        f"{log.read_text()}")
 
 

@@ -93,9 +93,16 @@ class Roll(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        # The logs (the dashboard's and the sheet's recent rolls, the roll log) read the
+        # newest top-level rolls of one campaign or one character: these indexes hold exactly
+        # those rows, in exactly that order (the ordering's -id included), so a page of them
+        # is read straight from the index however long the log grows, whatever the planner's
+        # statistics say (docs/performance.md, "Serving under load").
         indexes = [
-            models.Index(fields=["campaign", "-created_at"], name="roll_campaign_recent"),
-            models.Index(fields=["character", "-created_at"], name="roll_character_recent"),
+            models.Index(fields=["campaign", "-created_at", "-id"], name="roll_campaign_log",
+                         condition=models.Q(parent__isnull=True)),
+            models.Index(fields=["character", "-created_at", "-id"], name="roll_character_log",
+                         condition=models.Q(parent__isnull=True)),
         ]
         constraints = [
             models.UniqueConstraint(
