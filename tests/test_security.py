@@ -83,6 +83,7 @@ def test_htmx_is_configured_not_to_add_styles_or_evaluate(client: Client) -> Non
     page = client.get(reverse("login")).content.decode()
     assert '"includeIndicatorStyles": false' in page
     assert '"allowEval": false' in page
+    assert '"attributesToSettle": ["class", "width", "height"]' in page  # no style attribute
 
 
 # --- Login rate limiting (django-axes) ---------------------------------------------------
