@@ -68,14 +68,15 @@ def build_pool(
     if character.dead:
         raise RuleError(f"{character.name} is dead: no more rolls.",
                         "Maelstrom rules.md, Incapacitation and Death")
-    rows = list(character.traits.all()) if traits is None else traits
-    by_name = {t.name: t for t in rows if t.kind != Trait.Kind.SPECIALTY}
-    has_strong_bond = any(m.name == "Strong Bond" for m in character.merits_flaws.all())
     if request.kind == "willpower":
+        # Only a Willpower roll looks at the merits (Strong Bond), so only it reads them.
+        has_strong_bond = any(m.name == "Strong Bond" for m in character.merits_flaws.all())
         return maelstrom.build_willpower_pool(
             current=character.willpower_current, difficulty=request.difficulty,
             threshold=request.threshold, automatic_successes=1 if has_strong_bond else 0,
         )
+    rows = list(character.traits.all()) if traits is None else traits
+    by_name = {t.name: t for t in rows if t.kind != Trait.Kind.SPECIALTY}
     if request.kind == "soak":
         strength = by_name["Strength"].dots if "Strength" in by_name else 0
         return maelstrom.build_soak_pool(
@@ -121,14 +122,22 @@ def _store(
 ) -> Roll:
     data = result.as_dict()
     announce(character.campaign_id, "rollMade", character_id=character.pk)
-    return Roll.objects.create(
+    return _just_made(Roll.objects.create(
         campaign_id=character.campaign_id, character=character, rolled_by=by,
         ruleset="maelstrom", kind=kind, parent=parent, description=result.pool.describe(),
         pool=data["pool"], dice=data["dice"], bonus_dice=data["bonus_dice"],
         experience_die=data["experience_die"], outcome=outcome or result.outcome,
         net=result.net if net is None else net, botches=result.resolution.botches,
         summary=summary or result.summary(),
-    )
+    ))
+
+
+def _just_made(roll: Roll) -> Roll:
+    """``roll``, just inserted, knowing that no request is answered by it yet: only the
+    service making it may set a request's ``answer`` (which then caches itself on the roll),
+    so showing a new roll needs no query to ask. Returns the same Roll."""
+    Roll.answers.related.set_cached_value(roll, None)
+    return roll
 
 
 def roll_create(
@@ -168,8 +177,11 @@ def roll_create(
             locked.willpower_current = max(0, locked.willpower_current - loss)
             note = f"Botched Willpower roll: lost {loss} current willpower"
             result = replace(result, pool=_with_note(result.pool, note))
-        locked.save(update_fields=["willpower_current", "updated_at"])
         if spend_for_wounds or loss:
+            # Only a roll that spends willpower changes the character row: a plain roll
+            # writes nothing to it (nothing reads updated_at as "last rolled"; the roll
+            # log's own rows say that).
+            locked.save(update_fields=["willpower_current", "updated_at"])
             announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
         roll = _store(character=locked, result=result, kind=request.kind, by=by)
         if requested is not None:
@@ -368,14 +380,14 @@ def roll_store(
     whole in ``Roll.result`` for the system's ``_roll.html`` to draw. Call inside the
     transaction that made the roll."""
     data = rolled.result.as_dict()
-    roll = Roll.objects.create(
+    roll = _just_made(Roll.objects.create(
         campaign_id=campaign_id, character=character, rolled_by=by, ruleset=ruleset,
         kind=rolled.kind, parent=parent, description=rolled.description[:2000],
         pool=data.get("pool", {}) if isinstance(data.get("pool"), dict) else {},
         outcome=rolled.outcome, net=rolled.net,
         summary=(rolled.summary or rolled.result.summary())[:200], result=data,
         gm_only=gm_only,
-    )
+    ))
     announce(campaign_id, "rollMade", character_id=character.pk if character else None,
              gm_only=gm_only)
     return roll
@@ -396,6 +408,10 @@ def system_roll_create(
         raise RuleError("This sheet rolls through its own dialog.", "Rolls")
     with transaction.atomic():
         locked = lock_character(character.pk)
+        # The campaign the caller loaded (whose data the dialog was checked against) serves
+        # the roll too: the lock is the character's, so reading the campaign row again here
+        # would be no more current a view of it, only one query more.
+        locked.campaign = character.campaign
         requested = _open_request(locked, answers) if answers is not None else None
         before = dict(locked.sheet)
         rolled = system.roll(locked, data, rng)

@@ -129,7 +129,8 @@ def test_it_shows_the_chance_of_each_number_of_net_successes(client_for, bob, ri
     assert f"Chance of each number of net successes: {expected}" in text
 
 
-ODDS_QUERIES = 5  # session, user, the character with the viewer's role, its traits, its merits
+ODDS_QUERIES = 4  # session, user, the character with the viewer's role, its traits (its
+# merits only for a Willpower roll: Strong Bond)
 
 
 @pytest.mark.parametrize("specialties", [0, 12])

@@ -1,0 +1,105 @@
+"""The roll POST is the table's hottest write: it reads the character once for the permission
+check and once under its lock, its traits for the dialog and again under the lock, and writes
+the roll; a plain roll writes nothing else, and showing the roll just made asks nothing more
+(no follow-ups, no request it answers, no second permission check) (docs/performance.md,
+"Serving under load")."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from characters.models import Character
+from rolls.models import RequestedRoll, Roll
+from tests import shahquest_cast as cast
+from tests.factories import CharacterFactory
+
+pytestmark = pytest.mark.django_db
+
+sq_campaign, demetri = cast.sq_campaign, cast.demetri
+
+ACTION = {"kind": "action", "trait": ["Precision", "Driving"], "difficulty": "6",
+          "threshold": "0"}
+
+MAELSTROM_ROLL_QUERIES = 9
+"""Session, user, the character with the viewer's role, its traits (the dialog's choices);
+then in the transaction (a savepoint here, BEGIN/COMMIT in production): the character locked,
+its traits, the roll inserted."""
+
+
+def roll_url(character: Character) -> str:
+    return reverse("rolls:roll-create", args=[character.pk])
+
+
+@pytest.fixture
+def rider(campaign, bob) -> Character:  # type: ignore[no-untyped-def]
+    return CharacterFactory(campaign=campaign, owner=bob, name="Rider",
+                            specialties=[("Driving", "Cars", False)])
+
+
+def test_a_plain_roll_takes_nine_queries_and_leaves_the_character_row_alone(
+    rider, bob, client_for, seeded_rng, django_assert_num_queries
+) -> None:  # type: ignore[no-untyped-def]
+    before = Character.objects.values().get(pk=rider.pk)
+    client = client_for(bob, htmx=True)
+    with django_assert_num_queries(MAELSTROM_ROLL_QUERIES) as queries:
+        response = client.post(roll_url(rider), ACTION)
+    roll = Roll.objects.get(character=rider)
+    assert response.headers["HX-Trigger"] == f'{{"rollMade": {{"id": {roll.pk}}}}}'
+    assert roll.description in response.content.decode()
+    # The result offers the experience die: the player may act on a roll just made.
+    assert "Add an experience die" in response.content.decode()
+    assert not any(q["sql"].startswith("UPDATE") for q in queries.captured_queries)
+    assert Character.objects.values().get(pk=rider.pk) == before
+
+
+def test_the_gms_roll_for_a_character_takes_as_few(
+    rider, alice, client_for, seeded_rng, django_assert_num_queries
+) -> None:  # type: ignore[no-untyped-def]
+    client = client_for(alice, htmx=True)
+    with django_assert_num_queries(MAELSTROM_ROLL_QUERIES):
+        response = client.post(roll_url(rider), ACTION)
+    assert "Add an experience die" in response.content.decode()
+
+
+def test_a_willpower_roll_reads_the_merits_instead_of_the_traits(
+    rider, bob, client_for, scripted_dice, django_assert_num_queries
+) -> None:  # type: ignore[no-untyped-def]
+    scripted_dice([7, 8, 9, 6, 6])  # no botch: willpower stays, the character row too
+    client = client_for(bob, htmx=True)
+    with django_assert_num_queries(MAELSTROM_ROLL_QUERIES) as queries:
+        client.post(
+            roll_url(rider), {"kind": "willpower", "difficulty": "6", "threshold": "0"})
+    assert Roll.objects.get(character=rider).kind == Roll.Kind.WILLPOWER
+    # A Strong Bond adds a success to a Willpower roll: only this kind of roll asks.
+    assert any("characters_meritflaw" in q["sql"] for q in queries.captured_queries)
+    assert not any(q["sql"].startswith("UPDATE") for q in queries.captured_queries)
+
+
+def test_answering_the_gms_request_shows_it_without_asking_again(
+    rider, alice, bob, client_for, seeded_rng, django_assert_num_queries
+) -> None:  # type: ignore[no-untyped-def]
+    requested = RequestedRoll.objects.create(
+        campaign=rider.campaign, character=rider, requested_by=alice,
+        traits=["Precision", "Driving"], difficulty=6)
+    client = client_for(bob, htmx=True)
+    # + the request locked, + its answer written
+    with django_assert_num_queries(MAELSTROM_ROLL_QUERIES + 2):
+        response = client.post(
+            roll_url(rider), {**ACTION, "answers": str(requested.pk)})
+    assert "answers the GM's request" in response.content.decode()
+    requested.refresh_from_db()
+    assert requested.answer == Roll.objects.get(character=rider)
+
+
+def test_a_shared_layer_roll_takes_seven_queries(
+    demetri, bob, client_for, seeded_rng, django_assert_num_queries
+) -> None:  # type: ignore[no-untyped-def]
+    # Session, user, the character with the viewer's role; savepoint, the character locked,
+    # the roll inserted, release. The campaign is the one the permission check loaded.
+    client = client_for(bob, htmx=True)
+    with django_assert_num_queries(7):
+        response = client.post(roll_url(demetri), {"feature": ["3"]})
+    roll = Roll.objects.get(character=demetri)
+    assert roll.ruleset == "shahquest"
+    assert "Pick your dice" in response.content.decode()  # the player may choose at once
