@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import OuterRef, Prefetch, Subquery, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -28,7 +29,7 @@ from characters.forms import (
     SystemSpendForm,
     WillpowerForm,
 )
-from characters.models import WILLPOWER_KEY, Character, Trait, XpEntry
+from characters.models import WILLPOWER_KEY, Character, Trait, XpEntry, trait_key
 from rolls.forms import RollForm
 from rolls.models import Roll
 from rulesets import maelstrom
@@ -41,8 +42,29 @@ XP_PAGE = "characters/xp.html"
 BANK_IDS, AWARD_IDS = "bank_%s", "award_%s"
 
 
-def _dots(value: int, maximum: int) -> list[bool]:
-    return [i < value for i in range(maximum)]
+# The health forms' select options, read once from the forms that check the POST (the sheet
+# only draws the selects; building the forms on every page view cost more than the rest of
+# the health box).
+_DAMAGE_CHOICES = DamageForm.base_fields["kind"].choices  # type: ignore[attr-defined]
+_HEAL_CHOICES = HealForm.base_fields["kind"].choices  # type: ignore[attr-defined]
+# The seed's advanced specialties, suggested for the GM's required specialties on every sheet.
+_CATALOGUE_ADVANCED = frozenset(
+    name for info in maelstrom.ABILITIES.values() for name in info.advanced_specialties
+)
+
+
+def _dots(value: int, maximum: int, on: str = "●", off: str = "○") -> str:
+    """``maximum`` dot characters, the first ``value`` of them filled: ``●●●○○``.
+
+    Built here rather than by a loop in the template: the sheet draws some forty of these.
+    """
+    filled = max(0, min(value, maximum))
+    return on * filled + off * (maximum - filled)
+
+
+def _dots_label(name: str, value: int) -> str:
+    """A trait's dots as a screen reader hears them: ``Driving: 3 dots``, ``Melee: 1 dot``."""
+    return f"{name}: {value} dot{'' if value == 1 else 's'}"
 
 
 def _trait_choices(traits: list[Trait], character: Character) -> list[tuple[str, str]]:
@@ -52,18 +74,30 @@ def _trait_choices(traits: list[Trait], character: Character) -> list[tuple[str,
     return choices
 
 
-def _layout(traits: list[Trait], banked: dict[str, int]) -> dict[str, Any]:
+# The trait columns the sheet shows, read as rows rather than model instances: a sheet has
+# some forty traits, and building a model for each was a tenth of the page's Python.
+_SHEET_TRAIT_FIELDS = ("kind", "name", "group", "ability", "advanced", "dots")
+
+
+def _layout(traits: list[Any], banked: dict[str, int]) -> dict[str, Any]:
     """Group the trait rows as the seed's sheet does: attributes by group, abilities by
-    group with their specialties under them."""
-    specialties: dict[str, list[Trait]] = {}
+    group with their specialties under them.
+
+    ``traits`` are rows with the attributes of :data:`_SHEET_TRAIT_FIELDS` (``Trait``
+    instances do too), in ``Trait``'s order; ``banked`` is :func:`services.banked_xp`.
+    """
+    specialties: dict[str, list[Any]] = {}
     for t in traits:
         if t.kind == Trait.Kind.SPECIALTY:
             specialties.setdefault(t.ability, []).append(t)
-    attributes = {group: [] for group in maelstrom.ATTRIBUTE_GROUPS}
-    abilities = {group: [] for group in maelstrom.ABILITY_GROUPS}
+    attributes: dict[str, list[dict[str, Any]]] = {g: [] for g in maelstrom.ATTRIBUTE_GROUPS}
+    abilities: dict[str, list[dict[str, Any]]] = {g: [] for g in maelstrom.ABILITY_GROUPS}
     for t in traits:
-        row = {"trait": t, "dots": _dots(t.dots, maelstrom.DOTS_MAX),
-               "banked": banked.get(t.key, 0)}
+        # Plain values the trait-row partial prints as they are (a dict is also the cheapest
+        # thing for the template engine to look into).
+        row = {"name": t.name, "dots": _dots(t.dots, maelstrom.DOTS_MAX),
+               "label": _dots_label(t.name, t.dots),
+               "banked": banked.get(trait_key(t.kind, t.name, t.ability), 0)}
         if t.kind == Trait.Kind.ATTRIBUTE:
             attributes.setdefault(t.group, []).append(row)
         elif t.kind == Trait.Kind.ABILITY:
@@ -72,14 +106,20 @@ def _layout(traits: list[Trait], banked: dict[str, int]) -> dict[str, Any]:
     return {"attributes": attributes, "abilities": abilities}
 
 
+_MARK_LABELS = {"/": "bashing", "X": "lethal", "*": "aggravated"}
+
+
 def _health_context(character: Character) -> dict[str, Any]:
     chart = character.health
-    boxes = [
-        {"name": name, "penalty": penalty, "mark": mark,
-         "label": {"/": "bashing", "X": "lethal", "*": "aggravated"}.get(mark, "empty")}
-        for (name, penalty), mark in zip(chart.levels(), chart.marks(), strict=True)
-    ]
-    return {"chart": chart, "boxes": boxes, "damage_form": DamageForm(), "heal_form": HealForm()}
+    boxes = []
+    for (name, penalty), mark in zip(chart.levels(), chart.marks(), strict=True):
+        label = _MARK_LABELS.get(mark, "empty")
+        # The sheet prints penalty_text, filled and aria as they are (fewer template tests).
+        boxes.append({"name": name, "penalty": penalty, "mark": mark, "label": label,
+                      "penalty_text": "—" if penalty is None else str(penalty),
+                      "filled": mark != maelstrom.EMPTY_MARK, "aria": f"{name}: {label}"})
+    return {"chart": chart, "boxes": boxes, "damage_choices": _DAMAGE_CHOICES,
+            "heal_choices": _HEAL_CHOICES}
 
 
 def party_card_context(character: Character) -> dict[str, Any]:
@@ -97,15 +137,52 @@ def party_card_context(character: Character) -> dict[str, Any]:
 def _willpower_context(character: Character, banked: dict[str, int]) -> dict[str, Any]:
     return {
         "willpower_permanent": _dots(character.willpower_permanent, maelstrom.WILLPOWER_MAX),
-        "willpower_current": _dots(character.willpower_current, maelstrom.WILLPOWER_MAX),
+        "willpower_current": _dots(character.willpower_current, maelstrom.WILLPOWER_MAX,
+                                   on="■", off="□"),
         "willpower_banked": banked.get(WILLPOWER_KEY, 0),
         "chart": character.health,  # the roll dialog's wound note depends on willpower too
     }
 
 
+# What the recent-rolls box (characters/_recent_rolls.html) reads of a roll and of its
+# follow-ups. The rest of a row (the pool, the dice, the engine's whole result as JSON) is
+# most of its bytes and of the time spent reading it.
+_RECENT_ROLL_FIELDS = ("id", "description", "outcome", "summary", "created_at")
+_FOLLOWUP_FIELDS = ("id", "parent_id", "kind", "summary")
+
+
+def _recent_rolls(character: Character, *fields: str) -> list[Roll]:
+    """The character's five newest top-level rolls, newest first, each with its follow-ups
+    as the list ``roll.followup_list`` (newest first): one query, and one more when any of
+    them has follow-ups, whatever their number.
+
+    Only the columns the recent-rolls box (characters/_recent_rolls.html) shows are read,
+    plus ``fields`` (a system's ``_roll.html`` may read more of the roll).
+    """
+    # Most rolls never get a follow-up: the first query says which did (the id of one, if
+    # any), so that a list of rolls without any reads nothing more. A scalar subquery rather
+    # than EXISTS: PostgreSQL turns an EXISTS into a hash of every follow-up in the table,
+    # built before the LIMIT applies, where this probes the parent index once per roll shown.
+    followup = Roll.objects.filter(parent=OuterRef("pk")).order_by().values("pk")[:1]
+    rolls = list(
+        Roll.objects.filter(character=character, parent__isnull=True)
+        .only(*_RECENT_ROLL_FIELDS, *fields).annotate(a_followup=Subquery(followup))[:5]
+    )
+    with_followups: list[Roll] = []
+    for roll in rolls:
+        if roll.a_followup is not None:
+            with_followups.append(roll)
+        else:
+            roll.followup_list = []
+    if with_followups:
+        prefetch_related_objects(with_followups, Prefetch(
+            "followups", queryset=Roll.objects.only(*_FOLLOWUP_FIELDS), to_attr="followup_list"))
+    return rolls
+
+
 def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]:
     """Everything the sheet shows, in a fixed number of queries whatever the trait count."""
-    traits = list(character.traits.all())
+    traits = list(character.traits.values_list(*_SHEET_TRAIT_FIELDS, named=True))
     banked = services.banked_xp(character)
     merits_flaws = list(character.merits_flaws.all())
     return {
@@ -117,21 +194,18 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
         **_willpower_context(character, banked),
         "merits": [m for m in merits_flaws if m.kind == "merit"],
         "flaws": [m for m in merits_flaws if m.kind == "flaw"],
-        "banked": [(services.trait_label(k), v) for k, v in sorted(banked.items())],
         "banked_total": sum(banked.values()),
-        "roll_form": RollForm(),
+        # The sheet writes the roll dialog's inputs out from the form's fields (sheet.html).
+        "roll_fields": RollForm.base_fields,
         # Suggestions for the GM's required specialties: the seed's advanced ones and the
         # character's own (Maelstrom rules.md, Required Specialties).
         "advanced_specialties": sorted(
-            {name for info in maelstrom.ABILITIES.values() for name in info.advanced_specialties}
+            _CATALOGUE_ADVANCED
             | {t.name for t in traits if t.kind == Trait.Kind.SPECIALTY and t.advanced}
         ),
         # Rolls the GM asked for and the player has not made yet (rolls/models.py).
         "requested_rolls": list(character.requested_rolls.filter(answer__isnull=True)),
-        "recent_rolls": list(
-            Roll.objects.filter(character=character, parent__isnull=True)
-            .select_related("rolled_by").prefetch_related("followups")[:5]
-        ),
+        "recent_rolls": _recent_rolls(character),
     }
 
 
@@ -147,10 +221,8 @@ def _system_sheet_context(character: Character, system: systems.SheetSystem
         "system": system,
         "roll_form": system.roll_form(character),
         "requested_rolls": list(character.requested_rolls.filter(answer__isnull=True)),
-        "recent_rolls": list(
-            Roll.objects.filter(character=character, parent__isnull=True)
-            .select_related("rolled_by").prefetch_related("followups")[:5]
-        ),
+        # The Genesys sheet draws each roll's dice from its result (_recent_rolls.html, dice).
+        "recent_rolls": _recent_rolls(character, "result"),
         "roll_template": system.template("_roll.html"),
         **system.sheet_context(character, is_gm=is_gm),
     }
