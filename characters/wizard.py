@@ -48,6 +48,9 @@ def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     source = request.POST if request.method == "POST" else request.GET
     step = source.get("step") or open_step
     if step not in STEP_SLUGS or STEP_SLUGS.index(step) > STEP_SLUGS.index(open_step):
+        if request.method == "POST":  # a stale or tampered form: say why nothing was saved
+            title = STEPS[STEP_SLUGS.index(open_step)].title
+            messages.warning(request, f"That step is not open yet: continue with “{title}”.")
         return redirect(_step_url(campaign, open_step))
     if step in FORM_STEPS:
         return _form_step(request, campaign, draft, open_step, step)

@@ -135,7 +135,7 @@ def roll_create(request: HttpRequest, character_id: int) -> HttpResponse:
         try:
             roll = services.roll_create(character=character, request=form.to_request(),
                                         by=request.user, rng=services.get_rng(),
-                                        answers=int(answers) if answers.isdigit() else None)
+                                        answers=int(answers) if answers.isdecimal() else None)
         except RuleError as exc:
             error = str(exc)
         else:
@@ -166,7 +166,7 @@ def _system_roll_create(
         try:
             roll = services.system_roll_create(
                 character=character, data=form.cleaned_data, by=request.user,
-                rng=services.get_rng(), answers=int(answers) if answers.isdigit() else None)
+                rng=services.get_rng(), answers=int(answers) if answers.isdecimal() else None)
         except RuleError as exc:
             error = str(exc)
         else:

@@ -5,11 +5,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from campaigns import views as campaign_views
+from campaigns.forms import LoginForm
 
 urlpatterns = [
     path("", campaign_views.home, name="home"),
     path("signup/", campaign_views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("campaigns/", include("campaigns.urls")),
     path("", include("characters.urls")),

@@ -124,6 +124,15 @@ def test_a_lockout_is_for_that_username_from_that_address_only() -> None:
 
 
 @pytest.mark.django_db
+def test_an_over_long_username_is_refused_by_the_form_not_the_database() -> None:
+    """django-axes records failed logins in a 255-character column; PostgreSQL refused a
+    longer name with a 500 (tests/fuzz found it). The form now stops it first."""
+    response = _log_in(Client(), "x" * 256, "anything")
+    assert response.status_code == 200
+    assert b"at most 150 characters" in response.content
+
+
+@pytest.mark.django_db
 def test_a_good_login_clears_earlier_failures() -> None:
     UserFactory(username="gwen", password=PASSWORD)
     client = Client()

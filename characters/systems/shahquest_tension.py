@@ -315,7 +315,7 @@ def _opportunity(campaign: Campaign, data: dict[str, Any], by: AbstractBaseUser,
     grow = data["grow"]
     if grow == "add":
         grown, how = pool.activate_opportunity(), "a d6 joined the pool"
-    elif grow.startswith("step-") and grow[5:].isdigit():
+    elif grow.startswith("step-") and grow[5:].isdecimal():
         size = int(grow[5:])
         grown = pool.activate_opportunity(step_up=size)
         how = f"a {_die(size)} stepped up to a d{step_up(size)}"

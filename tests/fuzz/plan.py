@@ -1,0 +1,123 @@
+"""What the fuzz sends where: a world, its people's clients, the crawl, and the plan.
+
+``open_table(system)`` builds the world of one system, logs its people in (clients that turn a
+500 into a status instead of raising), walks Bob through the first three steps of Maelstrom's
+creation wizard (so the crawl sees every step's form), and crawls. ``fuzz_plan`` turns the
+crawl into the endpoints to fuzz:
+
+- every form and htmx element that POSTs, grouped by URL pattern and action;
+- every page the crawl read whose view also answers POST (no method limit), posted to with
+  random fields: nothing may break or be written;
+- every GET form and ``hx-get`` (the odds, the quote, the live refreshes, the log filter).
+
+Endpoints that are not about one campaign (log in, sign up, a new campaign, the home page)
+are the same in every world; ``shared=False`` leaves them out so they are fuzzed once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.test import Client
+from django.urls import reverse
+
+from characters.creation import field_slug
+from rulesets import maelstrom
+from tests.factories import DEFAULT_ABILITIES, DEFAULT_ATTRIBUTES
+from tests.fuzz.checks import Table
+from tests.fuzz.crawl import Endpoint, Page, crawl, pattern_of
+from tests.fuzz.endpoints import post_patterns
+from tests.fuzz.world import SEED, World, build_world
+
+EXCLUDED = {
+    "logout": "takes no input and ends the session the other examples use",
+    "campaigns:campaign-events": "the live Server-Sent Events stream: it reads no input and "
+                                 "answers any method with a stream that stays open for an hour",
+    "admin:*": "Django's own admin: staff only (no Sheetkeeper user is staff), its forms are "
+               "Django's and tested upstream",
+}
+"""POST-accepting URL patterns deliberately not fuzzed, with the reason (``admin:*``: the
+whole namespace). test_coverage fails on an entry that no longer names a pattern."""
+
+
+def excluded(pattern: str) -> bool:
+    """True when ``pattern`` is in :data:`EXCLUDED` (by name or namespace)."""
+    return pattern in EXCLUDED or any(
+        key.endswith(":*") and pattern.startswith(key[:-1]) for key in EXCLUDED)
+
+
+@dataclass
+class Crawled:
+    """One system's world, its table (clients and checks), and what the crawl found."""
+
+    world: World
+    table: Table
+    pages: list[Page]
+    endpoints: list[Endpoint]
+
+
+def open_table(system: str, reseed: Callable[[], None] | None = None) -> Crawled:
+    """Build and crawl the world of ``system`` (needs the database). ``reseed`` puts the
+    server's dice back at the start of each example (tests/conftest.py's ``seeded_rng``)."""
+    world = build_world(system)
+    clients: dict[str, Client] = {}
+    for role, user in world.users().items():
+        clients[role] = Client(raise_request_exception=False)
+        clients[role].force_login(user)
+    clients["visitor"] = Client(raise_request_exception=False)
+    if system == "maelstrom":
+        _walk_wizard(clients["player"], world)
+    starts = {"gm": ["/campaigns/"], "player": ["/campaigns/"], "visitor": ["/", "/login/",
+                                                                            "/signup/"],
+              "stranger": [world.campaign.invite_url() or "", "/campaigns/"]}
+    pages, endpoints = crawl(clients, starts)
+    downloads = [p.body for p in pages if p.body is not None]
+    table = Table(clients=clients, downloads=downloads, reseed=reseed or (lambda: None))
+    return Crawled(world=world, table=table, pages=pages, endpoints=endpoints)
+
+
+def _walk_wizard(client: Client, world: World) -> None:
+    """Bob completes the concept, attributes and abilities steps (his draft stays in his
+    session), so the wizard offers every step's form to the crawl."""
+    url = reverse("characters:character-create", args=[world.campaign.pk])
+    steps = [
+        {"step": "concept", "name": "Vesna Kale", "concept": "Salvage pilot"},
+        {"step": "attributes", "primary": "Physical",
+         **{field_slug(n): DEFAULT_ATTRIBUTES[n] for n in maelstrom.ATTRIBUTES}},
+        {"step": "abilities",
+         **{field_slug(n): DEFAULT_ABILITIES.get(n, 0) for n in maelstrom.ABILITIES}},
+    ]
+    for data in steps:
+        response = client.post(url, data)
+        assert response.status_code == 302, response.content.decode()[:2000]
+
+
+def _shared(endpoint: Endpoint) -> bool:
+    """Not about one campaign: no object in its URL."""
+    found = pattern_of(endpoint.url)
+    return found is not None and not found[1]
+
+
+def fuzz_plan(crawled: Crawled, *, shared: bool = True) -> list[Endpoint]:
+    """The endpoints to fuzz in this world (see the module docstring), POSTs first."""
+    accepts_post = {p.name for p in post_patterns()}
+    posts = [e for e in crawled.endpoints if e.method == "POST" and not excluded(e.pattern)]
+    posted = {e.pattern for e in posts}
+    page_posts: dict[str, Endpoint] = {}
+    for page in crawled.pages:
+        if (page.pattern in accepts_post and page.pattern not in posted
+                and not excluded(page.pattern) and page.status == 200):
+            endpoint = page_posts.setdefault(page.pattern, Endpoint(
+                method="POST", pattern=page.pattern, action="", url=page.url, form=False))
+            endpoint.urls.setdefault(page.role, set()).add(page.url)
+    gets = [e for e in crawled.endpoints if e.method == "GET" and not excluded(e.pattern)]
+    plan = [*sorted(posts, key=str), *sorted(page_posts.values(), key=str),
+            *sorted(gets, key=str)]
+    return [e for e in plan if shared or not _shared(e)]
+
+
+def reseeder(rng: random.Random) -> Callable[[], None]:
+    """Put ``rng`` (tests/conftest.py's ``seeded_rng``) back to the world's seed."""
+    return lambda: rng.seed(SEED)

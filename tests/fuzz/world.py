@@ -1,0 +1,161 @@
+"""The fuzz world: one campaign of one system with everything its pages can show a form for.
+
+Alice GMs it; Bob plays a finished character with rolls, XP spent (so an undo is offered) and
+an open roll request; Dora is a second player (so the GM's page offers "Remove"); Carol is a
+stranger holding the invite link (so the join page offers "Join"). A session of play is open
+(so its award grid is shown). Everything is made through the same services the pages use.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth import get_user_model
+
+from campaigns.models import Campaign, Membership, Session
+from campaigns.services import campaign_create, campaign_system_change
+from campaigns.session_services import session_create
+from characters import services as character_services
+from characters import systems
+from characters.models import Character, XpEntry
+from rolls import services as roll_services
+from rulesets import registry
+from tests.factories import CharacterFactory
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+SYSTEMS = tuple(slug for slug, ruleset in registry.RULESETS.items() if ruleset.selectable)
+"""Every system a campaign may choose: Maelstrom and the four described in characters/systems/."""
+
+SEED = 20261121
+"""The dice of the world (and of every fuzz example: tests/conftest.py's ``seeded_rng``)."""
+
+
+@dataclass
+class World:
+    """One campaign of ``system`` and its people.
+
+    Attributes:
+        system: the ruleset's slug.
+        campaign: the campaign (``gm`` is its GM).
+        gm, player, second_player: members; ``stranger`` is not one.
+        character: the player's finished character (rolls, XP spent, a request open).
+        session: an open session of play.
+    """
+
+    system: str
+    campaign: Campaign
+    gm: User
+    player: User
+    second_player: User
+    stranger: User
+    character: Character
+    session: Session
+
+    def users(self) -> dict[str, User]:
+        """Role name -> user, for the roles the fuzz posts as."""
+        return {"gm": self.gm, "player": self.player, "stranger": self.stranger}
+
+
+def build_world(system: str) -> World:
+    """Make the world of ``system`` (see the module docstring). Needs the database.
+
+    Raises ValueError when the system's demo data no longer passes its own rules.
+    """
+    User = get_user_model()
+    # No passwords: the clients log in with force_login, and hashing costs seconds.
+    gm, player, second, stranger = (User.objects.create_user(username=name)
+                                    for name in ("alice", "bob", "dora", "carol"))
+    rng = random.Random(SEED)
+    sheet_system = systems.for_ruleset(system)
+    if sheet_system is None:
+        campaign = campaign_create(name="Fuzz table", ruleset=system, starting_xp=30, gm=gm)
+        for user in (player, second):
+            Membership.objects.create(campaign=campaign, user=user)
+        character = _maelstrom_character(campaign, player, rng)
+        CharacterFactory(campaign=campaign, owner=second, name="Vex")
+    else:
+        campaign = campaign_create(name="Fuzz table", ruleset=system, starting_xp=0, gm=gm)
+        for user in (player, second):
+            Membership.objects.create(campaign=campaign, user=user)
+            sheet_system.demo(campaign=campaign, gm=gm, player=user, rng=rng)
+        character = campaign.characters.get(owner=player)
+        _system_extras(sheet_system, campaign, character, gm, player, rng)
+    session = session_create(campaign=campaign, date=campaign.created_at.date(),
+                             title="Fuzz night")
+    return World(system=system, campaign=Campaign.objects.get(pk=campaign.pk), gm=gm,
+                 player=player, second_player=second, stranger=stranger,
+                 character=Character.objects.get(pk=character.pk), session=session)
+
+
+def _maelstrom_character(campaign: Campaign, player: Any, rng: random.Random) -> Character:
+    """Bob's Maelstrom character: a specialty, an action roll and a willpower roll that did
+    not botch (so the experience die and the willpower dot are offered), 30 XP with one dot
+    bought (so an undo is offered), two bashing levels, and a roll the GM asked for."""
+    character = CharacterFactory(campaign=campaign, owner=player, name="Rook",
+                                 specialties=[("Driving", "Motorcycles", True)])
+    character_services.xp_spend(character=character, kind="ability", name="Stealth", by=player)
+    character = character_services.damage_mark(character=character, kind="bashing", levels=2)
+    roll_services.roll_create(character=character, by=player, rng=rng,
+                              request=roll_services.RollRequest(
+                                  traits=("Precision", "Driving"),
+                                  specialties=("Driving: Motorcycles",)))
+    # A willpower roll that did not botch offers the willpower dot: roll until one stands.
+    for _ in range(10):
+        roll = roll_services.roll_create(character=character, by=player, rng=rng,
+                                         request=roll_services.RollRequest(kind="willpower",
+                                                                           difficulty=3))
+        if roll.outcome != "botch":
+            break
+    roll_services.requested_roll_create(
+        characters=[character], kind="action", traits=("Perception", "Alertness"),
+        difficulty=6, threshold=0, note="Listen at the door", by=campaign.created_by)
+    return character
+
+
+REQUESTS = {
+    "shahquest": {"attribute": "Coordination", "affiliation": "Solo"},
+    "shattered_world": {"die": "usual", "target": "5", "use_uam": "yes"},
+    "genesys": {"skill": "Athletics", "difficulty": "Average", "upgrade_difficulty": "0",
+                "boost": "0", "setback": "0"},
+    "three_d6": {"target": "t0", "td": "10", "favor": "0", "disfavor": "0"},
+}
+"""A roll the GM asks of Bob in each described system (so his sheet offers the answer)."""
+
+
+def _system_extras(sheet_system: systems.SheetSystem, campaign: Campaign, character: Character,
+                   gm: Any, player: Any, rng: random.Random) -> None:
+    """What the demo may lack for a form to show: XP to spend and a spend to undo, a roll
+    the GM asked for, and the system's own: a Genesys character still in creation (the GM's
+    "finish" form), a Shahquest tension die taken for an NPC (return and drop), a Shattered
+    World custom buy-in (remove)."""
+    character_services.xp_award(character=character, amount=40, reason="Fuzz award", by=gm)
+    character.refresh_from_db()
+    if not character.xp_entries.filter(kind=XpEntry.Kind.SPEND).exists():
+        advance = min(sheet_system.advances(character), key=lambda a: a.cost, default=None)
+        if advance is not None:
+            character_services.xp_spend_advance(character=character, key=advance.key, by=player)
+    what = sheet_system.request_form(campaign, REQUESTS[sheet_system.slug])
+    if what is None or not what.is_valid():
+        raise ValueError(f"{sheet_system.slug} refuses the fuzz world's roll request: "
+                         f"{what.errors.as_text() if what is not None else 'no requests'}")
+    roll_services.system_requested_roll_create(characters=[character], system=sheet_system,
+                                               what=what.cleaned_data, note="On three",
+                                               by=gm)
+    if sheet_system.slug == "genesys":
+        other = campaign.characters.exclude(pk=character.pk).get()
+        character_services.sheet_change(character=other, by=gm, data={},
+                                        action=sheet_system.actions["reopen-creation"])
+    changes = {"shahquest": ("tension-take", {"die": "6", "purpose": "npc"}),
+               "shattered_world": ("buy_in_add", {"name": "Lucky charm", "cost": "3"})}
+    if sheet_system.slug in changes:
+        name, data = changes[sheet_system.slug]
+        action = sheet_system.campaign_actions[name]
+        form = action.form(data)
+        if not form.is_valid():
+            raise ValueError(form.errors.as_text())
+        campaign_system_change(campaign=campaign, action=action, data=form.cleaned_data,
+                               by=gm, rng=rng)
