@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from django.template.loader import render_to_string
+
 from characters import systems
 from characters.creation import MeritFlawChoice, Specialty, check_merit_flaw, check_specialty
 from characters.models import Trait
@@ -42,6 +44,7 @@ from rulesets.errors import RuleError
 if TYPE_CHECKING:
     from campaigns.models import Campaign
     from characters.models import Character, MeritFlaw
+    from rolls.models import Roll
 
 RULE_IMPORT = systems.RULE_STORED
 
@@ -78,6 +81,27 @@ def check_dashboard(campaign: Campaign) -> None:
     system = systems.for_ruleset(campaign.ruleset)
     if system is not None:
         _readable(lambda: system.dashboard_context(campaign), "the campaign's system data")
+
+
+def check_rolls(rolls: Iterable[Roll], ruleset: str) -> None:
+    """Draw every written roll once as the roll log and the roll page draw it (the system's
+    ``_roll.html``, compact and whole; Maelstrom's dice), so a result the rules' checks do not
+    know (a die's symbols that are not a list, say) cannot reach a page that fails to draw
+    it. Call inside the import's transaction, after its rows are written.
+
+    Args:
+        rolls: the imported Roll rows (saved); ruleset: their campaign's system slug.
+
+    Raises:
+        RuleError: the first roll that cannot be drawn, by its description.
+    """
+    system = systems.for_ruleset(ruleset)
+    template = system.template("_roll.html") if system is not None else "rolls/_dice.html"
+    for roll in rolls:
+        def draw(roll: Roll = roll) -> None:
+            for compact in (True, False):
+                render_to_string(template, {"roll": roll, "r": roll, "compact": compact})
+        _readable(draw, f"the roll {roll.description!r}")
 
 
 def check_character(character: Character, traits: Iterable[Trait],

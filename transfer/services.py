@@ -789,6 +789,10 @@ class _Plan:
             row.answer = rolls[request.answer] if request.answer else None
             row.requested_by = user_for(request.requested_by)  # type: ignore[assignment]
             _insert(row)
+        try:
+            checks.check_rolls(rolls.values(), campaign.ruleset)
+        except RuleError as exc:  # raised inside the import's transaction: all rolled back
+            raise TransferError(f"A roll is refused: {exc}") from None
         return written
 
 

@@ -327,6 +327,24 @@ def test_campaign_data_the_rules_refuse_is_refused(
     refused(lambda: import_campaign(document, campaign.created_by), *words)
 
 
+@pytest.mark.parametrize("kind", ["character", "campaign"])
+def test_a_roll_result_its_page_cannot_draw_is_refused(
+        demo: list[Campaign], kind: str, nothing_written: None) -> None:
+    """Found by tests/fuzz: a Genesys die whose symbols were not a list was written, and the
+    sheet showing the roll answered 500."""
+    campaign = next(c for c in demo if c.ruleset == "genesys")
+    character = campaign.characters.filter(rolls__isnull=False).first()
+    document = (export_character(character) if kind == "character"
+                else export_campaign(campaign))
+    broken = changed(document, _set("rolls.0.result.dice.0.symbols", -1))
+    if kind == "character":
+        refused(lambda: import_character(broken, campaign, character.owner),
+                "A roll is refused", "cannot be read")
+    else:
+        refused(lambda: import_campaign(broken, campaign.created_by),
+                "A roll is refused", "cannot be read")
+
+
 def test_a_general_danger_roll_not_in_the_file_is_refused(
         rich_demo: list[Campaign], nothing_written: None) -> None:
     campaign = next(c for c in rich_demo if c.ruleset == "shahquest")
