@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from django.db.models import prefetch_related_objects
 from django.template.loader import render_to_string
 
 from characters import systems
@@ -97,6 +98,10 @@ def check_rolls(rolls: Iterable[Roll], ruleset: str) -> None:
     """
     system = systems.for_ruleset(ruleset)
     template = system.template("_roll.html") if system is not None else "rolls/_dice.html"
+    rolls = list(rolls)
+    # A system's _roll.html lists the roll's follow-ups: one query for all of them, not one
+    # per roll (a campaign brings thousands).
+    prefetch_related_objects(rolls, "followups")
     for roll in rolls:
         def draw(roll: Roll = roll) -> None:
             for compact in (True, False):

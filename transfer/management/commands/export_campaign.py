@@ -13,6 +13,9 @@ from transfer.services import document_json, export_campaign
 
 
 class Command(BaseCommand):
+    """``manage.py export_campaign PK [--output FILE]``: the campaign as the document of
+    :func:`transfer.services.export_campaign` (docs/backup.md)."""
+
     help = ("Export a campaign (settings, sessions, characters, XP ledgers, rolls, roll "
             "requests) as JSON, to stdout or to --output FILE.")
 

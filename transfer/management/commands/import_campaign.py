@@ -14,6 +14,10 @@ from transfer.services import TransferError, import_campaign, read_document
 
 
 class Command(BaseCommand):
+    """``manage.py import_campaign FILE --gm USERNAME [--keep-users]``: a new campaign from an
+    export, through :func:`transfer.services.import_campaign` (docs/backup.md); a refusal
+    exits with its reason and writes nothing."""
+
     help = ("Import a campaign exported by Sheetkeeper as a new campaign with the --gm user "
             "as its GM, who owns every character; all or nothing.")
 
