@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from campaigns.live import announce
+from campaigns.live import announce, announce_seat_closed
 from campaigns.models import Campaign, Membership, new_invite_token
 from characters import systems
 
@@ -63,7 +63,9 @@ def membership_remove(*, membership: Membership) -> None:
     """
     if membership.is_gm:
         raise MembershipError("The GM's seat cannot be removed; a campaign always keeps its GM.")
-    membership.delete()
+    with transaction.atomic():
+        membership.delete()
+        announce_seat_closed(membership.campaign_id, membership.user_id)  # their open pages
 
 
 def campaign_system_change(

@@ -14,8 +14,10 @@ from channels.layers import get_channel_layer
 from channels.testing import ApplicationCommunicator
 from django.db import transaction
 from django.test import Client
+from django.urls import reverse
 
-from campaigns.live import announce, group_name
+from campaigns.live import announce, group_name, seat_group_name
+from campaigns.models import Membership
 from characters.services import damage_mark, xp_award
 from sheetkeeper.asgi import application
 
@@ -124,8 +126,11 @@ def _scope(user, campaign_id: int) -> dict:  # type: ignore[no-untyped-def]
 class Stream:
     """One open page's event stream, driven through the ASGI application."""
 
-    def __init__(self, user, campaign_id: int) -> None:  # type: ignore[no-untyped-def]
-        self.communicator = ApplicationCommunicator(application, _scope(user, campaign_id))
+    def __init__(self, user, campaign_id: int, *, scope: dict | None = None) -> None:  # type: ignore[no-untyped-def]
+        # ``scope``: one logged-in request's scope, for many tabs of one person.
+        self.communicator = ApplicationCommunicator(
+            application, scope if scope is not None else _scope(user, campaign_id)
+        )
 
     async def open(self) -> tuple[int, bytes]:
         await self.communicator.send_input({"type": "http.request", "body": b""})
@@ -220,11 +225,12 @@ def test_closing_the_page_leaves_the_group(campaign, bob, monkeypatch) -> None: 
 
     async def scenario() -> None:
         await stream.open()
-        assert joined == [group_name(campaign.pk)] and left == []
+        assert joined == [group_name(campaign.pk), seat_group_name(campaign.pk, bob.pk)]
+        assert left == []
         await stream.close()
 
     async_to_sync(scenario)()
-    assert left == [group_name(campaign.pk)]
+    assert left == joined
 
 
 def test_an_unknown_campaign_has_no_stream(campaign, bob) -> None:  # type: ignore[no-untyped-def]
@@ -249,5 +255,33 @@ def test_a_stream_ends_in_time_so_the_browser_resubscribes(campaign, bob, monkey
             if not message.get("more_body"):
                 break
         assert b": keepalive\n\n" in frames  # idle streams are kept alive meanwhile
+
+    async_to_sync(scenario)()
+
+
+@stream_test
+def test_a_removed_players_open_stream_is_closed_at_removal(campaign, alice, bob) -> None:  # type: ignore[no-untyped-def]
+    player, gm = Stream(bob, campaign.pk), Stream(alice, campaign.pk)
+    gm_client = Client()
+    gm_client.force_login(alice)
+    seat = Membership.objects.get(campaign=campaign, user=bob)
+    remove = reverse("campaigns:membership-remove", args=[campaign.pk, seat.pk])
+
+    async def scenario() -> None:
+        await player.open()
+        await gm.open()
+        response = await sync_to_async(gm_client.post)(remove)
+        assert response.status_code == 302
+        # The player's page hears that its stream is over (it stops reconnecting), and the
+        # stream ends: no event name of the campaign reaches it any more.
+        closed = b'event: liveClosed\ndata: ' + json.dumps({"campaign": campaign.pk}).encode()
+        assert await player.next_frame() == closed + b"\n\n"
+        end = await player.communicator.receive_output(timeout=2)
+        assert end.get("more_body", False) is False
+        await player.communicator.wait(timeout=2)
+        # The GM's stream is untouched.
+        await send(campaign.pk)
+        assert (await gm.next_frame()).startswith(b"event: rollMade\n")
+        await gm.close()
 
     async_to_sync(scenario)()

@@ -1,0 +1,110 @@
+"""A page whose event stream drops reconnects later and later, not every 2 s (static/js/live.js):
+the waits double from about a second up to a minute, with jitter, and once the stream is back
+the page catches up ("liveSync"). A page told its viewer lost their seat stops reconnecting.
+
+The browser's clock is Playwright's fake one, paused, so the waits are stepped through exactly, and
+``Math.random`` is pinned to 0.5 (each wait is then three quarters of its ceiling). The event
+stream's answers come from a route: a stream that ends at once, a 503 as while Redis is down,
+then the real server.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+
+import pytest
+from playwright.sync_api import Page, Route
+
+from tests.e2e.conftest import PASSWORD
+from tests.e2e.test_maelstrom_at_the_table import log_in
+from tests.factories import CampaignFactory, UserFactory
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+COUNTERS = """
+Math.random = () => 0.5;
+window.streamsOpened = 0; window.streamErrors = 0; window.liveSyncs = 0;
+const RealEventSource = window.EventSource;
+window.EventSource = function (url, options) {
+  window.streamsOpened += 1;
+  return new RealEventSource(url, options);
+};
+window.EventSource.CONNECTING = 0; window.EventSource.OPEN = 1; window.EventSource.CLOSED = 2;
+document.addEventListener("htmx:sseError", () => { window.streamErrors += 1; }, true);
+document.addEventListener("liveSync", () => { window.liveSyncs += 1; }, true);
+"""
+"""An init script: counts the EventSources the page makes, their errors and its catch-ups."""
+
+WAITS_MS = [750, 1500, 3000, 6000, 12000, 24000, 45000, 45000]
+"""Three quarters of 1, 2, 4... s, the ceiling stopping at 60 s."""
+
+
+def until(page: Page, expression: str, within: float = 10) -> None:
+    """Wait (in real time, the page's clock being fake) until ``expression`` is true."""
+    deadline = time.monotonic() + within
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"still not {expression} after {within} s"
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def table_page(new_page) -> Page:  # type: ignore[no-untyped-def]
+    gm = UserFactory(username="reconnecting-gm", password=PASSWORD)
+    campaign = CampaignFactory(name="The Long Night", created_by=gm)
+    page: Page = new_page()
+    log_in(page, gm.username)
+    page.context.add_init_script(COUNTERS)
+    # The page's time stands still unless the test moves it (run_for).
+    start = datetime.datetime(2026, 1, 1, 20, 0, tzinfo=datetime.UTC)
+    page.clock.install(time=start)
+    page.clock.pause_at(start + datetime.timedelta(seconds=1))
+    page.campaign_url = campaign.get_absolute_url()  # type: ignore[attr-defined]
+    return page
+
+
+def test_a_dropped_stream_reconnects_later_and_later_then_catches_up(table_page: Page) -> None:
+    page = table_page
+    answer = {"with": "drop"}
+
+    def events(route: Route) -> None:
+        if answer["with"] == "drop":  # the stream opens and ends at once
+            route.fulfill(status=200, content_type="text/event-stream", body=": connected\n\n")
+            answer["with"] = "503"
+        elif answer["with"] == "503":  # the layer is unreachable
+            route.fulfill(status=503, content_type="text/plain", body="unavailable")
+        else:
+            route.fallback()  # the real stream
+
+    page.route("**/campaigns/*/events/", events)
+    page.goto(page.campaign_url)  # type: ignore[attr-defined]
+    until(page, "window.streamErrors === 1")
+    assert page.locator("#live-status").text_content() == "Live updates paused: reconnecting…"
+
+    for attempt, wait in enumerate(WAITS_MS, start=2):
+        page.clock.run_for(wait - 10)
+        assert page.evaluate("window.streamsOpened") == attempt - 1, f"attempt {attempt} early"
+        page.clock.run_for(10)
+        assert page.evaluate("window.streamsOpened") == attempt
+        until(page, f"window.streamErrors === {attempt}")
+
+    # The server is back: the next attempt (still 45 s later) opens, and the page catches up.
+    answer["with"] = "server"
+    page.clock.run_for(WAITS_MS[-1])
+    until(page, "window.liveSyncs === 1")
+    assert page.locator("#live-status").is_hidden()
+    assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_a_page_whose_viewer_lost_their_seat_stops_reconnecting(table_page: Page) -> None:
+    page = table_page
+    page.route("**/campaigns/*/events/", lambda route: route.fulfill(
+        status=200, content_type="text/event-stream",
+        body='event: liveClosed\ndata: {"campaign": 1}\n\n'))
+    page.goto(page.campaign_url)  # type: ignore[attr-defined]
+    status = page.locator("#live-status")
+    until(page, "!document.getElementById('live-status').hidden")
+    assert "no longer seated" in (status.text_content() or "")
+    page.clock.run_for(10 * 60 * 1000)
+    assert page.evaluate("window.streamsOpened") == 1
+    assert page.js_errors == []  # type: ignore[attr-defined]
