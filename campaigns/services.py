@@ -59,6 +59,10 @@ def membership_remove(*, membership: Membership) -> None:
     """Take a player's seat away. Their characters stay in the campaign (the GM still sees
     them); only the player loses access.
 
+    The campaign's invite link is renewed in the same transaction (when invites are on), so
+    the link the removed player holds no longer seats them, nor anyone they pass it to; the
+    GM's page shows the new one (docs/security.md, "A removed player").
+
     Raises MembershipError for the GM's own seat: a campaign always keeps its GM.
     """
     if membership.is_gm:
@@ -66,6 +70,9 @@ def membership_remove(*, membership: Membership) -> None:
     with transaction.atomic():
         membership.delete()
         announce_seat_closed(membership.campaign_id, membership.user_id)  # their open pages
+        # One UPDATE that reads the token where it is: revoked invites stay revoked.
+        Campaign.objects.filter(pk=membership.campaign_id, invite_token__isnull=False).update(
+            invite_token=new_invite_token())
 
 
 def campaign_system_change(

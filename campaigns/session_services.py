@@ -68,8 +68,10 @@ def session_award(
         by: the GM (the caller checks that they are).
 
     Raises RuleError, before writing anything, for an unknown award, a character outside
-    the session's campaign, a custom amount outside 1-100 or without a reason, and when
-    nothing at all is awarded. Returns the entries, by character id then in award order.
+    the session's campaign, a character not in play (an import awaiting the GM, or refused:
+    ``custom_for_all`` skips those, as it skips the dead), a custom amount outside 1-100 or
+    without a reason, and when nothing at all is awarded. Returns the entries, by character
+    id then in award order.
     """
     awards = awards or {}
     custom = custom or {}
@@ -83,6 +85,10 @@ def session_award(
                 "it is still due.", RULE_AWARDS,
             )
         characters = {c.pk: c for c in Character.objects.filter(campaign=session.campaign_id)}
+        for character_id in sorted({*awards, *custom}):
+            character = characters.get(character_id)
+            if character is not None and not character.in_play:
+                character.require_in_play()  # raises, naming it and why
         system = systems.for_ruleset(session.campaign.ruleset)
         named: Mapping[int, Iterable[str]] = {}
         if system is not None:  # the system's own awards (achievements), not Maelstrom's
@@ -154,7 +160,7 @@ def _awards_by_character(
         amount, reason = custom_for_all
         _check_custom(amount, reason, for_whom="everyone")
         for character in characters.values():
-            if not character.dead:
+            if not character.dead and character.in_play:
                 result.setdefault(character.pk, []).append((amount, reason.strip()))
     return result
 

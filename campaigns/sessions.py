@@ -29,6 +29,7 @@ from campaigns.models import Campaign, Membership, Session
 from campaigns.permissions import get_membership
 from characters import systems
 from characters.models import Character, XpEntry
+from core import submissions
 from rulesets.maelstrom import RuleError
 
 if TYPE_CHECKING:
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
 
 
 DETAIL_PAGE = "campaigns/session_detail.html"
+ALREADY_AWARDED = ("These awards were already given: the form was sent twice, and each award "
+                   "was made once. What each character received is listed below.")
 AMOUNT_ERRORS = {
     "invalid": "Enter a whole number of XP.",
     "min_value": "A custom award is between 1 and 100 XP.",
@@ -169,7 +172,9 @@ def session_detail(request: AuthenticatedHttpRequest, pk: int, session_pk: int) 
     if request.method == "POST" and not membership.is_gm:
         raise Http404("No such page.")
     characters = {c.pk: c for c in session.campaign.characters.select_related("owner")}
-    living = [c for c in characters.values() if not c.dead]
+    # The grid lists who can receive XP: not the dead, nor an import awaiting the GM or
+    # refused (session_award refuses those too; the grid should not offer them).
+    living = [c for c in characters.values() if not c.dead and c.in_play]
     names = award_names(session.campaign)
     form = None
     if membership.is_gm:
@@ -177,13 +182,20 @@ def session_detail(request: AuthenticatedHttpRequest, pk: int, session_pk: int) 
         form = SessionAwardForm(data, characters=living, award_names=names)
     if form is not None and form.is_bound and form.is_valid():
         try:
-            entries = session_services.session_award(
-                session=session, **form.award_args(), by=request.user
-            )
+            # The grid sent twice (a double click, a resent page) awards once; the second copy
+            # is told so (core/submissions.py).
+            done = submissions.submit_once(
+                user=request.user, form="session-award", token=submissions.posted_token(request),
+                act=lambda: session_services.session_award(
+                    session=session, **form.award_args(), by=request.user),
+                result_id=lambda _: session.pk)
         except RuleError as exc:
             form.add_error(None, exc.message)
+        except submissions.BadToken as exc:
+            form.add_error(None, str(exc))
         else:
-            messages.success(request, _award_notice(entries, characters))
+            messages.success(request, ALREADY_AWARDED if done.result is None
+                             else _award_notice(done.result, characters))
             if not request.htmx:
                 return redirect(session)
             form = SessionAwardForm(characters=living, award_names=names)

@@ -27,6 +27,7 @@ from campaigns.models import Campaign, Membership
 from campaigns.permissions import get_campaign_as_gm, get_membership
 from characters import systems
 from characters.views import party_card_context
+from core import limits
 from rolls.forms import RequestedRollForm, RequestWhoForm
 from rolls.services import get_rng
 from rulesets import registry
@@ -53,11 +54,22 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account, log it in, and continue to ``next`` (e.g. an invite link)."""
+    """Create an account, log it in, and continue to ``next`` (e.g. an invite link).
+
+    At most SIGNUP_RATE accounts per client address (core/limits.py): past it, the page and
+    the form answer 429 saying when to try again, and no account is made. A form refused for
+    its content does not count.
+    """
     next_url = request.POST.get("next") or request.GET.get("next", "")
+    wait = limits.peek(request, limits.SIGNUP)
+    if wait:
+        return limits.refused(request, limits.SIGNUP, wait)
     if request.method == "POST":
         form = UserCreationForm(request.POST)
         if form.is_valid():
+            wait = limits.spend(request, limits.SIGNUP)
+            if wait:  # two sign-ups at once from an address at its last free one
+                return limits.refused(request, limits.SIGNUP, wait)
             user = form.save()
             # Several authentication backends (django-axes first): name the one that knows
             # this freshly made account.
@@ -146,7 +158,8 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "party": [party_card_context(c) for c in characters] if membership.is_gm else [],
         "npc_examples": getattr(registry.get(campaign.ruleset).module, "QUICK_ROLL_EXAMPLES", ()),
         "npc_text": request.GET.get("npc", "")[:200],
-        **_request_forms(campaign, system, [(c.pk, c.name) for c in characters if not c.dead]),
+        **_request_forms(campaign, system, [(c.pk, c.name) for c in characters
+                                                   if not c.dead and c.in_play]),
         "sheets": sheets,
         "fellow_characters": fellow_characters,
         "rolls": campaign.rolls.filter(parent__isnull=True)
@@ -201,7 +214,10 @@ def membership_remove(
         return redirect(campaign)
     if request.method == "POST":
         services.membership_remove(membership=membership)
-        messages.success(request, f"{membership.user.username} was removed from {campaign.name}.")
+        renewed = (" The invite link was renewed, so theirs no longer works; send the new one "
+                   "to anyone still to join." if campaign.invite_token else "")
+        messages.success(
+            request, f"{membership.user.username} was removed from {campaign.name}.{renewed}")
         return redirect(campaign)
     return render(
         request,
@@ -214,7 +230,9 @@ def membership_remove(
 def campaign_join(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
     """Join a campaign through its invite link: confirm on GET, join as a player on POST.
 
-    An unknown, renewed or revoked token gets a 404 page saying what to do next.
+    An unknown, renewed or revoked token gets a 404 page saying what to do next. At most
+    INVITE_JOIN_RATE joins per client address (core/limits.py): past it, the link answers 429
+    saying when to try again, and nobody is seated.
     """
     campaign = Campaign.objects.select_related("created_by").filter(invite_token=token).first()
     if campaign is None:
@@ -222,6 +240,11 @@ def campaign_join(request: AuthenticatedHttpRequest, token: str) -> HttpResponse
     if Membership.objects.filter(campaign=campaign, user=request.user).exists():
         messages.info(request, f"You are already a member of {campaign.name}.")
         return redirect(campaign)
+    wait = limits.peek(request, limits.INVITE_JOIN)
+    if not wait and request.method == "POST":
+        wait = limits.spend(request, limits.INVITE_JOIN)
+    if wait:
+        return limits.refused(request, limits.INVITE_JOIN, wait)
     if request.method == "POST":
         services.membership_join(campaign=campaign, user=request.user)
         messages.success(request, f"You joined {campaign.name}. Create your character next.")

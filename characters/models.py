@@ -13,6 +13,9 @@ from django.db import models
 from django.urls import reverse
 
 from rulesets import maelstrom
+from rulesets.errors import RuleError
+
+RULE_IMPORTS = "docs/backup.md, What an import is trusted for"
 
 
 class AppendOnlyError(RuntimeError):
@@ -27,7 +30,19 @@ class Character(models.Model):
 
     ``xp_available`` and ``xp_total`` are kept in step with the ledger (``XpEntry``) inside the
     same transaction as every entry; they always equal the ledger's sums.
+
+    ``review`` says whether the GM has vouched for a character a player imported
+    (:class:`CharacterImport` keeps who brought it and who decided): while it is pending, or
+    once refused, the character makes no roll, spends and receives no XP and is asked for no
+    roll (:meth:`require_in_play`). A character made here, or brought by the GM, needs no
+    review.
     """
+
+    class Review(models.TextChoices):
+        NONE = "", "Made here"
+        PENDING = "pending", "Awaiting the GM"
+        ACCEPTED = "accepted", "Accepted by the GM"
+        REFUSED = "refused", "Refused by the GM"
 
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="characters"
@@ -58,6 +73,11 @@ class Character(models.Model):
     xp_available = models.IntegerField(default=0)
     xp_total = models.IntegerField(default=0)
 
+    # Every row made before imports were reviewed is "made here" (the migration's default):
+    # only a player's import since then arrives pending.
+    review = models.CharField(max_length=8, choices=Review.choices, default=Review.NONE,
+                              blank=True)
+
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -80,6 +100,37 @@ class Character(models.Model):
         return reverse("characters:character-detail", args=[self.pk])
 
     @property
+    def in_play(self) -> bool:
+        """Whether the character may roll, spend and receive XP and be asked for rolls: not
+        an import awaiting the GM, nor one the GM refused."""
+        return self.review not in (self.Review.PENDING, self.Review.REFUSED)
+
+    @property
+    def awaiting_gm(self) -> bool:
+        """Whether the character is a player's import the GM has not yet accepted or
+        refused."""
+        return self.review == self.Review.PENDING
+
+    def require_in_play(self) -> None:
+        """Refuse a roll, an XP change or a roll request for a character not in play.
+
+        Read it on the row locked by ``characters.services.lock_character`` so that a GM's
+        decision and the change queue behind one another.
+
+        Raises:
+            RuleError: naming the character and why (awaiting the GM's review of its import,
+                or refused by the GM), citing :data:`RULE_IMPORTS`.
+        """
+        if self.review == self.Review.PENDING:
+            raise RuleError(f"{self.name} was imported and is awaiting the GM: it cannot roll, "
+                            "spend or receive XP, or be asked for a roll until the GM "
+                            "accepts it.", RULE_IMPORTS)
+        if self.review == self.Review.REFUSED:
+            raise RuleError(f"The GM refused {self.name}'s import: it stays as a record and "
+                            "cannot roll, spend or receive XP, or be asked for a roll.",
+                            RULE_IMPORTS)
+
+    @property
     def health(self) -> maelstrom.HealthChart:
         """The health chart as the rules engine's value object."""
         return maelstrom.HealthChart(
@@ -96,6 +147,39 @@ class Character(models.Model):
         self.health_lethal = chart.lethal
         self.health_aggravated = chart.aggravated
         self.dead = chart.dead
+
+
+class CharacterImport(models.Model):
+    """Where an imported character came from, and the GM's decision on it.
+
+    Written in the import's transaction for every character imported on its own (a player's
+    waits for the GM; the GM's own is accepted at once, by them); a campaign imported by its
+    GM needs none (the GM is the authority for the whole file). ``exported_at`` is what the
+    file claims, never checked against anything: the review page shows it as the file's word.
+    ``sessions`` lists the sessions the file's awards were given in, as the file names them
+    (``{"date", "title", "linked"}``; ``linked`` when this campaign has a session of the same
+    date and title).
+    """
+
+    character = models.OneToOneField(Character, on_delete=models.CASCADE,
+                                     related_name="import_record")
+    imported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                    related_name="+")
+    imported_at = models.DateTimeField(auto_now_add=True)
+    exported_at = models.DateTimeField(null=True, blank=True,
+                                       help_text="When the file says it was exported.")
+    file_system = models.CharField(max_length=32, blank=True)
+    file_version = models.PositiveSmallIntegerField(null=True, blank=True)
+    sessions = models.JSONField(default=list, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.PROTECT, related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-imported_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.character} ({self.character.get_review_display()})"
 
 
 class Trait(models.Model):

@@ -126,8 +126,11 @@ def willpower_recover(*, character: Character) -> Character:
 def _append(character: Character, **fields: object) -> XpEntry:
     """Append a ledger entry and keep the character's cached sums in step.
 
-    Should be called while holding a SELECT FOR UPDATE lock on the character.
+    Should be called while holding a SELECT FOR UPDATE lock on the character. Refuses
+    (RuleError) a character not in play: an import awaiting the GM, or refused (the public
+    services check it first; this is the guard no path around them passes).
     """
+    character.require_in_play()
     entry = XpEntry.objects.create(character=character, **fields)
     character.xp_available += entry.available_delta
     character.xp_total += entry.total_delta
@@ -166,6 +169,7 @@ def xp_award(
         raise RuleError("Give the award a reason.", "Maelstrom rules.md, Earning Experience")
     with transaction.atomic():
         locked = _lock(character)
+        locked.require_in_play()
         return _append(locked, kind=XpEntry.Kind.AWARD, available_delta=amount,
                        total_delta=amount, reason=reason.strip()[:200], created_by=by,
                        session=session)
@@ -289,6 +293,7 @@ def xp_spend(
     """
     with transaction.atomic():
         locked = _lock(character)
+        locked.require_in_play()
         quote = xp_quote(character=locked, kind=kind, name=name, ability=ability,
                          advanced=advanced)
         if expected_cost is not None and expected_cost != quote.cost:
@@ -351,6 +356,7 @@ def xp_bank(
         raise RuleError("Bank at least 1 XP.", RULE_BANKING)
     with transaction.atomic():
         locked = _lock(character)
+        locked.require_in_play()
         if key != WILLPOWER_KEY:
             kind, _, name = key.partition(":")
             if kind not in (Trait.Kind.ATTRIBUTE, Trait.Kind.ABILITY) or not (
@@ -380,6 +386,7 @@ def xp_undo(*, entry: XpEntry, by: AbstractBaseUser, as_gm: bool) -> XpEntry:
     """
     with transaction.atomic():
         character = _lock(entry.character)
+        character.require_in_play()
         entry = XpEntry.objects.select_related("reversal").get(pk=entry.pk)
         if entry.kind != XpEntry.Kind.SPEND:
             raise RuleError("Only a spend can be undone.", RULE_SPENDING)
@@ -509,6 +516,7 @@ def xp_spend_advance(
         raise RuleError("This sheet spends XP on its XP page.", "Advancement")
     with transaction.atomic():
         locked = _lock(character)
+        locked.require_in_play()
         advance = system.quote(locked, key)
         if expected_cost is not None and advance.cost != expected_cost:
             raise RuleError(f"The price changed to {advance.cost} XP since you looked; check "

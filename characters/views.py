@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
 from campaigns.permissions import get_character, viewer_is_gm
+from core import submissions
 from characters import services, systems
 from characters.forms import (
     AwardForm,
@@ -147,7 +148,7 @@ def _willpower_context(character: Character, banked: dict[str, int]) -> dict[str
 # What the recent-rolls box (characters/_recent_rolls.html) reads of a roll and of its
 # follow-ups. The rest of a row (the pool, the dice, the engine's whole result as JSON) is
 # most of its bytes and of the time spent reading it.
-_RECENT_ROLL_FIELDS = ("id", "description", "outcome", "summary", "created_at")
+_RECENT_ROLL_FIELDS = ("id", "description", "outcome", "summary", "imported", "created_at")
 _FOLLOWUP_FIELDS = ("id", "parent_id", "kind", "summary")
 
 
@@ -518,12 +519,23 @@ def character_xp_award(request: HttpRequest, pk: int) -> HttpResponse:
         if form.cleaned_data["amount"]:
             awards.append((form.cleaned_data["amount"], form.cleaned_data["reason"]))
         try:
-            services.xp_award_many(character=character, awards=awards, by=request.user)
+            # The form sent twice (a double click, a resent page) awards once; the second
+            # copy is told so (core/submissions.py).
+            done = submissions.submit_once(
+                user=request.user, form="xp-award", token=submissions.posted_token(request),
+                act=lambda: services.xp_award_many(character=character, awards=awards,
+                                                   by=request.user),
+                result_id=lambda _: character.pk)
         except RuleError as exc:
+            form.add_error(None, str(exc))
+        except submissions.BadToken as exc:
             form.add_error(None, str(exc))
         else:
             total = sum(amount for amount, _ in awards)
-            messages.success(request, f"Awarded {total} XP to {character.name}.")
+            messages.success(request, f"Awarded {total} XP to {character.name}."
+                             if not done.replayed else
+                             f"This award to {character.name} was already given: the form was "
+                             "sent twice, and it counts once.")
             if not request.htmx:
                 return redirect("characters:character-xp", pk=character.pk)
             character.refresh_from_db()

@@ -32,6 +32,10 @@ class Roll(models.Model):
     the roll it builds on, so the log stays append-only. An NPC quick roll has no character;
     ``result`` keeps the engine's whole result whatever the system, and a ``gm_only`` roll is
     shown to the GM alone.
+
+    An ``imported`` roll came in a file (``transfer``): this server did not roll it, whatever
+    its date says. It is shown marked wherever rolls are shown, takes no follow-up and
+    answers no request made here; every roll made here has ``imported`` False.
     """
 
     class Kind(models.TextChoices):
@@ -86,6 +90,11 @@ class Roll(models.Model):
     )
     gm_only = models.BooleanField(
         default=False, help_text="Seen by the GM alone: hidden from players' logs and streams."
+    )
+    # Every row made before imports were marked was rolled here (the migration's default);
+    # an import marks every roll it writes, whatever the file says.
+    imported = models.BooleanField(
+        default=False, help_text="Came in an imported file: not rolled by this server."
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 

@@ -14,7 +14,7 @@ from django.db import transaction
 
 from campaigns.live import announce
 from characters import systems
-from characters.models import WILLPOWER_KEY, Character, Trait, trait_key
+from characters.models import RULE_IMPORTS, WILLPOWER_KEY, Character, Trait, trait_key
 from characters.services import lock_character, xp_bank_for_experience_die
 from rolls.models import RequestedRoll, Roll
 from rulesets import maelstrom, registry
@@ -153,10 +153,12 @@ def roll_create(
 
     ``answers`` is the id of the GM's :class:`RequestedRoll` this roll answers: it must be
     this character's and still open, and is answered by this roll in the same transaction
-    (RuleError otherwise, before anything is rolled).
+    (RuleError otherwise, before anything is rolled). A character not in play (an import
+    awaiting the GM, or refused) makes no roll: RuleError, nothing written.
     """
     with transaction.atomic():
         locked = lock_character(character.pk)
+        locked.require_in_play()
         requested = _open_request(locked, answers) if answers is not None else None
         spend_for_wounds = (request.kind == "action" and request.ignore_wound_penalty
                             and locked.health.wound_penalty > 0)
@@ -210,12 +212,14 @@ def requested_roll_create(
 
     Each character's pool is built through the rules engine first, so a request no one
     could roll (a trait the character lacks, a knowledge at zero dots, no dice left after
-    wounds) is refused with the rule, naming the character, and nothing is asked of anyone.
+    wounds, an import awaiting the GM) is refused with the rule, naming the character, and
+    nothing is asked of anyone.
     Each request then shows on the character's sheet (announced live). Returns the requests.
     """
     request = RollRequest(kind=kind, traits=traits, difficulty=difficulty, threshold=threshold)
     for character in characters:
         try:
+            character.require_in_play()
             build_pool(character, request)
         except RuleError as exc:
             raise RuleError(f"{character.name}: {exc.message}", exc.rule) from None
@@ -262,6 +266,8 @@ def roll_experience_die(*, roll: Roll, key: str, by: AbstractBaseUser, rng: Rng)
     """
     with transaction.atomic():
         character = lock_character(roll.character_id)
+        character.require_in_play()
+        _require_rolled_here(roll)
         if roll.parent_id is not None:
             raise RuleError("Add the experience die to the original roll.",
                             "Maelstrom rules.md, Adding Experience Dice")
@@ -293,6 +299,8 @@ def roll_willpower_spend(*, roll: Roll, by: AbstractBaseUser) -> Roll:
     """
     with transaction.atomic():
         character = lock_character(roll.character_id)
+        character.require_in_play()
+        _require_rolled_here(roll)
         if roll.kind != Roll.Kind.WILLPOWER:
             raise RuleError("Only a Willpower roll can be cancelled by spending willpower.",
                             "Maelstrom rules.md, Rolling Willpower")
@@ -310,6 +318,14 @@ def roll_willpower_spend(*, roll: Roll, by: AbstractBaseUser) -> Roll:
         return _store(character=character, result=result, kind=Roll.Kind.WILLPOWER_SPEND,
                       by=by, parent=roll, outcome=Roll.Outcome.SUCCESS, net=successes,
                       summary=summary)
+
+
+def _require_rolled_here(roll: Roll) -> None:
+    """Refuse a follow-up on an imported roll: this server did not roll it, so nothing may
+    build on its dice (docs/backup.md, "What an import is trusted for"). Raises RuleError."""
+    if roll.imported:
+        raise RuleError("This roll was imported, not rolled here: it takes no follow-up.",
+                        RULE_IMPORTS)
 
 
 def _stored_result(roll: Roll) -> maelstrom.RollResult:
@@ -401,13 +417,15 @@ def system_roll_create(
     character, let the system build and roll the pool (it may spend plot points on the
     sheet), save the sheet, store the roll, and answer the GM's request ``answers`` if given.
 
-    Raises RuleError (nothing written) for an illegal pool or a request that is not open.
+    Raises RuleError (nothing written) for an illegal pool, a request that is not open, or a
+    character not in play (an import awaiting the GM, or refused).
     """
     system = systems.for_ruleset(character.campaign.ruleset)
     if system is None:
         raise RuleError("This sheet rolls through its own dialog.", "Rolls")
     with transaction.atomic():
         locked = lock_character(character.pk)
+        locked.require_in_play()
         # The campaign the caller loaded (whose data the dialog was checked against) serves
         # the roll too: the lock is the character's, so reading the campaign row again here
         # would be no more current a view of it, only one query more.
@@ -433,9 +451,12 @@ def system_roll_act(
 ) -> Roll:
     """A follow-up on a stored roll (the system's ``roll_actions``), with the character
     locked: the action stores a new Roll whose parent is ``roll``; a changed sheet is saved
-    and announced. Raises RuleError (nothing written) to refuse."""
+    and announced. Raises RuleError (nothing written) to refuse, and for an imported roll
+    (never a follow-up target) or a character not in play."""
     with transaction.atomic():
         locked = lock_character(roll.character_id)
+        locked.require_in_play()
+        _require_rolled_here(roll)
         before = dict(locked.sheet)
         followup = action.apply(roll, locked, data, by, rng)
         if locked.sheet != before:
@@ -457,6 +478,7 @@ def system_requested_roll_create(
     prepared = []
     for character in characters:
         try:
+            character.require_in_play()
             data, description = system.request_data(character, what)
             form = system.roll_form(character, data)
             if not form.is_valid():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -18,6 +19,7 @@ from campaigns.models import Campaign
 from campaigns.permissions import get_campaign_as_gm, get_character, get_membership
 from characters import systems
 from characters.models import Character, Trait
+from core import submissions
 from rolls import services
 from rolls.forms import NpcRollForm, RequestedRollForm, RequestWhoForm, RollForm
 from rolls.models import Roll
@@ -91,16 +93,33 @@ def _result_context(
 
 
 def _show_roll(
-    request: HttpRequest, roll: Roll, *, just_made: bool = False, editable: bool | None = None
+    request: HttpRequest, roll: Roll, *, just_made: bool = False, editable: bool | None = None,
+    next_token: str = "",
 ) -> HttpResponse:
     """A roll just made or followed up: its result partial (and a ``rollMade`` event) for
     HTMX, otherwise a redirect to its page. ``just_made`` and ``editable`` as for
-    :func:`_result_context`."""
+    :func:`_result_context`; ``next_token``: the answer to a roll form, which stays on the
+    page for the next roll: the id of its submission input, handed a fresh token."""
     if request.htmx:
         context = _result_context(roll, request, just_made=just_made, editable=editable)
+        if next_token:
+            context["next_submission"] = submissions.new_token()
+            context["next_submission_id"] = next_token
         response = render(request, RESULT, context)
         return trigger_client_event(response, "rollMade", {"id": roll.pk})
     return redirect(roll)
+
+
+def _answer_roll(request: HttpRequest, done: submissions.Submitted[Roll], *,
+                 editable: bool = True, token_id: str = "roll-submission") -> HttpResponse:
+    """The answer to a roll form: the roll it just made, or, when the same form was sent
+    again (a double click), the roll its first copy made; nothing is rolled twice. The form's
+    submission input (``token_id``) gets its next token."""
+    if done.result is not None:
+        return _show_roll(request, done.result, just_made=True, editable=editable,
+                          next_token=token_id)
+    return _show_roll(request, _visible_roll(request, done.result_id), editable=editable,
+                      next_token=token_id)
 
 
 def _can_edit(request: HttpRequest, roll: Roll) -> bool:
@@ -133,13 +152,17 @@ def roll_create(request: HttpRequest, character_id: int) -> HttpResponse:
     answers = request.POST.get("answers", "")
     if form.is_valid():
         try:
-            roll = services.roll_create(character=character, request=form.to_request(),
-                                        by=request.user, rng=services.get_rng(),
-                                        answers=int(answers) if answers.isdecimal() else None)
-        except RuleError as exc:
+            done = submissions.submit_once(
+                user=request.user, form="roll", token=submissions.posted_token(request),
+                act=lambda: services.roll_create(
+                    character=character, request=form.to_request(), by=request.user,
+                    rng=services.get_rng(),
+                    answers=int(answers) if answers.isdecimal() else None),
+                result_id=attrgetter("pk"))
+        except (RuleError, submissions.BadToken) as exc:
             error = str(exc)
         else:
-            return _show_roll(request, roll, just_made=True, editable=True)
+            return _answer_roll(request, done)
     else:
         error = systems.errors_text(form)
     if request.htmx:
@@ -164,13 +187,17 @@ def _system_roll_create(
     answers = request.POST.get("answers", "")
     if form.is_valid():
         try:
-            roll = services.system_roll_create(
-                character=character, data=form.cleaned_data, by=request.user,
-                rng=services.get_rng(), answers=int(answers) if answers.isdecimal() else None)
-        except RuleError as exc:
+            done = submissions.submit_once(
+                user=request.user, form="roll", token=submissions.posted_token(request),
+                act=lambda: services.system_roll_create(
+                    character=character, data=form.cleaned_data, by=request.user,
+                    rng=services.get_rng(),
+                    answers=int(answers) if answers.isdecimal() else None),
+                result_id=attrgetter("pk"))
+        except (RuleError, submissions.BadToken) as exc:
             error = str(exc)
         else:
-            return _show_roll(request, roll, just_made=True, editable=True)
+            return _answer_roll(request, done)
     else:
         error = systems.errors_text(form)
     if request.htmx:
@@ -289,14 +316,17 @@ def npc_roll_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     error = ""
     if form.is_valid():
         try:
-            roll = services.npc_roll_create(
-                campaign=campaign, text=form.cleaned_data["text"],
-                gm_only=form.cleaned_data["gm_only"], by=request.user, rng=services.get_rng(),
-            )
-        except RuleError as exc:
+            done = submissions.submit_once(
+                user=request.user, form="npc-roll", token=submissions.posted_token(request),
+                act=lambda: services.npc_roll_create(
+                    campaign=campaign, text=form.cleaned_data["text"],
+                    gm_only=form.cleaned_data["gm_only"], by=request.user,
+                    rng=services.get_rng()),
+                result_id=attrgetter("pk"))
+        except (RuleError, submissions.BadToken) as exc:
             error = str(exc)
         else:
-            return _show_roll(request, roll, just_made=True, editable=False)
+            return _answer_roll(request, done, editable=False, token_id="npc-roll-submission")
     else:
         error = systems.errors_text(form)
     if request.htmx:
@@ -313,7 +343,8 @@ def requested_roll_create(request: HttpRequest, campaign_id: int) -> HttpRespons
     threshold preset; it appears on each sheet as a prefilled pool the player confirms.
     A pool someone could not roll is refused with the rule and asks nothing of anyone."""
     campaign = get_campaign_as_gm(request.user, campaign_id)
-    party = list(campaign.characters.filter(dead=False).order_by("name"))
+    # Imports awaiting the GM (or refused) are asked nothing: not even as part of "everyone".
+    party = [c for c in campaign.characters.filter(dead=False).order_by("name") if c.in_play]
     system = systems.for_campaign(campaign)
     if system is not None:
         return _system_request(request, campaign, party, system)

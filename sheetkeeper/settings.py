@@ -7,6 +7,7 @@ server at start-up with the variable's name rather than being silently ignored.
 from __future__ import annotations
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -62,6 +63,19 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_rate(name: str, default: str) -> str:
+    """Read a rate limit: a count, a slash and a period, ``10/h``, ``10/10m`` (s, m, h, d).
+
+    Raises ImproperlyConfigured for anything else, naming the variable.
+    """
+    raw = (os.environ.get(name) or default).strip()
+    match = re.fullmatch(r"([1-9]\d*)/(\d*)([smhd])", raw)
+    if match is None or (match.group(2) and int(match.group(2)) == 0):
+        raise ImproperlyConfigured(
+            f"{name} must be a count per period such as 10/h or 10/10m; got {raw!r}")
+    return raw
+
+
 DEBUG = env_bool("DEBUG", default=True)
 
 _DEV_SECRET_KEY = "sheetkeeper-insecure-development-key-do-not-use-in-production"
@@ -93,6 +107,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "rulesets",
+    "core",
     "campaigns",
     "characters",
     "rolls",
@@ -101,6 +116,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Early, so that its process_exception runs last, after any other middleware's: a view
+    # that failed because the database is out of reach answers 503 + Retry-After (core).
+    "core.unavailable.DatabaseUnavailableMiddleware",
     # Static files straight after the security headers, before sessions and the database.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -271,6 +289,36 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "campaigns.views.locked_out"
 AXES_VERBOSE = False
+# The client's address, for axes as for every other limit: REMOTE_ADDR as the ASGI server set
+# it after believing only the trusted proxy (FORWARDED_ALLOW_IPS, docs/deploy.md), never an
+# X-Forwarded-For read here (core/net.py). Named, so that django-ipware arriving with some other
+# package can never switch axes to the spoofable leftmost forwarded address.
+AXES_CLIENT_IP_CALLABLE = "core.net.client_ip"
+
+# The cache: the sign-up and invite limits count in it (core/limits.py). Several server
+# processes must share the counts, so with REDIS_URL set it is Redis (Django's own backend;
+# short socket timeouts, so a Redis outage delays nobody: the limits then let requests through
+# with a warning). Without it, the process's memory: right for one process.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "sheetkeeper",
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
+# Sign-ups and joins by invite link per client address (django-ratelimit, core/limits.py).
+RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLED", default=True)
+SIGNUP_RATE = env_rate("SIGNUP_RATE", "10/h")
+INVITE_JOIN_RATE = env_rate("INVITE_JOIN_RATE", "10/10m")
+RATELIMIT_IP_META_KEY = "core.net.client_ip"
+# A count the cache could not keep (Redis restarting) lets the request through.
+RATELIMIT_FAIL_OPEN = True
 
 # Errors and warnings to standard error, where systemd's journal or the platform's log keeps
 # them; Django's default sends nothing anywhere when DEBUG is off.

@@ -18,3 +18,6 @@ urlpatterns = [
     path("", include("transfer.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# A database out of reach outside any view answers 503 + Retry-After, not 500 (core).
+handler500 = "core.unavailable.server_error"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 
 import pytest
@@ -20,6 +21,14 @@ def fast_password_hashing(settings):  # type: ignore[no-untyped-def]
     """Hash test passwords cheaply; the real hasher is for real users (tests/campaigns
     still sign up and log in through the forms)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limit_counts(settings):  # type: ignore[no-untyped-def]
+    """Each test counts sign-ups and joins per address from zero (core/limits.py): its own
+    key prefix in the cache, so no test inherits another's count and none flushes a cache
+    (Redis in CI) that something else may be using."""
+    settings.RATELIMIT_CACHE_PREFIX = f"rl:{uuid.uuid4().hex}:"
 
 
 @pytest.fixture

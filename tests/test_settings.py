@@ -18,7 +18,8 @@ _OURS = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL", "S
          "SECURE_PROXY_SSL_HEADER", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS",
          "SECURE_HSTS_PRELOAD", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
          "CSRF_TRUSTED_ORIGINS", "AXES_ENABLED", "AXES_FAILURE_LIMIT", "AXES_COOLOFF_MINUTES",
-         "STATIC_ROOT", "LOG_LEVEL", "DATABASE_POOL", "DATABASE_POOL_MAX"}
+         "STATIC_ROOT", "LOG_LEVEL", "DATABASE_POOL", "DATABASE_POOL_MAX", "SIGNUP_RATE",
+         "INVITE_JOIN_RATE", "RATELIMIT_ENABLED"}
 
 
 def _settings(**env: str) -> subprocess.CompletedProcess[str]:
@@ -53,6 +54,9 @@ def test_a_postgres_database_url_selects_postgresql() -> None:
         ({"DATABASE_URL": "nosuchdb://whatever"}, "DATABASE_URL"),
         ({"SECURE_HSTS_SECONDS": "a year"}, "SECURE_HSTS_SECONDS must be a whole number"),
         ({"AXES_FAILURE_LIMIT": "0"}, "AXES_FAILURE_LIMIT must be a whole number >= 1"),
+        ({"SIGNUP_RATE": "ten an hour"}, "SIGNUP_RATE must be a count per period"),
+        ({"INVITE_JOIN_RATE": "10/0m"}, "INVITE_JOIN_RATE must be a count per period"),
+        ({"RATELIMIT_ENABLED": "sometimes"}, "RATELIMIT_ENABLED must be one of"),
     ],
 )
 def test_nonsense_stops_start_up_naming_the_variable(env: dict[str, str], message: str) -> None:

@@ -22,6 +22,11 @@ maximum) or fail to open at all. Two layers:
    A sixth system gets this layer with nothing added here, and the first with its own
    ``check_sheet`` and ``check_system_data``.
 
+Shape comes before and after these: :func:`transfer.schema.check_shape` bounds the whole
+document (depth, sizes, text) before any rule reads it, and
+:func:`transfer.schema.check_document` checks every field against the system's schema (known
+keys, types, die sizes) once the rules have spoken, so their refusals cite the rule.
+
 Every function raises :class:`rulesets.errors.RuleError` naming the first broken rule; a
 check that trips over a shape it does not expect (a KeyError, a TypeError, ...) is reported
 as data that "cannot be read".

@@ -9,6 +9,15 @@ from django import forms
 from transfer.services import MAX_UPLOAD_BYTES, TransferError, read_document
 
 
+class ImportDecisionForm(forms.Form):
+    """The GM's decision on an imported character: ``decision`` is ``accept`` or ``refuse``;
+    ``confirm`` must be ticked (the confirmation, which works without JavaScript)."""
+
+    decision = forms.ChoiceField(choices=[("accept", "Accept"), ("refuse", "Refuse")])
+    confirm = forms.BooleanField(
+        error_messages={"required": "Tick the box to confirm your decision."})
+
+
 class ImportForm(forms.Form):
     """Upload a Sheetkeeper export. ``cleaned_data["document"]`` is the decoded JSON; a file
     too large, not text or not JSON is refused here, naming why (the import checks the

@@ -29,9 +29,10 @@ made), never database ids, so exporting an imported campaign gives the same docu
 each link (a reversal, a roll's parent, the request a roll answers, an award's session) names
 a row listed before it. Timestamps keep their time zone.
 
-Importing checks the whole document first (the header, every column's type and range, the
-links, the ledger's sums, and the sheets and campaign data through the rules,
-:mod:`transfer.checks`), then writes every row as it was inside one transaction: no rule is
+Importing checks the whole document first (the header, its size and text everywhere, every
+column's type and range, the links, the ledger's sums, the sheets and campaign data through
+the rules, :mod:`transfer.checks`, and every field against its system's schema,
+:mod:`transfer.schema`), then writes every row as it was inside one transaction: no rule is
 re-run and no die re-rolled, the append-only ledger and roll log are copied, not replayed.
 Anything wrong raises :class:`TransferError` naming it, and nothing is written.
 
@@ -58,13 +59,22 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
+from campaigns.live import announce
 from campaigns.models import Campaign, Membership, Session, new_invite_token
 from characters import systems
-from characters.models import Character, MeritFlaw, Trait, XpEntry
+from characters.models import (
+    RULE_IMPORTS,
+    Character,
+    CharacterImport,
+    MeritFlaw,
+    Trait,
+    XpEntry,
+)
+from characters.services import lock_character
 from rolls.models import RequestedRoll, Roll
 from rulesets import registry
 from rulesets.errors import RuleError
-from transfer import checks
+from transfer import checks, schema
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -89,11 +99,19 @@ FIELDS: dict[type[models.Model], tuple[str, ...]] = {
     XpEntry: ("kind", "available_delta", "total_delta", "banked_delta", "trait_key",
               "bank_key", "rank_from", "rank_to", "reason", "created_at"),
     Roll: ("ruleset", "kind", "description", "pool", "dice", "bonus_dice", "experience_die",
-           "outcome", "net", "botches", "summary", "result", "gm_only", "created_at"),
+           "outcome", "net", "botches", "summary", "result", "gm_only", "imported",
+           "created_at"),
     RequestedRoll: ("kind", "traits", "difficulty", "threshold", "note", "data",
                     "description", "created_at"),
 }
 """The columns each model carries in the document, under their own names, as they are."""
+
+LATER_FIELDS: dict[type[models.Model], dict[str, Any]] = {
+    Roll: {"imported": False},
+}
+"""Columns added to :data:`FIELDS` after format version 1 first shipped, with the value a file
+made before them stands for. A file may leave these out (every older export still imports,
+docs/backup.md); every other column must be there."""
 
 _NUMBER = "a document number (``id``), made again on import"
 LINKS: dict[type[models.Model], dict[str, str]] = {
@@ -103,7 +121,9 @@ LINKS: dict[type[models.Model], dict[str, str]] = {
     Membership: {"id": _NUMBER, "campaign": "the campaign's ``members``", "user": "a username"},
     Session: {"id": _NUMBER, "campaign": "the document's campaign"},
     Character: {"id": _NUMBER, "campaign": "the document's or the target campaign",
-                "owner": "a username"},
+                "owner": "a username",
+                "review": "never exported: the import sets it (a player's character awaits "
+                          "the GM; the GM's own file is theirs to vouch for)"},
     Trait: {"id": _NUMBER, "character": "listed under its character"},
     MeritFlaw: {"id": _NUMBER, "character": "listed under its character"},
     XpEntry: {"id": _NUMBER, "character": "listed under its character",
@@ -338,6 +358,8 @@ def read_document(raw: bytes | str, *, max_bytes: int | None = MAX_UPLOAD_BYTES)
                             f"column {exc.colno}.") from None
     except RecursionError:
         raise TransferError("The file is not valid JSON: it is nested too deeply.") from None
+    except ValueError as exc:  # a whole number of more than 4300 digits (int_max_str_digits)
+        raise TransferError(f"The file is not valid JSON: {exc}.") from None
 
 
 def _megabytes(size: int) -> str:
@@ -357,6 +379,13 @@ def import_character(data: Any, campaign: Campaign, owner: AbstractBaseUser) -> 
     to a session is linked to the campaign's session of the same date and title when there is
     one; otherwise it keeps its XP and reason without the link (a character import never adds
     sessions to a campaign), and ``character.unlinked_awards`` counts those.
+
+    A file is the importer's word, not the server's (docs/backup.md, "What an import is
+    trusted for"): every roll it brings is marked ``imported``, and a player's character
+    arrives awaiting the GM (``Character.Review.PENDING``: no roll, no XP, no request until
+    the GM accepts it, :func:`import_decide`). The GM's own import is accepted at once, by
+    them. Either way a :class:`~characters.models.CharacterImport` records who brought it,
+    when, and what the file says of when and where it was exported.
 
     Args:
         data: the decoded document (:func:`read_document`).
@@ -383,10 +412,21 @@ def import_character(data: Any, campaign: Campaign, owner: AbstractBaseUser) -> 
         existing[(session.date, session.title)] = session
     sessions = {ref: existing.get((s.date, s.title)) for ref, s in plan.sessions.items()}
 
+    by_gm = campaign.memberships.filter(user=owner, role=Membership.Role.GM).exists()
+
     def write() -> Character:
-        written = plan.write_rows(campaign, sessions, user_for=lambda name: owner,
-                                  owner_for=lambda name: owner)
-        return written[plan.characters[0].ref]
+        written = plan.write_rows(
+            campaign, sessions, user_for=lambda name: owner, owner_for=lambda name: owner,
+            review=Character.Review.ACCEPTED if by_gm else Character.Review.PENDING)
+        character = written[plan.characters[0].ref]
+        CharacterImport.objects.create(
+            character=character, imported_by=owner, exported_at=_exported_at(data),
+            file_system=data["system"], file_version=data["version"],
+            sessions=[{"date": s.date.isoformat(), "title": s.title,
+                       "linked": sessions[ref] is not None}
+                      for ref, s in plan.sessions.items()],
+            decided_by=owner if by_gm else None, decided_at=timezone.now() if by_gm else None)
+        return character
 
     character = _atomically(write)
     character.unlinked_awards = sum(  # type: ignore[attr-defined]
@@ -464,6 +504,54 @@ def import_campaign(data: Any, gm: AbstractBaseUser, *, keep_users: bool = False
     return _atomically(write)
 
 
+def import_decide(*, character: Character, accept: bool, by: AbstractBaseUser) -> Character:
+    """The GM accepts or refuses a character a player imported, atomically.
+
+    Accepted, it plays like any character (its history stays as imported: its rolls keep
+    their mark). Refused, it stays in the campaign as a record of what was brought, never in
+    play: its owner may still see and export it. The decision is recorded on its
+    :class:`~characters.models.CharacterImport` (``decided_by``, ``decided_at``) and is final.
+
+    Args:
+        character: the imported character (its campaign's GM is checked by the caller).
+        accept: True to accept, False to refuse.
+        by: the GM deciding.
+
+    Returns:
+        The character, re-read under its lock, with the decision.
+
+    Raises:
+        RuleError: the character does not await the GM (made here, or already decided),
+            naming what it is.
+    """
+    with transaction.atomic():
+        locked = lock_character(character.pk)
+        if locked.review != Character.Review.PENDING:
+            state = ("was made here, not imported" if not locked.review
+                     else f"was already {locked.review} by the GM")
+            raise RuleError(f"{locked.name} {state}: there is nothing to decide.",
+                            RULE_IMPORTS)
+        locked.review = Character.Review.ACCEPTED if accept else Character.Review.REFUSED
+        locked.save(update_fields=["review", "updated_at"])
+        record = CharacterImport.objects.select_for_update().get(character=locked)
+        record.decided_by = by  # type: ignore[assignment]
+        record.decided_at = timezone.now()
+        record.save(update_fields=["decided_by", "decided_at"])
+        announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
+    return locked
+
+
+def _exported_at(data: Mapping[str, Any]) -> Any:
+    """The file's ``exported_at`` as a time-zone-aware datetime, or None when it is not one
+    (kept as the file's word, for the GM's review page)."""
+    raw = data.get("exported_at")
+    try:
+        value = parse_datetime(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+    return None if value is None or timezone.is_naive(value) else value
+
+
 def _atomically(write: Callable[[], Any]) -> Any:
     try:
         with transaction.atomic():
@@ -511,6 +599,15 @@ def _check_header(data: Any, kind: str) -> None:
     body = ("character",) if kind == "character" else ("campaign", "characters")
     _keys(data, {"format", "version", "kind", "system", "exported_at", *body, "sessions",
                  "rolls", "requested_rolls"}, "The file")
+    _checked(schema.check_shape, data)
+
+
+def _checked(check: Callable[[Any], None], data: Any) -> None:
+    """Run a :mod:`transfer.schema` check, its refusal as a TransferError."""
+    try:
+        check(data)
+    except schema.SchemaError as exc:
+        raise TransferError(str(exc)) from None
 
 
 def _is_int(value: object) -> bool:
@@ -523,8 +620,11 @@ def _keys(data: Mapping[str, Any], expected: set[str], where: str) -> None:
         raise TransferError(f"{where} lacks {', '.join(repr(k) for k in missing)}.")
     unknown = sorted(set(data) - expected)
     if unknown:
-        raise TransferError(f"{where} has {', '.join(repr(k) for k in unknown)}, which "
-                            f"format version {VERSION} does not have.")
+        # A hostile file may bring thousands of keys, each of any length: name a few.
+        named = ", ".join(ascii(k[:40]) for k in unknown[:5])
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        raise TransferError(f"{where} has {named}{more}, which format version {VERSION} does "
+                            "not have.")
 
 
 def _object(data: Any, where: str) -> dict[str, Any]:
@@ -544,6 +644,7 @@ def _row(model: type[models.Model], data: Any, where: str, links: tuple[str, ...
     """The model's columns from ``data``, each checked: every key present and none unknown,
     the JSON type the column needs, the column's own limits (length, range, choices)."""
     data = _object(data, where)
+    data = {**LATER_FIELDS.get(model, {}), **data}
     _keys(data, {*FIELDS[model], *links}, where)
     return {name: _value(model, name, data[name], where) for name in FIELDS[model]}
 
@@ -735,6 +836,9 @@ class _Plan:
                 return ref
 
             _map_roll_ids(campaign.ruleset, campaign.system_data, check_roll)
+        # Last, so the rules' own refusals (which name the rule) come first; nothing is
+        # written before it.
+        _checked(schema.check_document, data)
         return plan
 
     def usernames(self) -> set[str]:
@@ -746,15 +850,23 @@ class _Plan:
 
     def write_rows(self, campaign: Campaign, sessions: Mapping[int, Session | None], *,
                    user_for: Callable[[str], AbstractBaseUser],
-                   owner_for: Callable[[str], AbstractBaseUser]) -> dict[int, Character]:
+                   owner_for: Callable[[str], AbstractBaseUser],
+                   review: str = Character.Review.NONE) -> dict[int, Character]:
         """Write the characters, their rows, the rolls and the requests into ``campaign``
         (inside the caller's transaction), each in the file's order so every link names a
-        row already written. Returns the characters by document number."""
+        row already written.
+
+        Every character gets ``review`` (``Character.Review``: pending for a player's
+        import), and every roll is marked ``imported`` whatever the file says: this server
+        rolled none of them (docs/backup.md, "What an import is trusted for").
+
+        Returns the characters by document number."""
         written: dict[int, Character] = {}
         for plan in self.characters:
             character = plan.character
             character.campaign = campaign
             character.owner = owner_for(plan.owner)  # type: ignore[assignment]
+            character.review = review
             _insert(character)
             written[plan.ref] = character
             for trait in plan.traits:
@@ -779,6 +891,7 @@ class _Plan:
             row.character = written[roll.character] if roll.character else None
             row.parent = rolls[roll.parent] if roll.parent else None
             row.rolled_by = user_for(roll.rolled_by)  # type: ignore[assignment]
+            row.imported = True
             _insert(row)
             rolls[roll.ref] = row
             self.roll_ids[roll.ref] = row.pk

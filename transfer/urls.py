@@ -12,4 +12,5 @@ urlpatterns = [
     path("campaigns/<int:pk>/import-character/", views.character_import,
          name="character-import"),
     path("campaigns/import/", views.campaign_import, name="campaign-import"),
+    path("characters/<int:pk>/import-review/", views.import_review, name="import-review"),
 ]

@@ -4,7 +4,8 @@ Objects load through ``campaigns.permissions`` like everywhere else (404 for any
 not see them): a character's export is its owner's or the GM's, a campaign's the GM's; any
 member imports a character as their own, any logged-in user imports a campaign and becomes
 its GM. The import itself is ``transfer.services``; a refusal re-renders the form with the
-reason.
+reason. A player's imported character awaits the GM, who reviews it on its import page
+(``import_review``: the GM only, 404 for everyone else) and accepts or refuses it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.db.models import Count, Sum
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods
@@ -24,15 +26,19 @@ from campaigns.permissions import (
     get_membership,
     viewer_is_gm,
 )
+from characters.models import Character, CharacterImport, XpEntry
+from rulesets.errors import RuleError
 from transfer import services
-from transfer.forms import ImportForm
+from transfer.forms import ImportDecisionForm, ImportForm
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
     from django.http import HttpRequest
+    from django_htmx.middleware import HtmxDetails
 
     class AuthenticatedHttpRequest(HttpRequest):
         user: User
+        htmx: HtmxDetails
 
 
 @require_GET
@@ -70,6 +76,10 @@ def character_import(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
         else:
             messages.success(request, f"{character.name} joined {campaign.name} with "
                                       f"{_history(character)}.")
+            if character.awaiting_gm:
+                messages.info(request, f"{character.name} awaits the GM: until they accept "
+                                       "it, it cannot roll, spend or receive XP, or be asked "
+                                       "for a roll.")
             if character.unlinked_awards:
                 messages.warning(request, f"{character.unlinked_awards} award"
                                  f"{'s were' if character.unlinked_awards != 1 else ' was'} "
@@ -98,6 +108,83 @@ def campaign_import(request: AuthenticatedHttpRequest) -> HttpResponse:
                                       "are its GM. Share the invite link with your players.")
             return redirect(campaign)
     return render(request, "transfer/campaign_import.html", {"form": form})
+
+
+REVIEW_PAGE = "transfer/import_review.html"
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def import_review(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The GM's review of an imported character: what it brings (XP by source, the ledger,
+    its rolls, what the file says of where it was exported from) and, while it awaits
+    them, the accept and refuse forms (each with its confirmation box). GM only: 404 for
+    everyone else, and for a character that was not imported on its own.
+
+    POST decides (:func:`transfer.services.import_decide`); HTMX gets the decision box
+    (``#import-decision``), a plain POST is redirected back here.
+    """
+    character = get_character(request.user, pk)
+    if not viewer_is_gm(character):
+        raise Http404("No such character.")
+    record = (CharacterImport.objects.select_related("imported_by", "decided_by")
+              .filter(character=character).first())
+    if record is None:
+        raise Http404("This character was not imported.")
+    form = ImportDecisionForm(request.POST if request.method == "POST" else None)
+    notice = ""
+    if form.is_bound and form.is_valid():
+        accept = form.cleaned_data["decision"] == "accept"
+        try:
+            character = services.import_decide(character=character, accept=accept,
+                                               by=request.user)
+        except RuleError as exc:
+            form.add_error(None, exc.message)
+        else:
+            record.refresh_from_db()
+            verb = "accepted: it plays from now on" if accept else "refused: it stays as a record"
+            notice = f"{character.name} is {verb}."
+            if not request.htmx:
+                messages.success(request, notice)
+                return redirect("transfer:import-review", pk=character.pk)
+            form = ImportDecisionForm()
+    if request.htmx:
+        return render(request, f"{REVIEW_PAGE}#import-decision",
+                      {"character": character, "record": record, "form": form,
+                       "notice": notice})
+    context = {"character": character, "campaign": character.campaign, "record": record,
+               "form": form, "notice": notice, **_brings(character, record)}
+    return render(request, REVIEW_PAGE, context)
+
+
+def _brings(character: Character, record: CharacterImport) -> dict[str, Any]:
+    """What an imported character brought: its XP by source (the ledger summed by kind), its
+    ledger, its rolls (the imported ones) and the roll requests it carries.
+
+    Once the GM has decided, the ledger is read up to the decision: nothing is appended to
+    the ledger of a character awaiting the GM, so what the page showed when they decided is
+    what it shows afterwards, whatever the character has done since."""
+    ledger = character.xp_entries.all()
+    requests = character.requested_rolls.filter(answer__isnull=True)
+    if record.decided_at is not None:
+        ledger = ledger.filter(created_at__lte=record.decided_at)
+        requests = requests.filter(created_at__lte=record.decided_at)
+    entries = list(ledger.select_related("session").order_by("created_at", "id"))
+    labels = dict(XpEntry.Kind.choices)
+    sources = (ledger.values("kind").order_by("kind")
+               .annotate(count=Count("id"), available=Sum("available_delta"),
+                         total=Sum("total_delta")))
+    return {
+        "xp_sources": [{**row, "label": labels.get(row["kind"], row["kind"])}
+                       for row in sources],
+        "xp_available": sum(e.available_delta for e in entries),
+        "xp_total": sum(e.total_delta for e in entries),
+        "ledger": entries,
+        "rolls": list(character.rolls.filter(imported=True).select_related("parent")
+                      .order_by("created_at", "id")),
+        "open_requests": requests.count(),
+        "starting_xp": character.campaign.starting_xp,
+    }
 
 
 def _history(character: Any) -> str:

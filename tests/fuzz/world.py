@@ -1,9 +1,11 @@
 """The fuzz world: one campaign of one system with everything its pages can show a form for.
 
 Alice GMs it; Bob plays a finished character with rolls, XP spent (so an undo is offered) and
-an open roll request; Dora is a second player (so the GM's page offers "Remove"); Carol is a
-stranger holding the invite link (so the join page offers "Join"). A session of play is open
-(so its award grid is shown). Everything is made through the same services the pages use.
+an open roll request; Dora is a second player (so the GM's page offers "Remove") who has
+imported a copy of Bob's character, awaiting the GM (so the GM's page links its review, with
+the accept and refuse forms); Carol is a stranger holding the invite link (so the join page
+offers "Join"). A session of play is open (so its award grid is shown). Everything is made
+through the same services the pages use.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from characters.models import Character, XpEntry
 from rolls import services as roll_services
 from rulesets import registry
 from tests.factories import CharacterFactory
+from transfer.services import export_character, import_character
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -86,6 +89,10 @@ def build_world(system: str) -> World:
         _system_extras(sheet_system, campaign, character, gm, player, rng)
     session = session_create(campaign=campaign, date=campaign.created_at.date(),
                              title="Fuzz night")
+    # Without the roll requests: the import only has to exist for the review page, and the
+    # world should not stand or fall with how a system's requests travel.
+    document = export_character(Character.objects.get(pk=character.pk))
+    import_character({**document, "requested_rolls": []}, campaign, second)
     return World(system=system, campaign=Campaign.objects.get(pk=campaign.pk), gm=gm,
                  player=player, second_player=second, stranger=stranger,
                  character=Character.objects.get(pk=character.pk), session=session)

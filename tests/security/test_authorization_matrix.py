@@ -224,6 +224,9 @@ TABLE.update({
     "transfer:campaign-export": Row(get=GM_200, post=NOT_ALLOWED),
     "transfer:character-import": Row(get=MEMBERS_200, post="login 404 302+ 302+ 302+ 404"),
     "transfer:campaign-import": Row(get=LOGGED_IN_200, post="login 302+ 302+ 302+ 302+ 302+"),
+    # The GM's review of a player's imported character (asked of the world's character made
+    # an import awaiting the GM, _prepare): the GM only, the owner too gets 404.
+    "transfer:import-review": Row(get=GM_200, post=GM_WRITES),
 })
 
 # --- payloads: what each POST (and some GETs) sends --------------------------------------------
@@ -391,6 +394,7 @@ PAYLOADS: dict[str, Payload] = {
     "rolls:roll-act": lambda *_: {"effort": ["0", "4"], "effect": ["1"]},
     "transfer:character-import": _export_file,
     "transfer:campaign-import": _export_file,
+    "transfer:import-review": lambda *_: {"decision": "accept", "confirm": "on"},
 }
 """POST data, for each URL whose POST needs some to change anything."""
 
@@ -405,6 +409,9 @@ QUERIES: dict[str, Payload] = {
 def _prepare(plan: Plan, target: Target, world: World) -> None:
     """Put the world in the state a POST needs to change something (inside the test's
     transaction, before the snapshot)."""
+    if plan.key == "transfer:import-review":
+        urlmap.make_pending_import(_table(target).character)
+        return
     if plan.key != "characters:character-action" or not plan.action_known:
         return
     table = _table(target)

@@ -41,7 +41,7 @@ from campaigns.services import campaign_create, campaign_system_change
 from campaigns.session_services import session_create
 from characters import services as character_services
 from characters import systems
-from characters.models import Character, XpEntry
+from characters.models import Character, CharacterImport, XpEntry
 from rolls import services as roll_services
 from rolls.models import Roll
 from rulesets import registry
@@ -584,6 +584,17 @@ def _buyable(system: str, described: systems.SheetSystem | None, character: Char
         except RuleError:
             continue
     raise AssertionError(f"{system}: nothing left to buy")
+
+
+def make_pending_import(character: Character) -> Character:
+    """Make ``character`` look like a player's import awaiting the GM (its review state and
+    import record, as ``transfer.services.import_character`` writes them), so that the GM's
+    review page has something to show and decide. Returns it, re-read."""
+    Character.objects.filter(pk=character.pk).update(review=Character.Review.PENDING)
+    CharacterImport.objects.update_or_create(
+        character=character, defaults={"imported_by": character.owner, "file_system":
+                                       character.campaign.ruleset, "file_version": 1})
+    return Character.objects.get(pk=character.pk)
 
 
 def _admin_objects(world: World) -> dict[str, models.Model]:

@@ -25,6 +25,7 @@ from transfer.services import (
     export_character,
     import_campaign,
     import_character,
+    import_decide,
 )
 
 USER_KEYS = ("owner", "created_by", "rolled_by", "requested_by")
@@ -40,11 +41,20 @@ def comparable(document: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in document.items() if key != "exported_at"}
 
 
+def as_imported(document: dict[str, Any]) -> dict[str, Any]:
+    """The document an import should give back, users aside: every roll marked imported
+    (the server that imports a file rolled none of them)."""
+    result = copy.deepcopy(comparable(document))
+    for roll in result.get("rolls", []):
+        roll["imported"] = True
+    return result
+
+
 def as_imported_by(document: dict[str, Any], username: str) -> dict[str, Any]:
     """The document an import by ``username`` should give back: every recorded username is
     theirs (users do not travel), and a campaign seats them alone, as GM, on the GM seat's
-    date."""
-    result = copy.deepcopy(comparable(document))
+    date; every roll is marked imported."""
+    result = as_imported(document)
 
     def walk(node: Any) -> None:
         if isinstance(node, dict):
@@ -67,7 +77,14 @@ def as_imported_by(document: dict[str, Any], username: str) -> dict[str, Any]:
 
 
 def rows(queryset: Any, model: type) -> list[tuple[Any, ...]]:
-    return list(queryset.order_by("pk").values_list(*FIELDS[model]))
+    """The rows' exported columns, but a roll's ``imported`` mark, which an import sets
+    (checked on its own: :func:`assert_all_imported`)."""
+    return list(queryset.order_by("pk").values_list(
+        *(name for name in FIELDS[model] if name != "imported")))
+
+
+def assert_all_imported(rolls: Any) -> None:
+    assert not rolls.filter(imported=False).exists()
 
 
 def assert_same_character(imported: Character, source: Character) -> None:
@@ -92,6 +109,7 @@ def assert_same_character(imported: Character, source: Character) -> None:
 
     assert reversals(imported) == reversals(source)
     assert rows(imported.rolls, Roll) == rows(source.rolls, Roll)
+    assert_all_imported(imported.rolls)
     assert (list(imported.rolls.order_by("pk").values_list("parent__kind", "parent__net"))
             == list(source.rolls.order_by("pk").values_list("parent__kind", "parent__net")))
     assert rows(imported.requested_rolls, RequestedRoll) == rows(source.requested_rolls,
@@ -178,7 +196,7 @@ def test_the_administrators_import_keeps_the_recorded_users_on_the_same_installa
         document = export_campaign(source)
         imported = import_campaign(through_a_file(document), source.created_by,
                                    keep_users=True)
-        assert comparable(export_campaign(imported)) == comparable(document), source.ruleset
+        assert comparable(export_campaign(imported)) == as_imported(document), source.ruleset
         assert (sorted(imported.memberships.values_list("user__username", "role"))
                 == sorted(source.memberships.values_list("user__username", "role")))
 
@@ -240,6 +258,7 @@ def test_an_imported_ledger_can_still_be_undone_by_its_new_owner(
     source = next(c for c in rich_demo if c.ruleset == "genesys").characters.get()
     imported = import_character(through_a_file(export_character(source)), source.campaign,
                                 source.owner)
+    imported = import_decide(character=imported, accept=True, by=source.campaign.created_by)
     spend = spend_cheapest(imported, by=imported.owner)
     xp_undo(entry=spend, by=imported.owner, as_gm=False)
     imported.refresh_from_db()

@@ -1,0 +1,330 @@
+"""An import is untrusted input (Sheetkeeper issue 14, section 2): every field of a document is
+checked against its system's schema (transfer/schema.py, characters/systems/*_schema.py), a
+refusal names the field as a path and the rule, and nothing is written."""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import json
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.utils import timezone
+
+from campaigns.models import Campaign
+from characters.models import Character
+from characters.systems.schema import import_schema
+from rulesets import registry
+from tests.transfer.test_import_refusals import counts
+from transfer import schema
+from transfer.services import (
+    TransferError,
+    document_json,
+    export_campaign,
+    export_character,
+    import_campaign,
+    import_character,
+    read_document,
+)
+
+SYSTEMS = [slug for slug, ruleset in registry.RULESETS.items() if ruleset.selectable]
+
+
+@pytest.fixture
+def nothing_written(db: Any) -> Iterator[None]:
+    before = counts()
+    yield
+    assert counts() == before
+
+
+def of(demo: list[Campaign], ruleset: str) -> Campaign:
+    return next(c for c in demo if c.ruleset == ruleset)
+
+
+def nested(depth: int) -> Any:
+    value: Any = 0
+    for _ in range(depth):
+        value = {"nested": value}
+    return value
+
+
+def at(document: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """A copy of ``document`` with ``value`` at ``path`` (``character.sheet.x``,
+    ``rolls.0.pool``); a missing last key is added."""
+    result = copy.deepcopy(document)
+    *parents, last = path.split(".")
+    node: Any = result
+    for part in parents:
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    if isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+    return result
+
+
+def refused(do: Callable[[], object], *words: str) -> str:
+    with pytest.raises(TransferError) as info:
+        do()
+    message = str(info.value)
+    for word in words:
+        assert word in message, message
+    return message
+
+
+def character_file(demo: list[Campaign], ruleset: str) -> tuple[dict[str, Any], Character]:
+    """A genuine export of the system's first demo character with rolls, and the character."""
+    campaign = of(demo, ruleset)
+    source = (campaign.characters.filter(rolls__isnull=False).order_by("pk").first()
+              or campaign.characters.order_by("pk").first())
+    return export_character(source), source
+
+
+def into(source: Character) -> Callable[[Any], object]:
+    return lambda document: import_character(document, source.campaign, source.owner)
+
+
+# --- every genuine export passes ------------------------------------------------------------
+
+
+def test_every_system_declares_its_schema() -> None:
+    for slug in SYSTEMS:
+        declared = import_schema(slug)
+        assert declared.rolls, slug
+
+
+def test_every_genuine_export_of_every_system_passes_the_schema(rich_demo: list[Campaign]
+                                                                 ) -> None:
+    for campaign in rich_demo:
+        for document in [export_campaign(campaign),
+                         *(export_character(c) for c in campaign.characters.all())]:
+            schema.check_shape(document)
+            schema.check_document(document)
+
+
+# --- the hostile documents of the issue -------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", SYSTEMS)
+def test_a_file_nested_900_deep_is_refused_naming_the_field(
+        demo: list[Campaign], ruleset: str, nothing_written: None) -> None:
+    """Before: a 16 KB file nested 900 deep was accepted and exported as 1.6 MB."""
+    document, source = character_file(demo, ruleset)
+    raw = json.dumps(at(document, "character.sheet.notes", nested(900))).encode()
+    assert len(raw) < 25_000
+    refused(lambda: into(source)(read_document(raw)),
+            "character.sheet.notes.nested.nested", "nested deeper than 16 levels")
+
+
+@pytest.mark.parametrize("ruleset", SYSTEMS)
+def test_a_nul_character_in_a_name_is_refused(demo: list[Campaign], ruleset: str,
+                                              nothing_written: None) -> None:
+    """Before: stored on SQLite, a 500 (DataError) on PostgreSQL."""
+    document, source = character_file(demo, ruleset)
+    refused(lambda: into(source)(at(document, "character.name", "Ro\x00ok")),
+            "at character.name", "control character U+0000")
+
+
+@pytest.mark.parametrize("ruleset", SYSTEMS)
+def test_an_unknown_key_in_a_sheet_is_refused(demo: list[Campaign], ruleset: str,
+                                              nothing_written: None) -> None:
+    document, source = character_file(demo, ruleset)
+    refused(lambda: into(source)(at(document, "character.sheet.nickname", "Rooky")),
+            "at character.sheet.nickname", "not in the format", "nothing unknown")
+
+
+@pytest.mark.parametrize("ruleset", SYSTEMS)
+@pytest.mark.parametrize("part", ["pool", "result"])
+def test_an_unknown_key_in_a_roll_is_refused(demo: list[Campaign], ruleset: str, part: str,
+                                             nothing_written: None) -> None:
+    document, source = character_file(demo, ruleset)
+    roll = next((i for i, r in enumerate(document["rolls"]) if r[part]), 0)
+    refused(lambda: into(source)(at(document, f"rolls.{roll}.{part}.cheat", 1)),
+            f"at rolls[{roll}].{part}.cheat", "not in the format")
+
+
+# A die face its die does not have, in each system's own place for it.
+IMPOSSIBLE_FACES = {
+    "maelstrom": ("rolls.0.dice.0", 11, "rolls[0].dice[0]", "less than or equal to 10"),
+    "genesys": ("rolls.0.result.dice.0.face", 13, "rolls[0].result.dice[0].face", "12"),
+    "shahquest": ("rolls.0.result.dice.0.face", 13, "rolls[0].result.dice[0].face", "12"),
+    "shattered_world": ("rolls.0.result.dice.0", 1_001, "rolls[0].result.dice[0]", "1000"),
+    "three_d6": ("rolls.0.result.dice.0", 7, "rolls[0].result.dice[0]", "less than or "
+                 "equal to 6"),
+}
+
+
+@pytest.mark.parametrize("ruleset", SYSTEMS)
+def test_a_die_face_that_does_not_exist_is_refused(demo: list[Campaign], ruleset: str,
+                                                   nothing_written: None) -> None:
+    document, source = character_file(demo, ruleset)
+    path, value, where, rule = IMPOSSIBLE_FACES[ruleset]
+    refused(lambda: into(source)(at(document, path, value)), where, rule)
+
+
+def test_a_die_size_the_system_does_not_use_is_refused(demo: list[Campaign],
+                                                       nothing_written: None) -> None:
+    document, source = character_file(demo, "shahquest")
+    changed = at(document, "rolls.0.pool.dice.0.size", 7)
+    refused(lambda: into(source)(changed), "rolls[0].pool.dice[0].size", "4, 6, 8, 10 or 12")
+
+
+def test_a_face_above_its_die_is_refused(demo: list[Campaign], nothing_written: None) -> None:
+    document, source = character_file(demo, "genesys")
+    die = document["rolls"][0]["result"]["dice"][0]
+    sides = {"boost": 6, "setback": 6, "ability": 8, "difficulty": 8}.get(die["die"], 12)
+    if sides == 12:
+        pytest.skip("the first die is a d12")
+    changed = at(document, "rolls.0.result.dice.0.face", sides + 1)
+    refused(lambda: into(source)(changed), "rolls[0].result.dice[0]",
+            f"has {sides} faces, not a face {sides + 1}")
+
+
+def test_a_roll_of_a_kind_the_system_never_makes_is_refused(demo: list[Campaign],
+                                                            nothing_written: None) -> None:
+    document, source = character_file(demo, "genesys")
+    refused(lambda: into(source)(at(document, "rolls.0.kind", "soak")),
+            "at rolls[0].kind", "never of kind 'soak'")
+
+
+# --- dates ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["rolls.0.created_at", "character.created_at",
+                                  "character.xp_entries.0.created_at", "exported_at"])
+def test_a_time_in_the_future_is_refused(demo: list[Campaign], path: str,
+                                         nothing_written: None) -> None:
+    """A roll "made" in 2099 (issue 14, section 3) and any other time after the export."""
+    document, source = character_file(demo, "maelstrom")
+    where = re.sub(r"\.(\d+)", r"[\1]", path)
+    refused(lambda: into(source)(at(document, path, "2099-01-01T12:00:00+00:00")),
+            f"at {where}", "lies in the future")
+
+
+def test_a_time_a_few_minutes_ahead_is_a_clock_running_fast(demo: list[Campaign]) -> None:
+    document, source = character_file(demo, "maelstrom")
+    ahead = (timezone.now() + datetime.timedelta(minutes=3)).isoformat()
+    character = into(source)(at(document, "rolls.0.created_at", ahead))
+    assert isinstance(character, Character)
+
+
+def test_a_time_far_in_the_past_is_refused(demo: list[Campaign], nothing_written: None) -> None:
+    document, source = character_file(demo, "maelstrom")
+    refused(lambda: into(source)(at(document, "rolls.0.created_at",
+                                    "0001-01-01T00:00:00+05:00")),
+            "at rolls[0].created_at", "lies before 1900")
+
+
+def test_a_session_dated_years_ahead_is_refused(rich_demo: list[Campaign],
+                                                nothing_written: None) -> None:
+    campaign = of(rich_demo, "genesys")
+    document = at(export_campaign(campaign), "sessions.0.date", "2099-01-01")
+    refused(lambda: import_campaign(document, campaign.created_by),
+            "at sessions[0].date", "days in the future")
+
+
+# --- text ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "value", "words"), [
+    ("character.name", "   ", ("at character.name", "may not be empty")),
+    ("character.name", "Ro\tok", ("at character.name", "one line")),
+    ("character.concept", "a\nb", ("at character.concept", "one line")),
+    ("character.name", "Ro\x1bok", ("control character U+001B",)),
+    ("character.name", "Ro\ud800ok", ("control character U+D800",)),
+    ("character.concept", "x" * (schema.MAX_TEXT + 1), ("at character.concept",
+                                                       "at most 10000")),
+])
+def test_text_that_is_not_a_name_is_refused(demo: list[Campaign], path: str, value: str,
+                                            words: tuple[str, ...],
+                                            nothing_written: None) -> None:
+    document, source = character_file(demo, "maelstrom")
+    refused(lambda: into(source)(at(document, path, value)), *words)
+
+
+def test_a_campaign_without_a_name_is_refused(rich_demo: list[Campaign],
+                                              nothing_written: None) -> None:
+    campaign = of(rich_demo, "three_d6")
+    document = at(export_campaign(campaign), "campaign.name", " ")
+    refused(lambda: import_campaign(document, campaign.created_by),
+            "at campaign.name", "may not be empty")
+
+
+def test_notes_keep_their_lines(rich_demo: list[Campaign]) -> None:
+    campaign = of(rich_demo, "genesys")
+    document = at(export_campaign(campaign), "sessions.0.notes", "Act one\n\tAct two\r\n")
+    imported = import_campaign(document, campaign.created_by)
+    assert imported.sessions.get().notes == "Act one\n\tAct two\r\n"
+
+
+# --- sizes and numbers --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "value", "words"), [
+    ("character.sheet.features", [{"name": "x"}] * 20_001, ("a list of 20001 entries",)),
+    ("character.sheet.notes", {f"k{i}": 0 for i in range(201)}, ("an object of 201 keys",)),
+    ("character.sheet.plot_points", 2.5, ("is a fraction",)),
+    ("character.sheet.plot_points", float("nan"), ("is a fraction",)),
+    ("character.sheet.plot_points", 10**30, ("is too large",)),
+    ("rolls.0.pool.plot_points_spent", True, ("at rolls[0].pool.plot_points_spent",
+                                              "valid integer")),
+    ("rolls.0.botches", 40_000, ("botches", "32767")),
+])
+def test_sizes_and_numbers_out_of_bounds_are_refused(
+        demo: list[Campaign], path: str, value: Any, words: tuple[str, ...],
+        nothing_written: None) -> None:
+    document, source = character_file(demo, "shahquest")
+    refused(lambda: into(source)(at(document, path, value)), *words)
+
+
+def test_a_number_of_thousands_of_digits_is_refused_not_crashed_on() -> None:
+    refused(lambda: read_document(b'{"version": ' + b"9" * 5_000 + b"}"), "not valid JSON")
+
+
+def test_the_page_check_still_guards_behind_the_schema(
+        demo: list[Campaign], monkeypatch: pytest.MonkeyPatch, nothing_written: None) -> None:
+    """Defence in depth: a result the schema let through but no page can draw is still
+    refused, inside the import's transaction (transfer/checks.py, check_rolls)."""
+    monkeypatch.setattr(schema, "check_document", lambda data: None)
+    document, source = character_file(demo, "genesys")
+    refused(lambda: into(source)(at(document, "rolls.0.result.dice.0.symbols", -1)),
+            "A roll is refused", "cannot be read")
+
+
+# --- through the page ----------------------------------------------------------------------------
+
+
+HOSTILE = {
+    "deep": ("character.sheet.notes", nested(900)),
+    "nul": ("character.name", "Ro\x00ok"),
+    "huge": ("character.concept", "x" * 300_000),
+    "forged roll": ("rolls.0.created_at", "2099-01-01T12:00:00+00:00"),
+    "unknown": ("character.sheet.nickname", "Rooky"),
+}
+
+
+@pytest.mark.parametrize("hostile", list(HOSTILE))
+def test_the_import_page_answers_a_hostile_file_with_its_message(
+        demo: list[Campaign], hostile: str, nothing_written: None) -> None:
+    document, source = character_file(demo, "genesys")
+    path, value = HOSTILE[hostile]
+    raw = json.dumps(at(document, path, value)).encode()
+    client = Client()
+    client.force_login(source.owner)
+    response = client.post(f"/campaigns/{source.campaign_id}/import-character/",
+                           {"file": SimpleUploadedFile("x.sheetkeeper.json", raw)})
+    assert response.status_code == 200
+    assert "The file is refused at character" in response.content.decode() or \
+        "The file is refused at rolls[0]" in response.content.decode()
+
+
+def test_an_accepted_file_exports_near_its_own_size(demo: list[Campaign]) -> None:
+    document, source = character_file(demo, "shahquest")
+    raw = document_json(document).encode()
+    character = into(source)(read_document(raw))
+    assert len(document_json(export_character(character)).encode()) < 2 * len(raw)

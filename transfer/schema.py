@@ -1,0 +1,386 @@
+"""The schema of an export file: every field of a document checked before anything is written.
+
+An import is untrusted input (docs/backup.md, "Limits"). Two checks run on every document,
+besides the links, ledger and rules checks of :mod:`transfer.services`:
+
+1. :func:`check_shape`, first, on the decoded JSON as a whole and without recursion: no
+   nesting deeper than :data:`MAX_DEPTH`, no list longer than :data:`MAX_LIST`, no object
+   with more than :data:`MAX_KEYS` keys, no text longer than :data:`MAX_TEXT`, no control
+   character in any text or key (NUL, escapes, lone surrogates; tab and newlines only),
+   no fraction and no whole number outside what JSON carries exactly. A hostile file stops
+   here before any rule reads it.
+2. :func:`check_document`, once the rows are read: the document against its system's
+   schema (pydantic, strict): the envelope, the campaign, members, sessions, characters,
+   trait rows, merits and flaws, ledger entries, rolls and roll requests, each with exactly
+   its known keys (every column of :data:`transfer.services.FIELDS` typed from its model:
+   lengths, ranges, choices), and the JSON a system keeps (a sheet, campaign data, a roll's
+   pool and result by kind, a request's data, the dice) against the system's own
+   :class:`~characters.systems.schema.ImportSchema`. Names may not be empty, text holds one
+   line unless it is notes, and no date or time lies in the future
+   (:data:`CLOCK_SKEW` allowed).
+
+Either raises :class:`SchemaError` naming the field as a path
+(``characters[0].sheet.features[2].die``) and the rule.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Annotated, Any, Literal
+
+from django.db import models
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+from pydantic import AfterValidator, Field, TypeAdapter, ValidationError, create_model
+
+from campaigns.models import Campaign, Membership, Session
+from characters.models import Character, MeritFlaw, Trait, XpEntry
+from characters.systems import schema as sk
+from rolls.models import RequestedRoll, Roll
+
+MAX_DEPTH = 16
+"""Deepest nesting of objects and lists in a document (a genuine export nests 8 deep)."""
+
+MAX_LIST = 20_000
+"""Most entries of any one list (a campaign's rolls; the bonus dice of an exploding roll)."""
+
+MAX_KEYS = 200
+"""Most keys of any one object."""
+
+MAX_TEXT = sk.TEXT_MAX
+"""Longest text anywhere in a document (characters); a column's own limit may be lower."""
+
+MAX_WHOLE = 2**53 - 1
+"""Largest whole number (either sign) a document may hold: what JSON carries exactly."""
+
+CLOCK_SKEW = datetime.timedelta(minutes=5)
+"""How far in the future a time may lie (another machine's clock running ahead)."""
+
+SESSION_DATE_AHEAD = datetime.timedelta(days=366)
+"""How far ahead a session's date may lie: a GM may date a planned session (the session form
+allows it), never years ahead."""
+
+EARLIEST = datetime.date(1900, 1, 1)
+"""The earliest date or time a document may name."""
+
+MAX_CHARACTERS = 1_000
+MAX_MEMBERS = 1_000
+MAX_SESSIONS = 10_000
+MAX_ROWS = MAX_LIST
+"""Most characters, members, sessions, and rolls, requests, trait rows or ledger entries."""
+
+INTEGER_RANGES: dict[str, tuple[int, int]] = {
+    "PositiveSmallIntegerField": (0, 32_767),
+    "SmallIntegerField": (-32_768, 32_767),
+    "PositiveIntegerField": (0, 1_000_000),
+    "IntegerField": (-1_000_000, 1_000_000),
+}
+"""The range of each kind of integer column: the database's for small integers, a million
+either way (XP, a roll's net successes) for the others, so no value overflows a column."""
+
+_CONTROL = frozenset(chr(c) for c in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20),
+                                      *range(0x7F, 0xA0)])
+
+
+class SchemaError(ValueError):
+    """A document that breaks its schema: ``path`` names the field
+    (``characters[0].sheet.features[2].die``, empty for the document itself) and
+    ``rule`` the broken rule; ``str()`` is a sentence fit to show."""
+
+    def __init__(self, path: str, rule: str) -> None:
+        self.path, self.rule = path, rule
+        where = f"at {path}" if path else "as a whole"
+        super().__init__(f"The file is refused {where}: {rule}.")
+
+
+# --- 1. the shape -------------------------------------------------------------------------
+
+
+def check_shape(data: Any) -> None:
+    """Check a decoded document's size and text everywhere, iteratively (a hostile file
+    cannot exhaust the stack here). Limits: :data:`MAX_DEPTH`, :data:`MAX_LIST`,
+    :data:`MAX_KEYS`, :data:`MAX_TEXT`, :data:`MAX_WHOLE`; no control character but tab and
+    newlines, no lone surrogate; no fractions (no field holds one).
+
+    Raises:
+        SchemaError: naming the first offending field and the limit.
+    """
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict | list):
+            if len(path) >= MAX_DEPTH:
+                raise SchemaError(_path(path), f"nested deeper than {MAX_DEPTH} levels")
+            if isinstance(value, list):
+                if len(value) > MAX_LIST:
+                    raise SchemaError(_path(path), f"a list of {len(value)} entries; at most "
+                                                   f"{MAX_LIST} are taken")
+                stack.extend((item, (*path, i)) for i, item in enumerate(value))
+                continue
+            if len(value) > MAX_KEYS:
+                raise SchemaError(_path(path), f"an object of {len(value)} keys; at most "
+                                               f"{MAX_KEYS} are taken")
+            for key, item in value.items():
+                _check_text(key, (*path, key), "a key")
+                stack.append((item, (*path, key)))
+        elif isinstance(value, str):
+            _check_text(value, path, "text")
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, int):
+            if abs(value) > MAX_WHOLE:
+                raise SchemaError(_path(path), f"the number {str(value)[:20]}... is too large "
+                                               f"(at most {MAX_WHOLE} either way)")
+        else:  # a float, NaN or Infinity: JSON reads them, no field of the format has one
+            raise SchemaError(_path(path), f"{value!r} is a fraction; every number in an "
+                                           "export is a whole number")
+
+
+def _check_text(value: str, path: tuple[str | int, ...], what: str) -> None:
+    if len(value) > MAX_TEXT:
+        raise SchemaError(_path(path), f"{what} of {len(value)} characters; at most "
+                                       f"{MAX_TEXT} are taken")
+    for char in value:
+        if char in _CONTROL or "\ud800" <= char <= "\udfff":
+            raise SchemaError(_path(path), f"{what} holding the control character "
+                                           f"U+{ord(char):04X}, which no field may hold")
+
+
+def _path(path: tuple[str | int, ...]) -> str:
+    """``characters[0].sheet.features[2].die``; a key that is not a plain word is quoted and
+    escaped (``rolls[0]["bonus_dice\\u0000"]``), and shortened to 40 characters."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part.isascii() and part.replace("_", "a").isalnum() and len(part) <= 40:
+            out += f".{part}" if out else part
+        else:
+            out += f"[{json.dumps(part[:40])}]"
+    return out
+
+
+# --- 2. the schema ------------------------------------------------------------------------
+
+
+def _timestamp(raw: str) -> str:
+    try:
+        value = parse_datetime(raw)
+    except ValueError:
+        value = None
+    if value is None or timezone.is_naive(value):
+        raise ValueError("must be a date and time with its time zone "
+                         "(2025-01-31T20:15:00+00:00)")
+    if value.year < EARLIEST.year:
+        raise ValueError(f"lies before {EARLIEST.year}")
+    if value > timezone.now() + CLOCK_SKEW:
+        raise ValueError("lies in the future: nothing in an export happened after it was "
+                         "exported")
+    return raw
+
+
+def _date(raw: str) -> str:
+    try:
+        value = parse_date(raw)
+    except ValueError:
+        value = None
+    if value is None:
+        raise ValueError("must be a date (2025-01-31)")
+    if value < EARLIEST:
+        raise ValueError(f"lies before {EARLIEST.year}")
+    if value > timezone.localdate() + SESSION_DATE_AHEAD:
+        raise ValueError(f"lies more than {SESSION_DATE_AHEAD.days} days in the future")
+    return raw
+
+
+Timestamp = Annotated[str, Field(max_length=40), AfterValidator(_timestamp)]
+Date = Annotated[str, Field(max_length=10), AfterValidator(_date)]
+Number = Annotated[int, Field(ge=1, le=10**9)]
+Username = sk.name(150)
+
+# The JSON columns whose shape the system declares: (model, column) -> ImportSchema field.
+_SYSTEM_PARTS: dict[tuple[type[models.Model], str], str] = {
+    (Campaign, "system_data"): "system_data",
+    (Character, "sheet"): "sheet",
+    (Roll, "dice"): "dice",
+    (Roll, "bonus_dice"): "dice",
+    (Roll, "experience_die"): "dice",
+    (RequestedRoll, "traits"): "request_traits",
+    (RequestedRoll, "data"): "request_data",
+}
+# A roll's pool and result depend on its kind: checked one roll at a time (_check_rolls).
+_BY_KIND = {(Roll, "pool"), (Roll, "result")}
+
+
+def _column_type(model: type[models.Model], name: str, system: sk.ImportSchema) -> Any:
+    """The pydantic type of one column as the document carries it."""
+    column = model._meta.get_field(name)
+    if (model, name) in _SYSTEM_PARTS:
+        kind: Any = getattr(system, _SYSTEM_PARTS[(model, name)])
+    elif (model, name) in _BY_KIND:
+        kind = Any
+    elif isinstance(column, models.JSONField):  # a column no system declares
+        kind = dict[str, Any] if column.get_default() == {} else list[Any]
+    elif isinstance(column, models.DateTimeField):
+        kind = Timestamp
+    elif isinstance(column, models.DateField):
+        kind = Date
+    elif isinstance(column, models.BooleanField):
+        kind = bool
+    elif isinstance(column, models.IntegerField):
+        low, high = INTEGER_RANGES.get(column.get_internal_type(), INTEGER_RANGES["IntegerField"])
+        kind = Annotated[int, Field(ge=low, le=high)]
+    elif column.choices:
+        kind = Literal[tuple(key for key, _ in column.flatchoices)]
+    elif isinstance(column, models.TextField):
+        kind = sk.text(MAX_TEXT)
+    elif not column.blank:  # a name: not empty
+        kind = sk.name(column.max_length or MAX_TEXT)
+    else:
+        kind = sk.line(column.max_length or MAX_TEXT)
+    return kind | None if column.null else kind
+
+
+def _row_model(model: type[models.Model], fields: tuple[str, ...], system: sk.ImportSchema,
+               links: Mapping[str, Any], slug: str, later: Mapping[str, Any]
+               ) -> type[sk.Schema]:
+    columns = {name: (_column_type(model, name, system), later.get(name, ...))
+               for name in fields}
+    return create_model(f"{slug}_{model.__name__}", __base__=sk.Schema,
+                        **columns, **{name: (kind, ...) for name, kind in links.items()})
+
+
+def _rows(item: Any, most: int) -> Any:
+    return Annotated[list[item], Field(max_length=most)]
+
+
+@dataclass(frozen=True)
+class _Schemas:
+    character: TypeAdapter[Any]
+    campaign: TypeAdapter[Any]
+    rolls: Mapping[str, tuple[TypeAdapter[Any], TypeAdapter[Any]]]
+
+
+@cache
+def _schemas(slug: str) -> _Schemas:
+    """The document models of one system, built once from the columns the format carries
+    (:data:`transfer.services.FIELDS`)."""
+    from transfer import services  # services imports this module
+
+    fields, later_fields = services.FIELDS, services.LATER_FIELDS
+
+    system = sk.import_schema(slug)
+
+    def row(model: type[models.Model], **links: Any) -> type[sk.Schema]:
+        return _row_model(model, fields[model], system, links, slug,
+                          later_fields.get(model, {}))
+
+    optional_number = Number | None
+    member = row(Membership, username=Username)
+    session = row(Session, id=Number)
+    entry = row(XpEntry, id=Number, reverses=optional_number, session=optional_number,
+                created_by=Username)
+    character = row(Character, id=Number, owner=Username,
+                    traits=_rows(row(Trait), 500), merits_flaws=_rows(row(MeritFlaw), 200),
+                    xp_entries=_rows(entry, MAX_ROWS))
+    roll = row(Roll, id=Number, character=optional_number, parent=optional_number,
+               rolled_by=Username)
+    request = row(RequestedRoll, character=Number, answer=optional_number,
+                  requested_by=Username)
+    campaign = row(Campaign, created_by=Username, members=_rows(member, MAX_MEMBERS))
+    envelope = {
+        "format": (Literal["sheetkeeper"], ...), "version": (Literal[1], ...),
+        "system": (Literal[slug], ...), "exported_at": (Timestamp, ...),
+        "sessions": (_rows(session, MAX_SESSIONS), ...),
+        "rolls": (_rows(roll, MAX_ROWS), ...),
+        "requested_rolls": (_rows(request, MAX_ROWS), ...),
+    }
+    character_file = create_model(f"{slug}_CharacterFile", __base__=sk.Schema,
+                                  kind=(Literal["character"], ...),
+                                  character=(character, ...), **envelope)
+    campaign_file = create_model(f"{slug}_CampaignFile", __base__=sk.Schema,
+                                 kind=(Literal["campaign"], ...), campaign=(campaign, ...),
+                                 characters=(_rows(character, MAX_CHARACTERS), ...),
+                                 **envelope)
+    return _Schemas(
+        character=TypeAdapter(character_file), campaign=TypeAdapter(campaign_file),
+        rolls={kind: (TypeAdapter(pool), TypeAdapter(result))
+               for kind, (pool, result) in system.rolls.items()},
+    )
+
+
+def check_document(data: Mapping[str, Any]) -> None:
+    """Check a whole document against its system's schema (see the module docstring).
+
+    Args:
+        data: the decoded document, its header already checked (a known ``system`` and
+            ``kind``) and its shape passed by :func:`check_shape`.
+
+    Raises:
+        SchemaError: naming the first field that breaks the schema, and the rule.
+    """
+    schemas = _schemas(data["system"])
+    adapter = schemas.character if data["kind"] == "character" else schemas.campaign
+    _validate(adapter, data, ())
+    for i, roll in enumerate(data["rolls"]):
+        kinds = schemas.rolls.get(roll["kind"])
+        if kinds is None:
+            raise SchemaError(f"rolls[{i}].kind", f"a {data['system']} roll is never of kind "
+                                                  f"{roll['kind']!r} (it makes "
+                                                  f"{', '.join(schemas.rolls)})")
+        _validate(kinds[0], roll["pool"], ("rolls", i, "pool"))
+        _validate(kinds[1], roll["result"], ("rolls", i, "result"))
+
+
+def _validate(adapter: TypeAdapter[Any], value: Any, where: tuple[str | int, ...]) -> None:
+    try:
+        adapter.validate_python(value)
+    except ValidationError as exc:
+        # A union reports one error per member; the deepest is the one that got furthest
+        # (a die refused inside the result, not "is not an empty object").
+        error = max(exc.errors(), key=lambda e: len(e["loc"]))
+        raise SchemaError(_path((*where, *_data_path(value, error["loc"]))),
+                          _rule(error)) from None
+
+
+def _data_path(value: Any, loc: tuple[str | int, ...]) -> list[str | int]:
+    """The error's location as keys and indexes of the data, without the names pydantic
+    adds for union members and validators."""
+    path: list[str | int] = []
+    node = value
+    for part in loc:
+        inside = (part in node if isinstance(node, dict) else
+                  isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node))
+        if inside:
+            node = node[part]
+        elif isinstance(node, dict) and isinstance(part, str) and not _is_tag(part):
+            path.append(part)  # a missing key: name it
+            break
+        else:
+            continue
+        path.append(part)
+    return path
+
+
+def _is_tag(part: str) -> bool:
+    return "[" in part or part in {"int", "str", "bool", "dict", "list", "none"} or \
+        part[:1].isupper()
+
+
+def _rule(error: Any) -> str:
+    kind, message = error["type"], error["msg"]
+    if kind == "extra_forbidden":
+        return "this field is not in the format (unknown fields are refused: nothing " \
+               "unknown is imported)"
+    if kind == "missing":
+        return "this field is missing"
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return "must be an object"
+    if message.startswith(("Value error, ", "Assertion failed, ")):
+        message = message.split(", ", 1)[1]
+    message = message.replace("Input should be", "must be", 1)
+    return message[:1].lower() + message[1:]
