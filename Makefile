@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint typecheck pytest e2e screenshots bench demo migrate clean
+.PHONY: install run test lint typecheck pytest e2e screenshots bench faults demo migrate clean
 
 install: $(STAMP)
 
@@ -56,6 +56,14 @@ bench: install
 	$(BIN)/python -m benchmarks.live --clients 20 --rolls 100
 	$(BIN)/python -m benchmarks.live --clients 20 --rolls 100 --redis
 	$(BIN)/python -m benchmarks.http --database-url $(BENCH_DATABASE_URL)
+
+# Faults at the table (docs/reliability.md): 50 tables' streams idle 5 minutes, then play while
+# Redis stops for 30 s and PostgreSQL restarts; about 10 minutes. It starts a PostgreSQL cluster
+# and a redis-server of its own on free loopback ports (never the system's), and fails when a
+# roll is lost or a 5xx comes outside an outage. FAULTS_ARGS adds options, e.g.
+# FAULTS_ARGS="--tables 5 --idle 20 --play 60 --redis-outage 10" for a quick look.
+faults: install
+	$(BIN)/python -m benchmarks.faults $(FAULTS_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build
