@@ -19,7 +19,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
 from campaigns.permissions import get_character, viewer_is_gm
-from core import submissions
 from characters import services, systems
 from characters.forms import (
     AwardForm,
@@ -31,6 +30,7 @@ from characters.forms import (
     WillpowerForm,
 )
 from characters.models import WILLPOWER_KEY, Character, Trait, XpEntry, trait_key
+from core import submissions
 from rolls.forms import RollForm
 from rolls.models import Roll
 from rulesets import maelstrom
