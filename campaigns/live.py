@@ -26,7 +26,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
@@ -66,8 +66,12 @@ GROUP_EXPIRY_MARGIN_SECONDS = 300
 HEALTH_CHECK_SECONDS = 15
 """A Redis connection unused this long is checked with a PING before it is used again."""
 
-LEAVE_ATTEMPTS = 3
-"""How often a stream tries to leave a group before it leaves the entry for later."""
+LAYER_ATTEMPTS = 3
+"""How often a stream tries to join or leave a group before it gives up (a new stream is
+then answered 503; a leave is kept for later)."""
+
+LAYER_RETRY_SECONDS = 0.2
+"""The pause between two attempts."""
 
 MAX_DEFERRED_LEAVES = 10_000
 """At most this many group entries a process remembers to take out later (:func:`_leave`)."""
@@ -349,7 +353,7 @@ async def _stream(groups: list[str]) -> AsyncGenerator[bytes, None]:
     try:
         for group in groups:
             joined.append(group)  # even if group_add fails midway, it may have landed
-            await layer.group_add(group, channel)
+            await _attempts(layer.group_add, group, channel)
         subscribed = True
         await _leave_deferred(layer)
         yield f"retry: {RETRY_MILLISECONDS}\n: connected\n\n".encode()
@@ -413,16 +417,26 @@ async def _leave(layer: Any, groups: list[str], channel: str, *, quiet: bool) ->
 
 
 async def _discard(layer: Any, group: str, channel: str) -> None:
-    """``layer.group_discard``, tried :data:`LEAVE_ATTEMPTS` times: a connection that failed
-    is dropped from the pool, so the next attempt gets another (after a Redis restart several
-    pooled connections may be dead). Raises the last attempt's layer error."""
-    for attempt in range(1, LEAVE_ATTEMPTS + 1):
+    """``layer.group_discard``, tried as :func:`_attempts` says."""
+    await _attempts(layer.group_discard, group, channel)
+
+
+async def _attempts(command: Callable[[str, str], Awaitable[None]], group: str,
+                    channel: str) -> None:
+    """Run a group command (``group_add``, ``group_discard``) up to :data:`LAYER_ATTEMPTS`
+    times, :data:`LAYER_RETRY_SECONDS` apart: a connection that failed is dropped from the
+    pool, so the next attempt gets another. Right after a Redis restart several pooled
+    connections are dead and Redis may still be loading its data (make faults: two streams
+    opened in the 0.3 s after Redis answered again were refused 503). Raises the last
+    attempt's layer error."""
+    for attempt in range(1, LAYER_ATTEMPTS + 1):
         try:
-            await layer.group_discard(group, channel)
+            await command(group, channel)
             return
         except LAYER_ERRORS:
-            if attempt == LEAVE_ATTEMPTS:
+            if attempt == LAYER_ATTEMPTS:
                 raise
+            await asyncio.sleep(LAYER_RETRY_SECONDS)
 
 
 async def _leave_deferred(layer: Any) -> None:

@@ -281,3 +281,33 @@ def test_streams_that_ended_while_redis_was_away_leave_their_groups_once_it_is_b
 def test_a_group_entry_is_forgotten_soon_after_the_longest_stream_could_have_ended() -> None:
     layer = RedisLayer(hosts=["redis://127.0.0.1:6379/0"])
     assert live.STREAM_SECONDS < layer.group_expiry <= live.STREAM_SECONDS + 600
+
+
+@stream_test
+def test_a_stream_opened_on_a_dead_pooled_connection_tries_again_instead_of_refusing(
+    campaign, bob, redis_layer, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    # Right after a Redis restart the pool still holds connections Redis dropped: the first
+    # command on one fails, and the pool replaces it. A page opened then is not refused.
+    real_add = RedisLayer.group_add
+    failures = []
+
+    async def first_fails(self, group, channel):  # type: ignore[no-untyped-def]
+        if not failures:
+            failures.append(group)
+            raise redis.ConnectionError("Error UNKNOWN while writing to socket. Connection lost.")
+        await real_add(self, group, channel)
+
+    monkeypatch.setattr(RedisLayer, "group_add", first_fails)
+    page = Stream(bob, campaign.pk)
+
+    async def scenario() -> None:
+        assert (await page.open())[0] == 200
+        await send(campaign.pk)
+        assert (await _next_event(page, within=10)).startswith(b"event: rollMade\n")
+        await page.communicator.send_input({"type": "http.disconnect"})
+        await asyncio.wait_for(page.communicator.future, 10)
+
+    async_to_sync(scenario)()
+    assert failures == [group_name(campaign.pk)]
+    assert redis_layer.group_members() == {}
