@@ -903,8 +903,20 @@ class MeritFlawForm(RuleCheckedForm):
         return data
 
 
-SpecialtyFormSet = forms.formset_factory(SpecialtyForm, extra=3)
-MeritFlawFormSet = forms.formset_factory(MeritFlawForm, extra=2)
+MAX_SPECIALTY_ROWS = 100
+"""The most specialty rows the XP step takes (at 2 XP each, more than any starting XP buys in
+practice). Django builds up to ``absolute_max`` forms from a posted ``TOTAL_FORMS``, 2,000 by
+default: the fuzz's ``sp-TOTAL_FORMS=99999`` cost 5.7 s of the processor per request."""
+
+MAX_MERIT_FLAW_ROWS = 40
+"""The most merit and flaw rows: the seed lists 28, and only the senses repeat."""
+
+SpecialtyFormSet = forms.formset_factory(
+    SpecialtyForm, extra=3, max_num=MAX_SPECIALTY_ROWS, absolute_max=MAX_SPECIALTY_ROWS,
+    validate_max=True)
+MeritFlawFormSet = forms.formset_factory(
+    MeritFlawForm, extra=2, max_num=MAX_MERIT_FLAW_ROWS, absolute_max=MAX_MERIT_FLAW_ROWS,
+    validate_max=True)
 
 
 class XpStep:

@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.models import Membership
+from characters import creation
 from characters.creation import Draft, MeritFlawChoice, Specialty, character_create, xp_breakdown
 from characters.models import Character, MeritFlaw, Trait, XpEntry
 from rulesets import maelstrom
@@ -825,3 +826,26 @@ def test_a_saved_specialty_keeps_following_the_rules_classification_when_renamed
     assert at_xp_step.session[f"character_draft:{campaign.pk}"]["specialties"] == [
         {"ability": "Driving", "name": "Motorcycles", "advanced": True}
     ]
+
+
+def test_a_posted_row_count_past_the_limit_is_refused_without_building_the_rows(
+        at_xp_step, campaign, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Found by tests/fuzz: sp-TOTAL_FORMS=99999 made Django build 2,000 specialty forms
+    # (its default absolute_max), 5.7 s of the processor for one request.
+    built = []
+    real_init = creation.SpecialtyForm.__init__
+
+    def counting_init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        built.append(1)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(creation.SpecialtyForm, "__init__", counting_init)
+    data = xp_data()
+    data["sp-TOTAL_FORMS"] = 99999
+
+    response = at_xp_step.post(wizard_url(campaign), data)
+
+    assert response.status_code == 200
+    assert "Please submit at most 100 forms." in response.content.decode()
+    assert len(built) <= creation.MAX_SPECIALTY_ROWS + 1  # the rows, and the empty form
+    assert not Character.objects.filter(campaign=campaign).exists()
