@@ -407,18 +407,13 @@ async def _leave(layer: Any, groups: list[str], channel: str, *, quiet: bool) ->
     expire unread."""
     for index, group in enumerate(groups):
         try:
-            await _discard(layer, group, channel)
+            await _attempts(layer.group_discard, group, channel)
         except LAYER_ERRORS as exc:
             (logger.debug if quiet else _layer_warning)(
                 "live stream could not leave %s: %s: %s", groups, type(exc).__name__, exc)
             if len(_deferred_leaves) < MAX_DEFERRED_LEAVES:
                 _deferred_leaves.update((g, channel) for g in groups[index:])
             return
-
-
-async def _discard(layer: Any, group: str, channel: str) -> None:
-    """``layer.group_discard``, tried as :func:`_attempts` says."""
-    await _attempts(layer.group_discard, group, channel)
 
 
 async def _attempts(command: Callable[[str, str], Awaitable[None]], group: str,
