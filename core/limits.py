@@ -41,6 +41,8 @@ class Limit:
 
     @property
     def rate(self) -> str:
+        """The limit as configured now, e.g. ``"10/h"`` (read from settings each time, so a
+        test's override applies)."""
         return str(getattr(settings, self.setting))
 
 

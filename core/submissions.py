@@ -68,6 +68,7 @@ class Submitted(Generic[T]):
 
     @property
     def replayed(self) -> bool:
+        """True when an earlier copy of the form made the change and this one made nothing."""
         return self.result is None
 
 

@@ -70,6 +70,8 @@ class DatabaseUnavailableMiddleware(MiddlewareMixin):
 
     def process_exception(self, request: HttpRequest, exception: Exception
                           ) -> HttpResponse | None:
+        """The 503 page for an exception that means the database is out of reach; None (let
+        Django handle it) for any other."""
         if not database_unavailable(exception):
             return None
         logger.warning("503 for %s %s: the database is out of reach (%s)",
