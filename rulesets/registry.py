@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from types import ModuleType
 
 from rulesets import genesys, maelstrom, shahquest, shattered_world, three_d6
+from rulesets.base import RulesModule
 from rulesets.query import Parameter
 
 
@@ -24,27 +24,31 @@ class Ruleset:
         name: display name (for example ``"Maelstrom"``).
         selectable: whether a campaign may choose this system now (its sheet exists).
         module: the rules module (for example :mod:`rulesets.maelstrom`), or ``None`` for a
-            system listed before its engine is written.
+            system listed before its engine is written. Typed by the
+            :class:`~rulesets.base.RulesModule` protocol, so mypy checks each engine offers
+            what shared code calls on it.
+        package: the import path of the system's sheet-layer package (its ``system.py``,
+            ``demo.py``, ``schema.py``, templates), or ``None`` for ``systems.<slug>``, where
+            every real system keeps it. Only a system kept elsewhere names it: the tests'
+            made-up system registers ``"tests.tally"``. A name, never imported here (the rules
+            engine sits below the sheet layer); :func:`systems.registry.package_of` reads it.
     """
 
     slug: str
     name: str
     selectable: bool
-    module: ModuleType | None = None
+    module: RulesModule | None = None
+    package: str | None = None
 
     @property
     def odds_parameters(self) -> tuple[Parameter, ...]:
         """The module's ``ODDS_PARAMETERS`` (empty while the system has no module)."""
-        parameters: tuple[Parameter, ...] = getattr(self.module, "ODDS_PARAMETERS", ())
-        return parameters
+        return self.module.ODDS_PARAMETERS if self.module is not None else ()
 
     @property
     def odds_query(self) -> Callable[[Mapping[str, object]], dict[str, object]] | None:
-        """The module's ``odds_query`` function, or ``None`` while it has none."""
-        query: Callable[[Mapping[str, object]], dict[str, object]] | None = getattr(
-            self.module, "odds_query", None
-        )
-        return query
+        """The module's ``odds_query`` function, or ``None`` while the system has no module."""
+        return self.module.odds_query if self.module is not None else None
 
 
 RULESETS: dict[str, Ruleset] = {

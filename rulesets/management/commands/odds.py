@@ -18,7 +18,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -33,7 +33,13 @@ def _with_odds() -> dict[str, Ruleset]:
     return {slug: ruleset for slug, ruleset in RULESETS.items() if ruleset.odds_query is not None}
 
 
-def _one_line_error(parser: argparse.ArgumentParser) -> Callable[[str], NoReturn]:
+class _Error(Protocol):
+    """The shape of ``ArgumentParser.error``: ``message`` may be passed by name."""
+
+    def __call__(self, message: str) -> NoReturn: ...
+
+
+def _one_line_error(parser: argparse.ArgumentParser) -> _Error:
     # argparse prints the whole usage before its error; the contract is one line.
     def error(message: str) -> NoReturn:
         parser.exit(BAD_INPUT, f"odds: error: {message}\n")
@@ -46,7 +52,7 @@ class Command(BaseCommand):
 
     def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
         parser = super().create_parser(prog_name, subcommand, **kwargs)
-        parser.error = _one_line_error(parser)  # type: ignore[method-assign]
+        parser.error = _one_line_error(parser)  # type: ignore[method-assign]  # Django builds this CommandParser itself, so its error method is replaced on the instance
         return parser
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -58,7 +64,7 @@ class Command(BaseCommand):
         systems = parser.add_subparsers(dest="system", metavar="SYSTEM")
         for slug, ruleset in _with_odds().items():
             sub = systems.add_parser(slug, help=f"{ruleset.name} odds")
-            sub.error = _one_line_error(sub)  # type: ignore[method-assign]
+            sub.error = _one_line_error(sub)  # type: ignore[method-assign]  # add_parser builds this parser itself, so its error method is replaced on the instance
             for parameter in ruleset.odds_parameters:
                 _add_flag(sub, parameter)
 

@@ -1,4 +1,4 @@
-"""The Genesys sheet's rules in the engine (rulesets/genesys.py): the skill list, creation's
+"""The Genesys sheet's rules in the engine (rulesets/genesys/): the skill list, creation's
 career skills and free ranks, XP prices and the thresholds, from the public Genesys Core
 Rulebook where the seed is silent; and the seed's worked numbers through the pool a sheet
 builds (Genesys dice pool, Skill and Characteristic)."""

@@ -1,0 +1,349 @@
+"""Rolling a Maelstrom pool with the injected RNG and resolving it, the experience die
+and Willpower's spend and botch rules (Maelstrom rules.md, Resolving the Result /
+Threshold / Using Specialties / Adding Experience Dice / Rolling Willpower)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from rulesets.dice import Rng, roll_die
+from rulesets.errors import RuleError
+from rulesets.maelstrom.catalogue import _STORED_RULE, DIE_SIDES, MAX_BONUS_DICE, _rule
+from rulesets.maelstrom.pools import ActionPool, _check_difficulty, _check_threshold
+from rulesets.stored import Stored
+
+# ---------------------------------------------------------------------------------------------
+# Rolling and resolving: Maelstrom rules.md, Resolving the Result / Threshold /
+# Using Specialties / Adding Experience Dice / Rolling Willpower
+# ---------------------------------------------------------------------------------------------
+
+OUTCOMES: tuple[str, ...] = ("success", "failure", "botch")
+"""The three results of a roll (Maelstrom rules.md, Resolving the Result, Step 4)."""
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The counted result of a roll.
+
+    Attributes:
+        successes: raw successes on all dice (regular and bonus) plus automatic successes.
+        removed_by_threshold: successes removed by the threshold, min(threshold, successes).
+        botches: 1s on the regular dice (bonus dice never botch).
+        net: successes left after the threshold and the botches, >= 0.
+        outcome: "success" (net > 0), "botch" (more botches than the successes left after the
+            threshold) or "failure".
+    """
+
+    successes: int
+    removed_by_threshold: int
+    botches: int
+    net: int
+    outcome: str
+
+    @property
+    def remaining(self) -> int:
+        """Successes left after the threshold, before botches cancel them."""
+        return self.successes - self.removed_by_threshold
+
+
+def _check_faces(dice: Sequence[int], what: str) -> None:
+    for face in dice:
+        if not 1 <= face <= DIE_SIDES:
+            raise RuleError(
+                f"{what} must show 1 to {DIE_SIDES}, not {face}", _rule("Resolving the Result")
+            )
+
+
+def resolve(
+    *,
+    dice: Sequence[int],
+    bonus_dice: Sequence[int],
+    difficulty: int,
+    threshold: int,
+    automatic_successes: int = 0,
+) -> Resolution:
+    """Count a roll's successes and botches and decide the outcome.
+
+    Maelstrom rules.md, Resolving the Result (Steps 2-4) and Threshold:
+
+    1. successes = dice and bonus dice showing ``difficulty`` or more, plus
+       ``automatic_successes``;
+    2. the threshold removes min(threshold, successes); removed successes "effectively never
+       happened", not even against botches;
+    3. botches = 1s on the regular dice (1s on bonus dice are ignored); each cancels one
+       remaining success;
+    4. successes left: success with that many; more botches than remaining successes: botch;
+       otherwise failure.
+
+    Args:
+        dice: faces of the regular dice (1-10).
+        bonus_dice: faces of bonus dice from exploding tens and the experience die (1-10).
+        difficulty: 2-10.
+        threshold: >= 0.
+        automatic_successes: >= 0 (Strong Bond on Willpower rolls).
+
+    Returns:
+        A :class:`Resolution`.
+
+    Raises:
+        RuleError: a face outside 1-10, or a bad difficulty, threshold or automatic successes.
+    """
+    _check_difficulty(difficulty)
+    _check_threshold(threshold)
+    if automatic_successes < 0:
+        raise RuleError("automatic successes cannot be negative", _rule("Rolling Willpower"))
+    _check_faces(dice, "dice")
+    _check_faces(bonus_dice, "bonus dice")
+    successes = (
+        sum(1 for face in dice if face >= difficulty)
+        + sum(1 for face in bonus_dice if face >= difficulty)
+        + automatic_successes
+    )
+    removed = min(threshold, successes)
+    remaining = successes - removed
+    botches = sum(1 for face in dice if face == 1)
+    net = max(0, remaining - botches)
+    if net > 0:
+        outcome = "success"
+    elif botches > remaining:
+        outcome = "botch"
+    else:
+        outcome = "failure"
+    return Resolution(
+        successes=successes,
+        removed_by_threshold=removed,
+        botches=botches,
+        net=net,
+        outcome=outcome,
+    )
+
+
+@dataclass(frozen=True)
+class RollResult:
+    """A rolled pool with its dice and resolution.
+
+    Attributes:
+        pool: the :class:`ActionPool` rolled.
+        dice: faces of the regular dice, in the order rolled.
+        bonus_dice: faces of the bonus dice from exploding tens, breadth-first.
+        experience_die: the experience die followed by the bonus dice its tens chained; empty
+            when none was added.
+        resolution: the :class:`Resolution` over all dice (bonus and experience dice
+            included).
+    """
+
+    pool: ActionPool
+    dice: tuple[int, ...]
+    bonus_dice: tuple[int, ...]
+    experience_die: tuple[int, ...]
+    resolution: Resolution
+
+    @property
+    def outcome(self) -> str:
+        """The outcome: "success", "failure" or "botch"."""
+        return self.resolution.outcome
+
+    @property
+    def net(self) -> int:
+        """Net successes (0 unless the outcome is a success)."""
+        return self.resolution.net
+
+    def summary(self) -> str:
+        """Short text for the UI: "2 successes", "1 success", "Failure" or "Botch (2 botches)"."""
+        if self.outcome == "success":
+            return f"{self.net} success{'es' if self.net != 1 else ''}"
+        if self.outcome == "botch":
+            botches = self.resolution.botches
+            return f"Botch ({botches} botch{'es' if botches != 1 else ''})"
+        return "Failure"
+
+    def as_dict(self) -> dict[str, object]:
+        """The roll as a JSON-serialisable dict for storage (lists, ints, strings, bools).
+
+        Keys: "system" ("maelstrom"), "pool" (:meth:`ActionPool.as_dict`), "dice",
+        "bonus_dice", "experience_die", "resolution" (the :class:`Resolution` fields) and
+        "summary". :meth:`from_dict` rebuilds the result.
+        """
+        resolution = self.resolution
+        return {
+            "system": "maelstrom",
+            "pool": self.pool.as_dict(),
+            "dice": list(self.dice),
+            "bonus_dice": list(self.bonus_dice),
+            "experience_die": list(self.experience_die),
+            "resolution": {
+                "successes": resolution.successes,
+                "removed_by_threshold": resolution.removed_by_threshold,
+                "botches": resolution.botches,
+                "net": resolution.net,
+                "outcome": resolution.outcome,
+            },
+            "summary": self.summary(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> RollResult:
+        """Rebuild a roll stored with :meth:`as_dict` (e.g. to add an experience die later).
+
+        The resolution is recomputed from the stored dice with :func:`resolve`, so a stored
+        result can never disagree with the rules.
+
+        Raises:
+            RuleError: a missing or mistyped field, or dice outside 1-10.
+        """
+        stored = Stored(data, _STORED_RULE)
+        pool = ActionPool.from_dict(stored.mapping("pool"))
+        dice = stored.ints("dice")
+        bonus = stored.ints("bonus_dice")
+        experience = stored.ints("experience_die")
+        return cls(
+            pool=pool,
+            dice=dice,
+            bonus_dice=bonus,
+            experience_die=experience,
+            resolution=_resolve_pool(pool, dice, bonus + experience),
+        )
+
+
+def _resolve_pool(pool: ActionPool, dice: Sequence[int], bonus: Sequence[int]) -> Resolution:
+    return resolve(
+        dice=dice,
+        bonus_dice=bonus,
+        difficulty=pool.difficulty,
+        threshold=pool.threshold,
+        automatic_successes=pool.automatic_successes,
+    )
+
+
+def _explode(rng: Rng, tens: int, room: int) -> list[int]:
+    """Bonus dice for ``tens`` tens, breadth-first and chained, at most ``room`` dice."""
+    bonus: list[int] = []
+    pending = 2 * tens
+    while pending and len(bonus) < room:
+        batch = [roll_die(rng, DIE_SIDES) for _ in range(min(pending, room - len(bonus)))]
+        bonus.extend(batch)
+        pending = 2 * batch.count(10)
+    return bonus
+
+
+def roll(pool: ActionPool, rng: Rng) -> RollResult:
+    """Roll a dice pool and resolve it (Maelstrom rules.md, Resolving the Result, Step 1).
+
+    Rolls ``pool.dice`` d10s in order (one ``rng.randint(1, 10)`` each). If the pool is
+    exploding (a specialty is used; never for soak pools), bonus dice follow breadth-first:
+    two per 10 among the regular dice, then two per 10 among those bonus dice, and so on
+    (Maelstrom rules.md, Using Specialties). A threshold removes successes, not dice, so it
+    never stops bonus dice. At most :data:`MAX_BONUS_DICE` bonus dice are rolled (a safety
+    cap against a broken RNG).
+
+    Args:
+        pool: the pool to roll.
+        rng: the injected random source.
+
+    Returns:
+        A :class:`RollResult` with no experience die.
+    """
+    dice = tuple(roll_die(rng, DIE_SIDES) for _ in range(pool.dice))
+    bonus: tuple[int, ...] = ()
+    if pool.exploding and pool.kind != "soak":
+        bonus = tuple(_explode(rng, dice.count(10), MAX_BONUS_DICE))
+    return RollResult(
+        pool=pool,
+        dice=dice,
+        bonus_dice=bonus,
+        experience_die=(),
+        resolution=_resolve_pool(pool, dice, bonus),
+    )
+
+
+def add_experience_die(result: RollResult, rng: Rng) -> RollResult:
+    """Add the experience die to a resolved roll (Maelstrom rules.md, Adding Experience Dice).
+
+    Once per roll, after resolving, if the roll did not botch: one bonus die is rolled; it
+    does not botch on a 1 and, if the pool uses a specialty, its 10s explode (two more bonus
+    dice each, chained). The roll is then resolved again with all bonus dice.
+
+    Banking the XP (one available XP banked in a trait used by the roll, which the player
+    must have) is the app's job: this function only rolls and re-resolves.
+
+    Args:
+        result: the resolved roll.
+        rng: the injected random source.
+
+    Returns:
+        A new :class:`RollResult` whose ``experience_die`` holds the die and its chained
+        bonus dice.
+
+    Raises:
+        RuleError: the roll botched, the pool forbids it (soak rolls), or an experience die
+            was already added to this roll.
+    """
+    rule = _rule("Adding Experience Dice")
+    if not result.pool.experience_die_allowed:
+        raise RuleError(
+            f"an experience die cannot be added to a {result.pool.kind} roll",
+            _rule("Soaking Damage") if result.pool.kind == "soak" else rule,
+        )
+    if result.experience_die:
+        raise RuleError("an experience die can be added only once per roll", rule)
+    if result.outcome == "botch":
+        raise RuleError("an experience die cannot be added to a botched roll", rule)
+    die = roll_die(rng, DIE_SIDES)
+    experience = [die]
+    if result.pool.exploding and die == 10:
+        room = max(0, MAX_BONUS_DICE - len(result.bonus_dice) - 1)
+        experience.extend(_explode(rng, 1, room))
+    experience_die = tuple(experience)
+    return replace(
+        result,
+        experience_die=experience_die,
+        resolution=_resolve_pool(result.pool, result.dice, result.bonus_dice + experience_die),
+    )
+
+
+def willpower_spend_successes(current: int, *, botched: bool = False) -> int:
+    """Successes of a Willpower roll cancelled by spending a Willpower dot.
+
+    After a Willpower roll the player may spend a dot to succeed automatically, with
+    successes equal to the remaining dots; the final dot may not be spent this way, and a
+    botched roll cannot be cancelled (Maelstrom rules.md, Rolling Willpower).
+
+    Args:
+        current: current Willpower dots before spending.
+        botched: whether the roll being cancelled botched.
+
+    Returns:
+        The successes: ``current - 1`` (the dots left after spending one).
+
+    Raises:
+        RuleError: ``current`` <= 1 (may not spend the final dot) or the roll botched.
+    """
+    rule = _rule("Rolling Willpower")
+    if botched:
+        raise RuleError("you cannot spend Willpower to cancel a botched roll", rule)
+    if current <= 1:
+        raise RuleError(
+            "you may not spend your final Willpower dot to succeed (it would give zero successes)",
+            rule,
+        )
+    return current - 1
+
+
+def willpower_botch_loss(result: RollResult) -> int:
+    """Current Willpower dots lost to a botched Willpower roll.
+
+    "Botching a Willpower roll reduces your character's current Willpower by one dot per
+    uncancelled botch" (Maelstrom rules.md, Rolling Willpower): botches minus the successes
+    left after the threshold.
+
+    Args:
+        result: any roll.
+
+    Returns:
+        Dots lost (>= 1) for a botched Willpower roll; 0 for any other roll.
+    """
+    if result.pool.kind != "willpower" or result.outcome != "botch":
+        return 0
+    return max(0, result.resolution.botches - result.resolution.remaining)
+
