@@ -7,7 +7,7 @@ from django.contrib import admin
 from campaigns.models import Campaign, Membership, Session
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(admin.TabularInline[Membership, Campaign]):
     model = Membership
     extra = 0
     fields = ["user", "role", "joined_at"]
@@ -16,7 +16,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Campaign)
-class CampaignAdmin(admin.ModelAdmin):
+class CampaignAdmin(admin.ModelAdmin[Campaign]):
     list_display = ["name", "ruleset", "created_by", "starting_xp", "created_at"]
     list_filter = ["ruleset"]
     search_fields = ["name", "created_by__username"]
@@ -27,7 +27,7 @@ class CampaignAdmin(admin.ModelAdmin):
 
 
 @admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
+class SessionAdmin(admin.ModelAdmin[Session]):
     """Sessions can be retitled here; one with awards cannot be deleted (the ledger keeps
     its entries, and they point at it)."""
 

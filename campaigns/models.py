@@ -28,7 +28,7 @@ class Campaign(models.Model):
     invite_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     # The system's campaign data the GM edits (Genesys skill list, 3d6 trait names, Shattered
     # World die chart and buy-in catalogue, Shahquest tension pool); its shape belongs to the
-    # system's sheet description (characters/systems/). Changed under a row lock only.
+    # system's sheet description (systems/). Changed under a row lock only.
     system_data = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_created"
@@ -42,7 +42,7 @@ class Campaign(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("campaigns:campaign-detail", args=[self.pk])
+        return reverse("table:campaign-detail", args=[self.pk])
 
     @property
     def ruleset_name(self) -> str:
@@ -121,4 +121,4 @@ class Session(models.Model):
         return self.title or f"Session of {date_format(self.date)}"
 
     def get_absolute_url(self) -> str:
-        return reverse("campaigns:session-detail", args=[self.campaign_id, self.pk])
+        return reverse("table:session-detail", args=[self.campaign_id, self.pk])

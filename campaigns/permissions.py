@@ -1,4 +1,5 @@
-"""Who may see and change what. Views load every object through these helpers.
+"""Who may see and change a campaign. Views load every object through these helpers (a
+character's own are in ``characters.permissions``).
 
 The rule (docs/decisions.md, "Who sees what"): the GM sees and edits every character of the
 campaign; a player sees and edits only their own characters; anyone who is not a member gets
@@ -9,18 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from campaigns.models import Campaign, Membership
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import AnonymousUser, User
 
-    from characters.models import Character
-
-    AnyUser = AbstractBaseUser | AnonymousUser
+    AnyUser = User | AnonymousUser
 
 
 def get_membership(user: AnyUser, campaign_id: int) -> Membership:
@@ -41,36 +39,6 @@ def get_campaign_as_gm(user: AnyUser, campaign_id: int) -> Campaign:
     if not membership.is_gm:
         raise Http404("No such campaign.")
     return membership.campaign
-
-
-def get_character(user: AnyUser, character_id: int) -> Character:
-    """A character the user may see and edit: their own, or any in a campaign they GM.
-
-    One query: the character with its campaign and owner, and the viewer's role in the
-    campaign as ``character.viewer_role`` ("gm", "player", or None for a non-member; read it
-    with :func:`viewer_is_gm`). Raises Http404 for anyone else, and for a former player whose
-    membership was removed.
-    """
-    from characters.models import Character
-
-    if not user.is_authenticated:
-        raise Http404("No such character.")
-    role = Membership.objects.filter(campaign=OuterRef("campaign_id"), user=user)
-    character = get_object_or_404(
-        Character.objects.select_related("campaign", "owner")
-        .annotate(viewer_role=Subquery(role.values("role")[:1])),
-        pk=character_id,
-    )
-    if character.viewer_role == Membership.Role.GM:
-        return character
-    if character.viewer_role is not None and character.owner_id == user.pk:
-        return character
-    raise Http404("No such character.")
-
-
-def viewer_is_gm(character: Character) -> bool:
-    """True when the character was loaded by :func:`get_character` for its campaign's GM."""
-    return getattr(character, "viewer_role", None) == Membership.Role.GM
 
 
 def is_gm(user: AnyUser, campaign_id: int) -> bool:

@@ -1,16 +1,13 @@
 from django.urls import path
 
-from campaigns import live, sessions, views
+from campaigns import live, views
 
 app_name = "campaigns"
 
 urlpatterns = [
     path("", views.campaign_list, name="campaign-list"),
     path("new/", views.campaign_create, name="campaign-create"),
-    path("<int:pk>/", views.campaign_detail, name="campaign-detail"),
     path("<int:pk>/events/", live.campaign_events, name="campaign-events"),
-    path("<int:pk>/system/<slug:action>/", views.campaign_system_action,
-         name="campaign-system-action"),
     path("<int:pk>/invite/renew/", views.campaign_invite_renew, name="campaign-invite-renew"),
     path("<int:pk>/invite/revoke/", views.campaign_invite_revoke, name="campaign-invite-revoke"),
     path(
@@ -19,6 +16,4 @@ urlpatterns = [
         name="membership-remove",
     ),
     path("join/<str:token>/", views.campaign_join, name="campaign-join"),
-    path("<int:pk>/sessions/", sessions.session_list, name="session-list"),
-    path("<int:pk>/sessions/<int:session_pk>/", sessions.session_detail, name="session-detail"),
 ]

@@ -33,7 +33,7 @@ from rulesets import maelstrom
 from rulesets.maelstrom import RuleError
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User
     from django.contrib.sessions.backends.base import SessionBase
 
     from campaigns.models import Campaign
@@ -522,7 +522,7 @@ def validate_draft(draft: Draft, starting_xp: int) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def character_create(*, campaign: Campaign, owner: AbstractBaseUser, draft: Draft) -> Character:
+def character_create(*, campaign: Campaign, owner: User, draft: Draft) -> Character:
     """Create a finished Maelstrom character from a creation draft, all or nothing.
 
     Maelstrom rules.md, Character Creation: attributes start at 1 with +6 dots in the primary
@@ -633,6 +633,12 @@ class ConceptForm(forms.Form):
 
 class RuleCheckedForm(forms.Form):
     """A form whose ``clean`` runs a rules-engine check and shows its RuleError."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        # Form.clean returns cleaned_data; django-stubs says None because an override may.
+        assert data is not None
+        return data
 
     def add_rule_error(self, error: RuleError, field_name: str | None = None) -> None:
         self.add_error(field_name, str(error))
@@ -801,11 +807,11 @@ class SpecialtyForm(RuleCheckedForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["ability"].choices = [("", "Choose an ability")] + [
+        self.fields["ability"].choices = [("", "Choose an ability")] + [  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
             (group, [(name, name) for name in names])
             for group, names in maelstrom.ABILITY_GROUPS.items()
         ]
-        self.fields["classification"].choices = [
+        self.fields["classification"].choices = [  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
             (CLASSIFICATION_AUTO, "As the rules suggest (else general)"),
             ("general", f"General ({maelstrom.xp_cost('general_specialty', 1)} XP)"),
             ("advanced", f"Advanced ({maelstrom.xp_cost('advanced_specialty', 1)} XP)"),
@@ -967,11 +973,12 @@ class XpStep:
         for name, errors in self.ranks.errors.items():
             label = self.ranks.fields[name].label if name in self.ranks.fields else ""
             for error in errors:
-                messages.append(error if not label or label in error else f"{label}: {error}")
+                text = str(error)
+                messages.append(text if not label or str(label) in text else f"{label}: {text}")
         for formset, row in ((self.specialties, "Specialty"), (self.merits_flaws, "Merit/flaw")):
             messages.extend(str(e) for e in formset.non_form_errors())
             for index, form_errors in enumerate(formset.errors, start=1):
-                for errors in form_errors.values():
+                for errors in form_errors.values():  # type: ignore[attr-defined]  # django-stubs: BaseFormSet.errors holds each form's ErrorDict, typed as ErrorList
                     for error in errors:
                         messages.append(f"{row} row {index}: {error}")
         return messages
@@ -987,7 +994,7 @@ def _initial_classification(specialty: Specialty) -> str:
     return "advanced" if specialty.advanced else "general"
 
 
-def _row_values(formset: forms.BaseFormSet, key: str) -> list[Any]:
+def _row_values(formset: forms.BaseFormSet[Any], key: str) -> list[Any]:
     return [
         form.cleaned_data[key]
         for form in formset.forms

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, NotRequired, TypedDict
+
 from django import forms
 
 from characters.services import CHAPTER_AWARDS, STORY_AWARDS
@@ -56,6 +58,16 @@ class AwardForm(forms.Form):
         return data
 
 
+class PurchaseArgs(TypedDict):
+    """The keyword arguments :meth:`SpendForm.purchase_args` gives ``xp_quote``/``xp_spend``:
+    ``kind`` and ``name`` always, ``ability`` and ``advanced`` for a specialty."""
+
+    kind: str
+    name: str
+    ability: NotRequired[str]
+    advanced: NotRequired[bool]
+
+
 class SpendForm(forms.Form):
     """Buy the next dot of a trait, or a new specialty (Maelstrom rules.md, Spending
     Experience). ``trait`` is a ledger key (``ability:Driving``, ``willpower``) or
@@ -70,9 +82,9 @@ class SpendForm(forms.Form):
     advanced = forms.BooleanField(required=False, label="Advanced specialty")
     expected_cost = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args: object, trait_choices: list[tuple[str, str]], **kwargs: object):
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["trait"].choices = [
+    def __init__(self, *args: Any, trait_choices: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["trait"].choices = [  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
             *trait_choices, ("specialty", "A new specialty…")
         ]
 
@@ -85,7 +97,7 @@ class SpendForm(forms.Form):
                 self.add_error("specialty_name", "Name the specialty.")
         return data
 
-    def purchase_args(self) -> dict[str, object]:
+    def purchase_args(self) -> PurchaseArgs:
         """The keyword arguments for ``xp_quote``/``xp_spend``."""
         data = self.cleaned_data
         key = data["trait"]
@@ -104,9 +116,9 @@ class BankForm(forms.Form):
     trait = forms.ChoiceField(label="Bank into")
     amount = forms.IntegerField(min_value=1, max_value=1000, initial=1, label="XP")
 
-    def __init__(self, *args: object, trait_choices: list[tuple[str, str]], **kwargs: object):
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["trait"].choices = trait_choices
+    def __init__(self, *args: Any, trait_choices: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["trait"].choices = trait_choices  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
 
 
 class SystemSpendForm(forms.Form):

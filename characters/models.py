@@ -12,21 +12,18 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from rulesets import maelstrom
 from rulesets.errors import RuleError
 
 RULE_IMPORTS = "docs/backup.md, What an import is trusted for"
 
 
-class AppendOnlyError(RuntimeError):
-    """Raised when code tries to edit or delete a row of an append-only log."""
-
-
 class Character(models.Model):
     """A player character in one campaign, of the campaign's system.
 
     Maelstrom characters keep their traits as ``Trait`` rows and their tracks in columns;
-    every other system keeps its whole sheet in ``sheet`` (characters/systems/).
+    every other system keeps its whole sheet in ``sheet`` (systems/).
 
     ``xp_available`` and ``xp_total`` are kept in step with the ledger (``XpEntry``) inside the
     same transaction as every entry; they always equal the ledger's sums.
@@ -66,7 +63,7 @@ class Character(models.Model):
     huge_size = models.BooleanField(default=False, help_text="Huge Size merit: a ninth box.")
 
     # Every system but Maelstrom keeps its sheet here (features, statistics, skills, tracks,
-    # plot points), in the shape its sheet description (characters/systems/) validates; it is
+    # plot points), in the shape its sheet description (systems/) validates; it is
     # changed only under a row lock, by characters.services.
     sheet = models.JSONField(default=dict, blank=True)
 
@@ -309,15 +306,11 @@ class MeritFlaw(models.Model):
         return f"{self.name} ({self.points})"
 
 
-class XpEntryQuerySet(models.QuerySet["XpEntry"]):
-    def update(self, **kwargs: object) -> int:
-        raise AppendOnlyError("XP ledger entries are never edited; append a reversing entry.")
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyError("XP ledger entries are never deleted; append a reversing entry.")
+class XpEntryQuerySet(AppendOnlyQuerySet["XpEntry"]):
+    pass
 
 
-class XpEntry(models.Model):
+class XpEntry(AppendOnlyModel):
     """One line of a character's append-only XP ledger (Maelstrom rules.md, Character
     Progression).
 
@@ -327,6 +320,9 @@ class XpEntry(models.Model):
     trait's bank first (``banked_delta`` < 0), then on available XP. A mistake is corrected by a
     ``reversal`` entry with negated deltas pointing at the entry it reverses.
     """
+
+    edit_refusal = "XP ledger entries are never edited; append a reversing entry."
+    delete_refusal = "XP ledger entries are never deleted; append a reversing entry."
 
     class Kind(models.TextChoices):
         STARTING = "starting", "Starting XP"
@@ -371,14 +367,6 @@ class XpEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.available_delta:+d} XP ({self.reason})"
-
-    def save(self, *args: object, **kwargs: object) -> None:
-        if not self._state.adding:
-            raise AppendOnlyError("XP ledger entries are never edited; append a reversing entry.")
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
-
-    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyError("XP ledger entries are never deleted; append a reversing entry.")
 
     @property
     def cost(self) -> int:

@@ -7,46 +7,31 @@ A rule violation raises ``rulesets.maelstrom.RuleError`` before anything is writ
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import Sum
 
-from campaigns.live import announce
-from characters import systems
+import systems
+from characters.ledger import RULE_SPENDING, ledger_append, lock_character
 from characters.models import WILLPOWER_KEY, Character, Trait, XpEntry, trait_key, trait_label
+from core.live import announce
 from rulesets import maelstrom
 from rulesets.maelstrom import RuleError
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User
 
     from campaigns.models import Campaign, Session
 
-RULE_SPENDING = "Maelstrom rules.md, Spending Experience"
 RULE_BANKING = "Maelstrom rules.md, Banking Experience"
 RULE_WILLPOWER = "Maelstrom rules.md, Spending Willpower"
 
 # The seed's suggested awards (Maelstrom rules.md, Chapter and Story Experience Awards).
 CHAPTER_AWARDS = ("Participation", "Creativity", "Roleplaying", "Heroism")
 STORY_AWARDS = ("Victory", "Hazard", "Ingenuity")
-
-
-def lock_character(pk: int) -> Character:
-    """Read the character row ``pk`` under a row lock; call inside transaction.atomic().
-
-    Every change of a character (tracks, sheet, XP balance) takes this lock first, so they
-    queue. It is FOR NO KEY UPDATE, not FOR UPDATE: rows that only point at the character (a
-    roll request, a session's award entry, a roll) may still be written by another
-    transaction meanwhile. With FOR UPDATE their foreign-key checks waited for it, and a GM
-    asking the whole party for a roll (rows written in name order) while awarding a session
-    (characters locked in id order) deadlocked on PostgreSQL
-    (tests/concurrency/test_maelstrom_table.py). SQLite has no row locks and ignores it.
-
-    Raises Character.DoesNotExist.
-    """
-    return Character.objects.select_for_update(no_key=True).get(pk=pk)
 
 
 def _lock(character: Character) -> Character:
@@ -123,24 +108,6 @@ def willpower_recover(*, character: Character) -> Character:
 # --- The XP ledger ------------------------------------------------------------------------
 
 
-def _append(character: Character, **fields: object) -> XpEntry:
-    """Append a ledger entry and keep the character's cached sums in step.
-
-    Should be called while holding a SELECT FOR UPDATE lock on the character. Refuses
-    (RuleError) a character not in play: an import awaiting the GM, or refused (the public
-    services check it first; this is the guard no path around them passes).
-    """
-    character.require_in_play()
-    entry = XpEntry.objects.create(character=character, **fields)
-    character.xp_available += entry.available_delta
-    character.xp_total += entry.total_delta
-    if character.xp_available < 0:  # a guard: callers check first, with a clearer message
-        raise RuleError("That would leave negative XP.", RULE_SPENDING)
-    character.save(update_fields=["xp_available", "xp_total", "updated_at"])
-    announce(character.campaign_id, "xpChanged", character_id=character.pk)
-    return entry
-
-
 def banked_xp(character: Character) -> dict[str, int]:
     """XP banked per trait key, from the ledger: ``{"ability:Driving": 2}`` (zeros dropped)."""
     rows = (
@@ -154,7 +121,7 @@ def banked_xp(character: Character) -> dict[str, int]:
 
 
 def xp_award(
-    *, character: Character, amount: int, reason: str, by: AbstractBaseUser,
+    *, character: Character, amount: int, reason: str, by: User,
     session: Session | None = None,
 ) -> XpEntry:
     """Award ``amount`` XP (1-100) with a reason (Maelstrom rules.md, Earning Experience),
@@ -170,13 +137,13 @@ def xp_award(
     with transaction.atomic():
         locked = _lock(character)
         locked.require_in_play()
-        return _append(locked, kind=XpEntry.Kind.AWARD, available_delta=amount,
+        return ledger_append(locked, kind=XpEntry.Kind.AWARD, available_delta=amount,
                        total_delta=amount, reason=reason.strip()[:200], created_by=by,
                        session=session)
 
 
 def xp_award_many(
-    *, character: Character, awards: list[tuple[int, str]], by: AbstractBaseUser,
+    *, character: Character, awards: list[tuple[int, str]], by: User,
     session: Session | None = None,
 ) -> list[XpEntry]:
     """Award several amounts at once, all or nothing: ``awards`` is ``[(xp, reason), ...]``,
@@ -280,7 +247,7 @@ def xp_quote(
 
 def xp_spend(
     *, character: Character, kind: str, name: str, ability: str = "", advanced: bool = False,
-    expected_cost: int | None = None, by: AbstractBaseUser,
+    expected_cost: int | None = None, by: User,
 ) -> XpEntry:
     """Buy the next dot of a trait (or a new specialty) with XP, banked XP first.
 
@@ -306,7 +273,7 @@ def xp_spend(
         _set_rank(locked, quote.trait_key, quote.rank_to,
                   advanced=quote.xp_kind == "advanced_specialty")
         from_bank = f", {quote.from_bank} XP from the bank" if quote.from_bank else ""
-        return _append(
+        return ledger_append(
             locked, kind=XpEntry.Kind.SPEND, available_delta=-quote.from_available,
             banked_delta=-quote.from_bank, bank_key=quote.bank_key if quote.from_bank else "",
             trait_key=quote.trait_key, rank_from=quote.rank_from, rank_to=quote.rank_to,
@@ -343,7 +310,7 @@ def _set_rank(character: Character, key: str, rank: int, *, advanced: bool = Fal
 
 
 def xp_bank(
-    *, character: Character, key: str, amount: int, by: AbstractBaseUser
+    *, character: Character, key: str, amount: int, by: User
 ) -> XpEntry:
     """Bank ``amount`` available XP into one trait (Maelstrom rules.md, Banking Experience).
 
@@ -371,12 +338,12 @@ def xp_bank(
                 f"Banking {amount} XP needs {amount} available; you have "
                 f"{locked.xp_available} XP available.", RULE_BANKING,
             )
-        return _append(locked, kind=XpEntry.Kind.BANK, available_delta=-amount,
+        return ledger_append(locked, kind=XpEntry.Kind.BANK, available_delta=-amount,
                        banked_delta=amount, bank_key=key, trait_key=key,
                        reason=f"Banked in {trait_label(key)}", created_by=by)
 
 
-def xp_undo(*, entry: XpEntry, by: AbstractBaseUser, as_gm: bool) -> XpEntry:
+def xp_undo(*, entry: XpEntry, by: User, as_gm: bool) -> XpEntry:
     """Undo a spend with a reversing entry: the XP comes back (banked XP to its bank) and
     the dot goes (a specialty is removed). Nothing is deleted.
 
@@ -409,7 +376,7 @@ def xp_undo(*, entry: XpEntry, by: AbstractBaseUser, as_gm: bool) -> XpEntry:
             _save_tracks(character, ["sheet"])
         else:
             _set_rank(character, entry.trait_key, entry.rank_from or 0)
-        return _append(
+        return ledger_append(
             character, kind=XpEntry.Kind.REVERSAL, available_delta=-entry.available_delta,
             total_delta=-entry.total_delta, banked_delta=-entry.banked_delta,
             bank_key=entry.bank_key, trait_key=entry.trait_key, rank_from=entry.rank_to,
@@ -445,7 +412,7 @@ def _current_rank(character: Character, key: str) -> int:
 
 
 def xp_bank_for_experience_die(
-    *, character: Character, key: str, by: AbstractBaseUser, reason: str
+    *, character: Character, key: str, by: User, reason: str
 ) -> XpEntry:
     """Bank 1 available XP in a trait used by a roll, for an experience die (Maelstrom
     rules.md, Adding Experience Dice). Should be called while holding a SELECT FOR UPDATE
@@ -453,25 +420,18 @@ def xp_bank_for_experience_die(
     if character.xp_available < 1:
         raise RuleError("An experience die needs 1 available XP to bank; you have none.",
                         "Maelstrom rules.md, Adding Experience Dice")
-    return _append(character, kind=XpEntry.Kind.BANK, available_delta=-1, banked_delta=1,
+    return ledger_append(character, kind=XpEntry.Kind.BANK, available_delta=-1, banked_delta=1,
                    bank_key=key, trait_key=key, reason=reason, created_by=by)
 
 
-# --- Every other system: the sheet as its description says (characters/systems/) --------
-
-
-def ledger_append(character: Character, **fields: object) -> XpEntry:
-    """Append an XP ledger entry (``XpEntry`` fields) and keep the character's sums in step;
-    announces ``xpChanged`` after commit. Should be called while holding a SELECT FOR UPDATE
-    lock on the character (inside a system's action). Raises RuleError on an overdraft."""
-    return _append(character, **fields)
+# --- Every other system: the sheet as its description says (systems/) --------
 
 
 def system_character_create(
-    *, campaign: Campaign, owner: AbstractBaseUser, name: str, concept: str,
+    *, campaign: Campaign, owner: User, name: str, concept: str,
     sheet: dict[str, object], starting_xp: int = 0,
 ) -> Character:
-    """Create a character of a system described in ``characters/systems/`` with its checked
+    """Create a character of a system described in ``systems/`` with its checked
     ``sheet``, and its starting XP as the ledger's first entry when there is any. Atomic."""
     with transaction.atomic():
         character = Character.objects.create(
@@ -479,14 +439,40 @@ def system_character_create(
             sheet=sheet,
         )
         if starting_xp:
-            _append(character, kind=XpEntry.Kind.STARTING, available_delta=starting_xp,
+            ledger_append(character, kind=XpEntry.Kind.STARTING, available_delta=starting_xp,
                     total_delta=starting_xp, reason="Starting XP", created_by=owner)
     return character
 
 
+def character_create_from_data(
+    *, campaign: Campaign, owner: User, data: Mapping[str, Any],
+) -> Character:
+    """Create a character of the campaign's system from creation-form ``data`` (field name ->
+    value, as the creation page posts it), exactly as that page does: the system's form
+    checks it, its ``new_sheet`` builds the sheet, and :func:`system_character_create` writes
+    it with its starting XP. The demo data and the tests make characters this way.
+
+    Raises:
+        ValueError: the form is invalid (its errors, one sentence each).
+        RuleError: a rule refuses the sheet, or the campaign's system has no sheet layer.
+    """
+    system = systems.for_campaign(campaign)
+    if system is None:
+        raise RuleError("This system creates characters on its own pages.", "Creation")
+    form = system.creation_form(campaign, data)
+    if not form.is_valid():
+        raise ValueError(systems.errors_text(form))
+    return system_character_create(
+        campaign=campaign, owner=owner, name=form.cleaned_data["name"],
+        concept=form.cleaned_data.get("concept", ""),
+        sheet=system.new_sheet(campaign, form.cleaned_data),
+        starting_xp=system.creation_xp(campaign, form.cleaned_data),
+    )
+
+
 def sheet_change(
     *, character: Character, action: systems.TrackAction, data: dict[str, object],
-    by: AbstractBaseUser,
+    by: User,
 ) -> tuple[Character, str]:
     """Make one in-place change of a character's sheet (a stress step, a plot point spent),
     all or nothing: lock the row, let the system's action change ``sheet`` (RuleError
@@ -502,7 +488,7 @@ def sheet_change(
 
 
 def xp_spend_advance(
-    *, character: Character, key: str, by: AbstractBaseUser, expected_cost: int | None = None,
+    *, character: Character, key: str, by: User, expected_cost: int | None = None,
 ) -> XpEntry:
     """Buy the next rank of ``key`` (a skill rank, a die step, a buy-in level) with XP, as
     the system prices it; one ledger entry, and the sheet changed in the same transaction.
@@ -527,6 +513,6 @@ def xp_spend_advance(
                 f"available ({advance.cost - locked.xp_available} short).", "Advancement")
         system.set_rank(locked, key, advance.rank_to)
         _save_tracks(locked, ["sheet"])
-        return _append(locked, kind=XpEntry.Kind.SPEND, available_delta=-advance.cost,
+        return ledger_append(locked, kind=XpEntry.Kind.SPEND, available_delta=-advance.cost,
                        trait_key=key, rank_from=advance.rank_from, rank_to=advance.rank_to,
                        reason=advance.label[:200], created_by=by)

@@ -13,13 +13,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import OuterRef, Prefetch, Subquery, prefetch_related_objects
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
-from campaigns.permissions import get_character, viewer_is_gm
-from characters import services, systems
+import systems
+from characters import services
+from characters.cards import health_context, party_card_context
 from characters.forms import (
     AwardForm,
     BankForm,
@@ -29,8 +30,10 @@ from characters.forms import (
     SystemSpendForm,
     WillpowerForm,
 )
-from characters.models import WILLPOWER_KEY, Character, Trait, XpEntry, trait_key
+from characters.models import WILLPOWER_KEY, Character, Trait, XpEntry, trait_key, trait_label
+from characters.permissions import get_character, viewer_is_gm
 from core import submissions
+from core.http import AuthenticatedHttpRequest, render_page
 from rolls.forms import RollForm
 from rolls.models import Roll
 from rulesets import maelstrom
@@ -46,8 +49,6 @@ BANK_IDS, AWARD_IDS = "bank_%s", "award_%s"
 # The health forms' select options, read once from the forms that check the POST (the sheet
 # only draws the selects; building the forms on every page view cost more than the rest of
 # the health box).
-_DAMAGE_CHOICES = DamageForm.base_fields["kind"].choices  # type: ignore[attr-defined]
-_HEAL_CHOICES = HealForm.base_fields["kind"].choices  # type: ignore[attr-defined]
 # The seed's advanced specialties, suggested for the GM's required specialties on every sheet.
 _CATALOGUE_ADVANCED = frozenset(
     name for info in maelstrom.ABILITIES.values() for name in info.advanced_specialties
@@ -107,34 +108,6 @@ def _layout(traits: list[Any], banked: dict[str, int]) -> dict[str, Any]:
     return {"attributes": attributes, "abilities": abilities}
 
 
-_MARK_LABELS = {"/": "bashing", "X": "lethal", "*": "aggravated"}
-
-
-def _health_context(character: Character) -> dict[str, Any]:
-    chart = character.health
-    boxes = []
-    for (name, penalty), mark in zip(chart.levels(), chart.marks(), strict=True):
-        label = _MARK_LABELS.get(mark, "empty")
-        # The sheet prints penalty_text, filled and aria as they are (fewer template tests).
-        boxes.append({"name": name, "penalty": penalty, "mark": mark, "label": label,
-                      "penalty_text": "—" if penalty is None else str(penalty),
-                      "filled": mark != maelstrom.EMPTY_MARK, "aria": f"{name}: {label}"})
-    return {"chart": chart, "boxes": boxes, "damage_choices": _DAMAGE_CHOICES,
-            "heal_choices": _HEAL_CHOICES}
-
-
-def party_card_context(character: Character) -> dict[str, Any]:
-    """What the GM dashboard's card of a character shows: for Maelstrom the health boxes with
-    their names and marks, the wound level, willpower and XP; for every other system what its
-    sheet description puts on the card (``template`` names its ``_card.html``). No queries:
-    all from the character's and its campaign's rows."""
-    system = systems.for_campaign(character.campaign)
-    if system is not None:
-        return {"character": character, "template": system.template("_card.html"),
-                **system.card_context(character)}
-    return {"character": character, **_health_context(character)}
-
-
 def _willpower_context(character: Character, banked: dict[str, int]) -> dict[str, Any]:
     return {
         "willpower_permanent": _dots(character.willpower_permanent, maelstrom.WILLPOWER_MAX),
@@ -171,17 +144,17 @@ def _recent_rolls(character: Character, *fields: str) -> list[Roll]:
     )
     with_followups: list[Roll] = []
     for roll in rolls:
-        if roll.a_followup is not None:
+        if roll.a_followup is not None:  # type: ignore[attr-defined]  # django-stubs: RollQuerySet yields plain Roll, dropping the annotate() attribute
             with_followups.append(roll)
         else:
-            roll.followup_list = []
+            roll.followup_list = []  # type: ignore[attr-defined]  # django-stubs: Prefetch(to_attr=) attributes are not on the model
     if with_followups:
         prefetch_related_objects(with_followups, Prefetch(
             "followups", queryset=Roll.objects.only(*_FOLLOWUP_FIELDS), to_attr="followup_list"))
     return rolls
 
 
-def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]:
+def _sheet_context(request: AuthenticatedHttpRequest, character: Character) -> dict[str, Any]:
     """Everything the sheet shows, in a fixed number of queries whatever the trait count."""
     traits = list(character.traits.values_list(*_SHEET_TRAIT_FIELDS, named=True))
     banked = services.banked_xp(character)
@@ -191,7 +164,7 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
         "live_campaign": character.campaign,
         "is_gm": viewer_is_gm(character),
         **_layout(traits, banked),
-        **_health_context(character),
+        **health_context(character),
         **_willpower_context(character, banked),
         "merits": [m for m in merits_flaws if m.kind == "merit"],
         "flaws": [m for m in merits_flaws if m.kind == "flaw"],
@@ -230,11 +203,11 @@ def _system_sheet_context(character: Character, system: systems.SheetSystem
 
 
 @login_required
-def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The sheet. Maelstrom (rules.md, Traits, Willpower, Health): traits as dots in the
     seed's groups, specialties under their ability, willpower, the health chart, merits and
     flaws, XP; each trait can join the roll pool. Every other system: the sheet its
-    description lays out (characters/systems/)."""
+    description lays out (systems/)."""
     character = get_character(request.user, pk)
     system = systems.for_campaign(character.campaign)
     if system is not None:
@@ -245,7 +218,7 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def character_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+def character_action(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
     """One in-place change of a described system's sheet (``action`` names it: a stress
     step, a plot point, a statistic spent). The system's form checks the input, its rule
     makes the change atomically; HTMX gets the changed box (or the dashboard card), a plain
@@ -255,7 +228,7 @@ def character_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
     track = system.actions.get(action) if system else None
     if system is None or track is None or (track.gm_only and not viewer_is_gm(character)):
         raise Http404("No such change on this sheet.")
-    form = (track.form(request.POST, character=character) if track.needs_character  # type: ignore[call-arg]
+    form = (track.form(request.POST, character=character) if track.needs_character  # type: ignore[call-arg]  # TrackAction.form is typed Form; a needs_character form takes character=
             else track.form(request.POST))
     error = success = ""
     if not form.is_valid():
@@ -265,7 +238,8 @@ def character_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
             role = getattr(character, "viewer_role", None)
             character, success = services.sheet_change(
                 character=character, action=track, data=form.cleaned_data, by=request.user)
-            character.viewer_role = role  # the locked copy lacks it; is_gm reads it
+            # The locked copy lacks it; is_gm reads it.
+            character.viewer_role = role  # type: ignore[attr-defined]  # django-stubs: get_character's annotate() attribute is not on the model
         except RuleError as exc:
             error = str(exc)
     return _respond(request, character, track.partial,
@@ -274,7 +248,7 @@ def character_action(request: HttpRequest, pk: int, action: str) -> HttpResponse
 
 
 def _respond(
-    request: HttpRequest, character: Character, partial: str,
+    request: AuthenticatedHttpRequest, character: Character, partial: str,
     context_for: Callable[[], dict[str, Any]],
     *, error: str = "", success: str = "", system: systems.SheetSystem | None = None,
 ) -> HttpResponse:
@@ -287,7 +261,7 @@ def _respond(
     from_dashboard = request.POST.get("from") == "dashboard"
     if request.htmx and from_dashboard:
         card = {"card": party_card_context(character), "error": error, "success": success}
-        return render(request, "campaigns/campaign_detail.html#party-card", card)
+        return render(request, "table/campaign_detail.html#party-card", card)
     if request.htmx:
         # The track's answer also refreshes the roll dialog's wound note (out of band).
         context = {"character": character, "error": error, "success": success,
@@ -303,7 +277,7 @@ def _respond(
     return redirect(character.campaign if from_dashboard else character)
 
 
-def _maelstrom_character(request: HttpRequest, pk: int) -> Character:
+def _maelstrom_character(request: AuthenticatedHttpRequest, pk: int) -> Character:
     """The character for a Maelstrom-only change (health boxes, willpower, banking): as
     ``get_character``, and a 404 for a character of any other system, whose sheet has no
     such track (its own changes go through ``character_action``)."""
@@ -315,7 +289,7 @@ def _maelstrom_character(request: HttpRequest, pk: int) -> Character:
 
 @require_POST
 @login_required
-def character_health(request: HttpRequest, pk: int) -> HttpResponse:
+def character_health(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Mark damage or heal a level in place (Maelstrom rules.md, Marking Damage)."""
     character = _maelstrom_character(request, pk)
     if request.POST.get("action") == "heal":
@@ -324,7 +298,7 @@ def character_health(request: HttpRequest, pk: int) -> HttpResponse:
         form = DamageForm(request.POST)
     error = success = ""
     if not form.is_valid():
-        error = "; ".join(e for errors in form.errors.values() for e in errors)
+        error = "; ".join(str(e) for errors in form.errors.values() for e in errors)
     else:
         try:
             if isinstance(form, HealForm):
@@ -338,13 +312,13 @@ def character_health(request: HttpRequest, pk: int) -> HttpResponse:
                 success = f"Marked {levels} {kind}: {character.health.level_name}."
         except RuleError as exc:
             error = str(exc)
-    return _respond(request, character, "health-track", lambda: _health_context(character),
+    return _respond(request, character, "health-track", lambda: health_context(character),
                     error=error, success=success)
 
 
 @require_POST
 @login_required
-def character_willpower(request: HttpRequest, pk: int) -> HttpResponse:
+def character_willpower(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Spend or recover a current willpower dot in place (Maelstrom rules.md, Willpower)."""
     character = _maelstrom_character(request, pk)
     form = WillpowerForm(request.POST)
@@ -370,7 +344,7 @@ def character_willpower(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _xp_context(
-    request: HttpRequest, character: Character, **forms: Any
+    request: AuthenticatedHttpRequest, character: Character, **forms: Any
 ) -> dict[str, Any]:
     system = systems.for_campaign(character.campaign)
     traits = [] if system else list(character.traits.all())
@@ -389,7 +363,7 @@ def _xp_context(
         "undoable": {e.pk for e in entries if e.kind == XpEntry.Kind.SPEND
                      and not hasattr(e, "reversal")
                      and (gm or (e.pk == latest_own and e.created_by_id == request.user.pk))},
-        "banked": [(services.trait_label(k), v) for k, v in sorted(banked.items())],
+        "banked": [(trait_label(k), v) for k, v in sorted(banked.items())],
         "spend_form": forms.get("spend_form") or SpendForm(trait_choices=choices),
         "bank_form": forms.get("bank_form") or BankForm(trait_choices=choices, auto_id=BANK_IDS),
         "award_form": forms.get("award_form") or AwardForm(auto_id=AWARD_IDS),
@@ -405,7 +379,7 @@ def _xp_context(
 
 
 @login_required
-def character_xp(request: HttpRequest, pk: int) -> HttpResponse:
+def character_xp(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The XP page: balance, banks, the ledger, and the spend, bank and award forms."""
     character = get_character(request.user, pk)
     return render(request, XP_PAGE, _xp_context(request, character))
@@ -413,7 +387,7 @@ def character_xp(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def character_xp_spend(request: HttpRequest, pk: int) -> HttpResponse:
+def character_xp_spend(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Spend XP on a dot or specialty: GET shows the cost (from the bank and from available
     XP) before confirming; POST with the confirmed ``expected_cost`` buys it
     (Maelstrom rules.md, Spending Experience)."""
@@ -430,7 +404,7 @@ def character_xp_spend(request: HttpRequest, pk: int) -> HttpResponse:
             # A purchase is confirmed at the price the player saw; without one, show it.
             if request.method == "POST" and form.cleaned_data["expected_cost"] is not None:
                 entry = services.xp_spend(
-                    character=character, **form.purchase_args(),  # type: ignore[arg-type]
+                    character=character, **form.purchase_args(),
                     expected_cost=form.cleaned_data["expected_cost"], by=request.user,
                 )
                 messages.success(request, f"Spent {entry.cost} XP: {entry.reason}.")
@@ -439,17 +413,15 @@ def character_xp_spend(request: HttpRequest, pk: int) -> HttpResponse:
                     return render(request, f"{XP_PAGE}#xp-panel",
                                   _xp_context(request, character))
                 return redirect("characters:character-xp", pk=character.pk)
-            quote = services.xp_quote(character=character, **form.purchase_args())  # type: ignore[arg-type]
+            quote = services.xp_quote(character=character, **form.purchase_args())
         except RuleError as exc:
             form.add_error(None, str(exc))
     context = _xp_context(request, character, spend_form=form, quote=quote)
-    if request.htmx:
-        return render(request, f"{XP_PAGE}#xp-panel", context)
-    return render(request, XP_PAGE, context)
+    return render_page(request, XP_PAGE, "xp-panel", context)
 
 
 def _system_xp_spend(
-    request: HttpRequest, character: Character, system: systems.SheetSystem
+    request: AuthenticatedHttpRequest, character: Character, system: systems.SheetSystem
 ) -> HttpResponse:
     """A described system's purchase: GET ``key`` shows the price (the system's quote, with
     any unmet prerequisite named); POST ``key`` with the confirmed ``expected_cost`` buys
@@ -477,13 +449,12 @@ def _system_xp_spend(
             error = str(exc)
     context = _xp_context(request, character, quote=quote, spend_error=error)
     status = 400 if error and not request.htmx else 200
-    return render(request, f"{XP_PAGE}#xp-panel" if request.htmx else XP_PAGE, context,
-                  status=status)
+    return render_page(request, XP_PAGE, "xp-panel", context, status=status)
 
 
 @require_POST
 @login_required
-def character_xp_bank(request: HttpRequest, pk: int) -> HttpResponse:
+def character_xp_bank(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Bank available XP into a trait (Maelstrom rules.md, Banking Experience)."""
     character = _maelstrom_character(request, pk)
     choices = _trait_choices(list(character.traits.all()), character)
@@ -496,18 +467,18 @@ def character_xp_bank(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(None, str(exc))
         else:
             messages.success(request, f"{entry.banked_delta} XP banked in "
-                                      f"{services.trait_label(entry.bank_key)}.")
+                                      f"{trait_label(entry.bank_key)}.")
             if not request.htmx:
                 return redirect("characters:character-xp", pk=character.pk)
             character.refresh_from_db()
             return render(request, f"{XP_PAGE}#xp-panel", _xp_context(request, character))
     context = _xp_context(request, character, bank_form=form)
-    return render(request, f"{XP_PAGE}#xp-panel" if request.htmx else XP_PAGE, context)
+    return render_page(request, XP_PAGE, "xp-panel", context)
 
 
 @require_POST
 @login_required
-def character_xp_award(request: HttpRequest, pk: int) -> HttpResponse:
+def character_xp_award(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The GM awards XP: the seed's chapter and story awards and/or a custom amount
     (Maelstrom rules.md, Earning Experience). Players get 404."""
     character = get_character(request.user, pk)
@@ -541,12 +512,12 @@ def character_xp_award(request: HttpRequest, pk: int) -> HttpResponse:
             character.refresh_from_db()
             return render(request, f"{XP_PAGE}#xp-panel", _xp_context(request, character))
     context = _xp_context(request, character, award_form=form)
-    return render(request, f"{XP_PAGE}#xp-panel" if request.htmx else XP_PAGE, context)
+    return render_page(request, XP_PAGE, "xp-panel", context)
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def character_xp_undo(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+def character_xp_undo(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> HttpResponse:
     """Undo a spend with a reversing entry: GET asks to confirm, POST undoes it. A player
     undoes only their own latest spend; the GM any (Maelstrom rules.md, Spending
     Experience; our ledger never deletes)."""

@@ -12,15 +12,17 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+import systems
 from campaigns.models import Campaign
 from campaigns.permissions import get_membership
-from characters import creation, services, systems
+from characters import creation, services
 from characters.creation import STEP_SLUGS, STEPS, Draft
+from core.http import AuthenticatedHttpRequest
 from rulesets import maelstrom
 from rulesets.errors import RuleError
 
@@ -34,7 +36,7 @@ FORM_STEPS: dict[str, Any] = {
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def character_create(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpResponse:
     """Create a Maelstrom character in five checked steps (Maelstrom rules.md, Character
     Creation); any member of the campaign may. Non-members get 404."""
     campaign = get_membership(request.user, campaign_id).campaign
@@ -59,7 +61,7 @@ def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 
 def _system_create(
-    request: HttpRequest, campaign: Campaign, system: systems.SheetSystem
+    request: AuthenticatedHttpRequest, campaign: Campaign, system: systems.SheetSystem
 ) -> HttpResponse:
     """Create a character of a described system on one page: the system's form checks every
     rule and names the one broken; the form re-renders with the player's input until it
@@ -84,7 +86,7 @@ def _system_create(
 
 
 def _form_step(
-    request: HttpRequest, campaign: Campaign, draft: Draft, open_step: str, slug: str
+    request: AuthenticatedHttpRequest, campaign: Campaign, draft: Draft, open_step: str, slug: str
 ) -> HttpResponse:
     """The name, attributes and abilities steps: a form the rules engine checks, applied to
     the draft when valid."""
@@ -100,7 +102,7 @@ def _form_step(
 
 
 def _xp_step(
-    request: HttpRequest, campaign: Campaign, draft: Draft, open_step: str
+    request: AuthenticatedHttpRequest, campaign: Campaign, draft: Draft, open_step: str
 ) -> HttpResponse:
     if request.method == "GET":
         xp = creation.XpStep(draft)
@@ -128,13 +130,13 @@ def _xp_step(
 
 
 def _review_step(
-    request: HttpRequest, campaign: Campaign, draft: Draft, open_step: str
+    request: AuthenticatedHttpRequest, campaign: Campaign, draft: Draft, open_step: str
 ) -> HttpResponse:
     context: dict[str, Any] = {"summary": _summary(draft, campaign.starting_xp)}
     if request.method == "POST":
         try:
             character = creation.character_create(
-                campaign=campaign, owner=request.user, draft=draft  # type: ignore[arg-type]
+                campaign=campaign, owner=request.user, draft=draft
             )
         except ValueError as error:  # RuleError included: the draft changed under us
             context["step_errors"] = [str(error)]
@@ -153,7 +155,9 @@ def _step_url(campaign: Campaign, slug: str) -> str:
     return f"{reverse('characters:character-create', args=[campaign.pk])}?step={slug}"
 
 
-def _advance(request: HttpRequest, campaign: Campaign, draft: Draft, slug: str) -> HttpResponse:
+def _advance(
+    request: AuthenticatedHttpRequest, campaign: Campaign, draft: Draft, slug: str
+) -> HttpResponse:
     """Mark ``slug`` done, keep the draft, and go to the next step still needing the player."""
     draft.complete(slug)
     creation.draft_save(request.session, campaign.pk, draft)
@@ -165,7 +169,7 @@ def _advance(request: HttpRequest, campaign: Campaign, draft: Draft, slug: str) 
 
 
 def _render(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     campaign: Campaign,
     draft: Draft,
     step: str,

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import redis.exceptions
 from django.conf import settings
 from django.shortcuts import render
-from django_ratelimit.core import get_usage
+from django_ratelimit.core import get_usage  # type: ignore[import-untyped]  # django-ratelimit ships no type hints
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -52,8 +52,9 @@ INVITE_JOIN = Limit("invite-join", "INVITE_JOIN_RATE", "joins by invite link")
 
 def _usage(request: HttpRequest, limit: Limit, *, spend: bool) -> dict[str, int] | None:
     try:
-        return get_usage(request, group=limit.group, key="ip", rate=limit.rate,
-                         increment=spend)
+        usage: dict[str, int] | None = get_usage(request, group=limit.group, key="ip",
+                                                 rate=limit.rate, increment=spend)
+        return usage
     except (redis.exceptions.RedisError, OSError) as exc:
         logger.warning("rate limit %s not checked, the cache is unreachable: %s",
                        limit.group, exc)

@@ -22,7 +22,7 @@ from django.db import DatabaseError, transaction
 from core.models import FormSubmission
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User
     from django.http import HttpRequest
 
 FIELD = "submission"
@@ -73,7 +73,7 @@ class Submitted(Generic[T]):
 
 
 def submit_once(
-    *, user: AbstractBaseUser, form: str, token: str | None, act: Callable[[], T],
+    *, user: User, form: str, token: str | None, act: Callable[[], T],
     result_id: Callable[[T], int],
 ) -> Submitted[T]:
     """Run ``act`` once per ``(user, form, token)``.
@@ -113,6 +113,6 @@ def submit_once(
     return Submitted(result, result_id(result))
 
 
-def _done(user: AbstractBaseUser, form: str, token: str) -> int | None:
+def _done(user: User, form: str, token: str) -> int | None:
     return (FormSubmission.objects.filter(user=user, form=form, token=token)
             .values_list("result_id", flat=True).first())

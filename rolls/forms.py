@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django import forms
 
@@ -45,11 +46,11 @@ class RollForm(forms.Form):
     armor = forms.IntegerField(min_value=0, max_value=20, initial=0, required=False,
                                label="Armor dice")
 
-    def __init__(self, *args: object, traits: list[str] | None = None,
-                 specialties: list[str] | None = None, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["trait"].choices = [(t, t) for t in traits or []]
-        self.fields["specialty"].choices = [(s, s) for s in specialties or []]
+    def __init__(self, *args: Any, traits: list[str] | None = None,
+                 specialties: list[str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["trait"].choices = [(t, t) for t in traits or []]  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
+        self.fields["specialty"].choices = [(s, s) for s in specialties or []]  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
@@ -102,9 +103,9 @@ class RequestedRollForm(forms.Form):
     threshold = forms.IntegerField(min_value=0, max_value=20, initial=0, label="Threshold")
     note = forms.CharField(required=False, max_length=200, label="Note for the player")
 
-    def __init__(self, *args: object, characters: list[tuple[int, str]], **kwargs: object):
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["character"].choices = [
+    def __init__(self, *args: Any, characters: list[tuple[int, str]], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["character"].choices = [  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
             ("all", "Everyone"), *[(str(pk), name) for pk, name in characters]
         ]
 
@@ -122,13 +123,13 @@ class RequestedRollForm(forms.Form):
 
 class RequestWhoForm(forms.Form):
     """Whom a described system's roll request goes to, and the GM's note; what to roll comes
-    from the system's own ``request_form`` (characters/systems/)."""
+    from the system's own ``request_form`` (systems/)."""
 
     character = forms.ChoiceField(label="Ask")
     note = forms.CharField(required=False, max_length=200, label="Note for the player")
 
-    def __init__(self, *args: object, characters: list[tuple[int, str]], **kwargs: object):
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["character"].choices = [
+    def __init__(self, *args: Any, characters: list[tuple[int, str]], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["character"].choices = [  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
             ("all", "Everyone"), *[(str(pk), name) for pk, name in characters]
         ]

@@ -6,23 +6,17 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from characters.models import AppendOnlyError
+from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 
 
-class RollQuerySet(models.QuerySet["Roll"]):
-    def update(self, **kwargs: object) -> int:
-        raise AppendOnlyError("Rolls are never edited.")
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyError("Rolls are never deleted.")
-
+class RollQuerySet(AppendOnlyQuerySet["Roll"]):
     def visible_to(self, *, is_gm: bool) -> RollQuerySet:
         """The rolls a member may see: all of them for the GM; players never see GM-only
         rolls."""
         return self if is_gm else self.filter(gm_only=False)
 
 
-class Roll(models.Model):
+class Roll(AppendOnlyModel):
     """One server-side roll and its outcome, in the system's own terms.
 
     ``pool`` holds the pool as built by the rules engine (traits, dice, difficulty, threshold,
@@ -37,6 +31,9 @@ class Roll(models.Model):
     its date says. It is shown marked wherever rolls are shown, takes no follow-up and
     answers no request made here; every roll made here has ``imported`` False.
     """
+
+    edit_refusal = "Rolls are never edited; the log is append-only."
+    delete_refusal = "Rolls are never deleted; the log is append-only."
 
     class Kind(models.TextChoices):
         ACTION = "action", "Action"
@@ -127,14 +124,6 @@ class Roll(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("rolls:roll-detail", args=[self.pk])
 
-    def save(self, *args: object, **kwargs: object) -> None:
-        if not self._state.adding:
-            raise AppendOnlyError("Rolls are never edited; the log is append-only.")
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
-
-    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyError("Rolls are never deleted; the log is append-only.")
-
 
 class RequestedRoll(models.Model):
     """A roll the GM asks a player's character to make, with its pool preset (traits,
@@ -155,7 +144,7 @@ class RequestedRoll(models.Model):
     difficulty = models.PositiveSmallIntegerField(default=6)
     threshold = models.PositiveSmallIntegerField(default=0)
     note = models.CharField(max_length=200, blank=True)
-    # A described system's request (characters/systems/): the roll dialog's data to prefill,
+    # A described system's request (systems/): the roll dialog's data to prefill,
     # and the pool in words as the system put it.
     data = models.JSONField(default=dict, blank=True)
     description = models.CharField(max_length=200, blank=True)

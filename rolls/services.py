@@ -1,38 +1,31 @@
 """Rolling on the server: build the pool through the rules engine, roll, store, then show.
 
-``get_rng()`` is the server's dice: the operating system's CSPRNG. Tests replace it with a
-seeded ``random.Random`` (tests/conftest.py), which is why views call it at request time.
+The views pass the server's dice in (``core.dice.get_rng()``, the operating system's CSPRNG;
+a seeded ``random.Random`` in tests, tests/conftest.py), so every function here takes ``rng``.
 """
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from django.db import transaction
 
-from campaigns.live import announce
-from characters import systems
+import systems
+from characters.ledger import lock_character
 from characters.models import RULE_IMPORTS, WILLPOWER_KEY, Character, Trait, trait_key
-from characters.services import lock_character, xp_bank_for_experience_die
+from characters.services import xp_bank_for_experience_die
+from core.live import announce
+from rolls.log import just_made, roll_store
 from rolls.models import RequestedRoll, Roll
 from rulesets import maelstrom, registry
 from rulesets.dice import Rng
 from rulesets.maelstrom import RuleError
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User
 
     from campaigns.models import Campaign
-
-_SYSTEM_RANDOM = secrets.SystemRandom()
-
-
-def get_rng() -> Rng:
-    """The server's dice: ``secrets.SystemRandom`` (never seeded, never predictable)."""
-    return _SYSTEM_RANDOM
-
 
 @dataclass(frozen=True)
 class RollRequest:
@@ -116,13 +109,13 @@ def build_pool(
 
 
 def _store(
-    *, character: Character, result: maelstrom.RollResult, kind: str, by: AbstractBaseUser,
+    *, character: Character, result: maelstrom.RollResult, kind: str, by: User,
     parent: Roll | None = None, outcome: str | None = None, net: int | None = None,
     summary: str | None = None,
 ) -> Roll:
     data = result.as_dict()
     announce(character.campaign_id, "rollMade", character_id=character.pk)
-    return _just_made(Roll.objects.create(
+    return just_made(Roll.objects.create(
         campaign_id=character.campaign_id, character=character, rolled_by=by,
         ruleset="maelstrom", kind=kind, parent=parent, description=result.pool.describe(),
         pool=data["pool"], dice=data["dice"], bonus_dice=data["bonus_dice"],
@@ -132,16 +125,8 @@ def _store(
     ))
 
 
-def _just_made(roll: Roll) -> Roll:
-    """``roll``, just inserted, knowing that no request is answered by it yet: only the
-    service making it may set a request's ``answer`` (which then caches itself on the roll),
-    so showing a new roll needs no query to ask. Returns the same Roll."""
-    Roll.answers.related.set_cached_value(roll, None)
-    return roll
-
-
 def roll_create(
-    *, character: Character, request: RollRequest, by: AbstractBaseUser, rng: Rng,
+    *, character: Character, request: RollRequest, by: User, rng: Rng,
     answers: int | None = None,
 ) -> Roll:
     """Roll a pool from the sheet and store it before anyone sees it.
@@ -206,7 +191,7 @@ def _open_request(character: Character, pk: int) -> RequestedRoll:
 
 def requested_roll_create(
     *, characters: list[Character], kind: str, traits: tuple[str, ...], difficulty: int,
-    threshold: int, note: str, by: AbstractBaseUser,
+    threshold: int, note: str, by: User,
 ) -> list[RequestedRoll]:
     """The GM asks ``characters`` (one, or the whole party) for a roll with its pool preset.
 
@@ -256,7 +241,7 @@ def experience_die_keys(roll: Roll) -> list[tuple[str, str]]:
     return keys
 
 
-def roll_experience_die(*, roll: Roll, key: str, by: AbstractBaseUser, rng: Rng) -> Roll:
+def roll_experience_die(*, roll: Roll, key: str, by: User, rng: Rng) -> Roll:
     """Add an experience die to a roll: bank 1 available XP in a trait the roll used, add
     one bonus die (exploding when a specialty was used), and store the new total as a
     follow-up roll (Maelstrom rules.md, Adding Experience Dice).
@@ -265,6 +250,8 @@ def roll_experience_die(*, roll: Roll, key: str, by: AbstractBaseUser, rng: Rng)
     is not a trait the roll used, or no XP is available.
     """
     with transaction.atomic():
+        # Follow-ups are offered on a character's roll only (the views check it first).
+        assert roll.character_id is not None
         character = lock_character(roll.character_id)
         character.require_in_play()
         _require_rolled_here(roll)
@@ -290,7 +277,7 @@ def roll_experience_die(*, roll: Roll, key: str, by: AbstractBaseUser, rng: Rng)
                       by=by, parent=roll)
 
 
-def roll_willpower_spend(*, roll: Roll, by: AbstractBaseUser) -> Roll:
+def roll_willpower_spend(*, roll: Roll, by: User) -> Roll:
     """Cancel a Willpower roll by spending a dot: it succeeds with successes equal to the
     remaining dots (Maelstrom rules.md, Rolling Willpower). Stored as a follow-up roll.
 
@@ -298,6 +285,8 @@ def roll_willpower_spend(*, roll: Roll, by: AbstractBaseUser) -> Roll:
     cancelled, or when only the final dot is left.
     """
     with transaction.atomic():
+        # Follow-ups are offered on a character's roll only (the views check it first).
+        assert roll.character_id is not None
         character = lock_character(roll.character_id)
         character.require_in_play()
         _require_rolled_here(roll)
@@ -351,7 +340,7 @@ def _outcome(result: object) -> str:
 
 
 def npc_roll_create(
-    *, campaign: Campaign, text: str, gm_only: bool, by: AbstractBaseUser, rng: Rng
+    *, campaign: Campaign, text: str, gm_only: bool, by: User, rng: Rng
 ) -> Roll:
     """The GM's quick roll for an NPC, typed in the campaign's system's notation
     ("5 dice diff 7 threshold 1", "d10 2d8 d6", "2A 1P vs 3D 1C", "3d6+2 favor 1",
@@ -386,34 +375,11 @@ def npc_roll_create(
 # --- Every other system: pools built and rolled by its sheet description ------------------
 
 
-def roll_store(
-    *, campaign_id: int, character: Character | None, ruleset: str,
-    rolled: systems.RolledResult, by: AbstractBaseUser, parent: Roll | None = None,
-    gm_only: bool = False,
-) -> Roll:
-    """Append a roll of any system to the log and announce it after commit (to the GM alone
-    when ``gm_only``). ``rolled.result`` is the engine's result: its ``as_dict()`` is kept
-    whole in ``Roll.result`` for the system's ``_roll.html`` to draw. Call inside the
-    transaction that made the roll."""
-    data = rolled.result.as_dict()
-    roll = _just_made(Roll.objects.create(
-        campaign_id=campaign_id, character=character, rolled_by=by, ruleset=ruleset,
-        kind=rolled.kind, parent=parent, description=rolled.description[:2000],
-        pool=data.get("pool", {}) if isinstance(data.get("pool"), dict) else {},
-        outcome=rolled.outcome, net=rolled.net,
-        summary=(rolled.summary or rolled.result.summary())[:200], result=data,
-        gm_only=gm_only,
-    ))
-    announce(campaign_id, "rollMade", character_id=character.pk if character else None,
-             gm_only=gm_only)
-    return roll
-
-
 def system_roll_create(
-    *, character: Character, data: dict[str, object], by: AbstractBaseUser, rng: Rng,
+    *, character: Character, data: dict[str, object], by: User, rng: Rng,
     answers: int | None = None,
 ) -> Roll:
-    """Roll from a sheet described in ``characters/systems/``: in one transaction, lock the
+    """Roll from a sheet described in ``systems/``: in one transaction, lock the
     character, let the system build and roll the pool (it may spend plot points on the
     sheet), save the sheet, store the roll, and answer the GM's request ``answers`` if given.
 
@@ -446,7 +412,7 @@ def system_roll_create(
 
 
 def system_roll_act(
-    *, roll: Roll, action: systems.RollAction, data: dict[str, object], by: AbstractBaseUser,
+    *, roll: Roll, action: systems.RollAction, data: dict[str, object], by: User,
     rng: Rng,
 ) -> Roll:
     """A follow-up on a stored roll (the system's ``roll_actions``), with the character
@@ -454,6 +420,8 @@ def system_roll_act(
     and announced. Raises RuleError (nothing written) to refuse, and for an imported roll
     (never a follow-up target) or a character not in play."""
     with transaction.atomic():
+        # Follow-ups are offered on a character's roll only (the views check it first).
+        assert roll.character_id is not None
         locked = lock_character(roll.character_id)
         locked.require_in_play()
         _require_rolled_here(roll)
@@ -467,7 +435,7 @@ def system_roll_act(
 
 def system_requested_roll_create(
     *, characters: list[Character], system: systems.SheetSystem, what: dict[str, object],
-    note: str, by: AbstractBaseUser,
+    note: str, by: User,
 ) -> list[RequestedRoll]:
     """The GM asks ``characters`` of a described system for a roll: the system turns the
     request (``what``, its ``request_form``'s cleaned data) into each character's prefilled

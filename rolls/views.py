@@ -10,16 +10,19 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, prefetch_related_objects
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
+import systems
 from campaigns.models import Campaign
-from campaigns.permissions import get_campaign_as_gm, get_character, get_membership
-from characters import systems
+from campaigns.permissions import get_campaign_as_gm, get_membership
 from characters.models import Character, Trait
+from characters.permissions import get_character
+from core import dice as server_dice
 from core import submissions
+from core.http import AuthenticatedHttpRequest, render_page
 from rolls import services
 from rolls.forms import NpcRollForm, RequestedRollForm, RequestWhoForm, RollForm
 from rolls.models import Roll
@@ -41,10 +44,10 @@ def _dialog(rows: Iterable[tuple[str, str, str]], data: object = None) -> RollFo
             specialties.append(f"{ability}: {name}")
         else:
             names.append(name)
-    return RollForm(data, traits=names, specialties=specialties)  # type: ignore[arg-type]
+    return RollForm(data, traits=names, specialties=specialties)
 
 
-def _visible_roll(request: HttpRequest, pk: int) -> Roll:
+def _visible_roll(request: AuthenticatedHttpRequest, pk: int) -> Roll:
     """A roll the user may see: any member of its campaign sees its rolls (the table's log).
     Raises Http404 for everyone else."""
     roll = get_object_or_404(
@@ -58,7 +61,7 @@ def _visible_roll(request: HttpRequest, pk: int) -> Roll:
 
 
 def _result_context(
-    roll: Roll, request: HttpRequest, *, just_made: bool = False,
+    roll: Roll, request: AuthenticatedHttpRequest, *, just_made: bool = False,
     editable: bool | None = None,
 ) -> dict[str, object]:
     """The result partial's context for ``roll``.
@@ -93,8 +96,8 @@ def _result_context(
 
 
 def _show_roll(
-    request: HttpRequest, roll: Roll, *, just_made: bool = False, editable: bool | None = None,
-    next_token: str = "",
+    request: AuthenticatedHttpRequest, roll: Roll, *, just_made: bool = False,
+    editable: bool | None = None, next_token: str = "",
 ) -> HttpResponse:
     """A roll just made or followed up: its result partial (and a ``rollMade`` event) for
     HTMX, otherwise a redirect to its page. ``just_made`` and ``editable`` as for
@@ -110,7 +113,7 @@ def _show_roll(
     return redirect(roll)
 
 
-def _answer_roll(request: HttpRequest, done: submissions.Submitted[Roll], *,
+def _answer_roll(request: AuthenticatedHttpRequest, done: submissions.Submitted[Roll], *,
                  editable: bool = True, token_id: str = "roll-submission") -> HttpResponse:
     """The answer to a roll form: the roll it just made, or, when the same form was sent
     again (a double click), the roll its first copy made; nothing is rolled twice. The form's
@@ -122,9 +125,11 @@ def _answer_roll(request: HttpRequest, done: submissions.Submitted[Roll], *,
                       next_token=token_id)
 
 
-def _can_edit(request: HttpRequest, roll: Roll) -> bool:
+def _can_edit(request: AuthenticatedHttpRequest, roll: Roll) -> bool:
+    if roll.character_id is None:  # an NPC roll: no one's sheet to act on
+        return False
     try:
-        get_character(request.user, roll.character_id)  # type: ignore[arg-type]
+        get_character(request.user, roll.character_id)
     except Http404:
         return False
     return True
@@ -132,7 +137,7 @@ def _can_edit(request: HttpRequest, roll: Roll) -> bool:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def roll_create(request: HttpRequest, character_id: int) -> HttpResponse:
+def roll_create(request: AuthenticatedHttpRequest, character_id: int) -> HttpResponse:
     """Roll the pool picked on the sheet. The server rolls, stores the roll, then shows it:
     for HTMX the result partial (plus a ``rollMade`` event), otherwise a redirect to the
     roll. A GET shows the roll dialog on its own page."""
@@ -156,7 +161,7 @@ def roll_create(request: HttpRequest, character_id: int) -> HttpResponse:
                 user=request.user, form="roll", token=submissions.posted_token(request),
                 act=lambda: services.roll_create(
                     character=character, request=form.to_request(), by=request.user,
-                    rng=services.get_rng(),
+                    rng=server_dice.get_rng(),
                     answers=int(answers) if answers.isdecimal() else None),
                 result_id=attrgetter("pk"))
         except (RuleError, submissions.BadToken) as exc:
@@ -173,7 +178,7 @@ def roll_create(request: HttpRequest, character_id: int) -> HttpResponse:
 
 
 def _system_roll_create(
-    request: HttpRequest, character: Character, system: systems.SheetSystem
+    request: AuthenticatedHttpRequest, character: Character, system: systems.SheetSystem
 ) -> HttpResponse:
     """Roll from a described system's sheet: its form, its pool, the server's dice, stored
     before shown. A GET shows the dialog on its own page (no JavaScript needed)."""
@@ -191,7 +196,7 @@ def _system_roll_create(
                 user=request.user, form="roll", token=submissions.posted_token(request),
                 act=lambda: services.system_roll_create(
                     character=character, data=form.cleaned_data, by=request.user,
-                    rng=services.get_rng(),
+                    rng=server_dice.get_rng(),
                     answers=int(answers) if answers.isdecimal() else None),
                 result_id=attrgetter("pk"))
         except (RuleError, submissions.BadToken) as exc:
@@ -237,7 +242,7 @@ def _odds_context(character: Character, traits: list[Trait], data: QueryDict) ->
 
 @require_GET
 @login_required
-def roll_odds(request: HttpRequest, character_id: int) -> HttpResponse:
+def roll_odds(request: AuthenticatedHttpRequest, character_id: int) -> HttpResponse:
     """Exact odds of the pool being assembled in the roll dialog, before anything is rolled.
 
     HTMX asks for them as traits are ticked and gets the odds fragment; without JavaScript
@@ -256,7 +261,7 @@ def roll_odds(request: HttpRequest, character_id: int) -> HttpResponse:
 
 
 def _system_odds(
-    request: HttpRequest, character: Character, system: systems.SheetSystem
+    request: AuthenticatedHttpRequest, character: Character, system: systems.SheetSystem
 ) -> HttpResponse:
     """A described system's exact odds for the pool in its roll dialog (nothing stored)."""
     form = system.roll_form(character, request.GET)
@@ -277,7 +282,7 @@ def _system_odds(
 
 @require_POST
 @login_required
-def roll_act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+def roll_act(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
     """A follow-up on a described system's roll (``action`` names it: Shahquest's choice of
     effort and effect dice). Only the character's player and the GM may; the follow-up is
     stored as a new roll, so the log stays append-only."""
@@ -293,7 +298,7 @@ def roll_act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     else:
         try:
             services.system_roll_act(roll=roll, action=followup, data=form.cleaned_data,
-                                     by=request.user, rng=services.get_rng())
+                                     by=request.user, rng=server_dice.get_rng())
         except RuleError as exc:
             error = str(exc)
     if error and not request.htmx:
@@ -307,7 +312,7 @@ def roll_act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def npc_roll_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def npc_roll_create(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpResponse:
     """The GM's quick roll for an NPC, typed in the campaign's system's notation. The server
     rolls and stores it, then shows it: the result partial for HTMX (the form keeps what was
     typed), otherwise the roll's page; a GM-only roll is announced to the GM alone."""
@@ -321,7 +326,7 @@ def npc_roll_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 act=lambda: services.npc_roll_create(
                     campaign=campaign, text=form.cleaned_data["text"],
                     gm_only=form.cleaned_data["gm_only"], by=request.user,
-                    rng=services.get_rng()),
+                    rng=server_dice.get_rng()),
                 result_id=attrgetter("pk"))
         except (RuleError, submissions.BadToken) as exc:
             error = str(exc)
@@ -338,7 +343,7 @@ def npc_roll_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def requested_roll_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def requested_roll_create(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpResponse:
     """The GM asks a character, or everyone, for a roll with traits, difficulty and
     threshold preset; it appears on each sheet as a prefilled pool the player confirms.
     A pool someone could not roll is refused with the rule and asks nothing of anyone."""
@@ -368,7 +373,7 @@ def requested_roll_create(request: HttpRequest, campaign_id: int) -> HttpRespons
     else:
         error = systems.errors_text(form)
     if request.htmx:
-        return render(request, "campaigns/campaign_detail.html#request-form",
+        return render(request, "table/campaign_detail.html#request-form",
                       {"campaign": campaign, "request_form": form if error else _blank(party),
                        "request_error": error, "request_success": success})
     (messages.error if error else messages.success)(request, error or success)
@@ -380,7 +385,7 @@ def _blank(party: list[Character]) -> RequestedRollForm:
 
 
 def _system_request(
-    request: HttpRequest, campaign: Campaign, party: list[Character],
+    request: AuthenticatedHttpRequest, campaign: Campaign, party: list[Character],
     system: systems.SheetSystem,
 ) -> HttpResponse:
     """A described system's roll request: whom (and a note) from the shared form, what to
@@ -411,19 +416,19 @@ def _system_request(
                    "request_success": success,
                    "request_form": who if error else RequestWhoForm(characters=people),
                    "request_what": what if error else system.request_form(campaign)}
-        return render(request, "campaigns/campaign_detail.html#request-form", context)
+        return render(request, "table/campaign_detail.html#request-form", context)
     (messages.error if error else messages.success)(request, error or success)
     return redirect(campaign)
 
 
 @login_required
-def roll_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def roll_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """One roll with every die and its outcome, and its follow-ups."""
     roll = _visible_roll(request, pk)
     return render(request, "rolls/roll_detail.html", _result_context(roll, request))
 
 
-def _followup(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+def _followup(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
     roll = _visible_roll(request, pk)
     # Experience dice and willpower are Maelstrom's; other systems' follow-ups are roll_act's.
     if (roll.character_id is None or roll.ruleset != "maelstrom"
@@ -432,7 +437,7 @@ def _followup(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     try:
         if action == "experience_die":
             services.roll_experience_die(roll=roll, key=request.POST.get("key", ""),
-                                         by=request.user, rng=services.get_rng())
+                                         by=request.user, rng=server_dice.get_rng())
         else:
             services.roll_willpower_spend(roll=roll, by=request.user)
     except RuleError as exc:
@@ -446,7 +451,7 @@ def _followup(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def roll_experience_die(request: HttpRequest, pk: int) -> HttpResponse:
+def roll_experience_die(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Add an experience die: bank 1 XP in a trait the roll used, roll one bonus die
     (Maelstrom rules.md, Adding Experience Dice)."""
     return _followup(request, pk, "experience_die")
@@ -454,14 +459,14 @@ def roll_experience_die(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def roll_willpower_spend(request: HttpRequest, pk: int) -> HttpResponse:
+def roll_willpower_spend(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Spend a willpower dot to succeed on a Willpower roll (Maelstrom rules.md, Rolling
     Willpower)."""
     return _followup(request, pk, "willpower_spend")
 
 
 @login_required
-def roll_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def roll_list(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpResponse:
     """The campaign's roll log, newest first, 25 a page, filterable by character; GM-only
     rolls for the GM alone."""
     membership = get_membership(request.user, campaign_id)
@@ -484,6 +489,4 @@ def roll_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
                "roll_template": system.template("_roll.html") if system else "",
                "characters": characters,
                "selected": selected}
-    if request.htmx:
-        return render(request, "rolls/roll_list.html#roll-log", context)
-    return render(request, "rolls/roll_list.html", context)
+    return render_page(request, "rolls/roll_list.html", "roll-log", context)

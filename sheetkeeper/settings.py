@@ -12,7 +12,13 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+
+# Lets the classes that django-stubs types as generic (ModelAdmin[Campaign],
+# ModelForm[Session]) be subscripted at run time too: it adds a __class_getitem__ that
+# returns the class itself, and changes nothing else.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -108,9 +114,18 @@ INSTALLED_APPS = [
     "template_partials",
     "rulesets",
     "core",
+    "accounts",
     "campaigns",
     "characters",
     "rolls",
+    "table",
+    # Each system's sheet layer is an app of its own so that its templates/ and static/ are
+    # found (systems/<slug>/); systems.registry finds its SheetSystem by the campaign's slug.
+    "systems.maelstrom",
+    "systems.shahquest",
+    "systems.shattered_world",
+    "systems.genesys",
+    "systems.three_d6",
     "transfer",
 ]
 
@@ -153,16 +168,17 @@ TEMPLATES = [
 WSGI_APPLICATION = "sheetkeeper.wsgi.application"
 ASGI_APPLICATION = "sheetkeeper.asgi.application"
 
-# Live events (campaigns/live.py). One process: the in-memory layer. Several server processes
-# share events through Redis: set REDIS_URL (redis://host:6379/0).
+# Live events (core/live.py; the pages' stream is campaigns/live.py). One process: the
+# in-memory layer. Several server processes share events through Redis: set REDIS_URL
+# (redis://host:6379/0).
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
         raise ImproperlyConfigured(f"REDIS_URL must be a redis:// URL; got {REDIS_URL!r}")
     # channels_redis' layer with connection settings fit for hour-long idle streams and a
-    # pool that waits instead of failing (campaigns/live.py, RedisLayer, says why).
+    # pool that waits instead of failing (core/live.py, RedisLayer, says why).
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "campaigns.live.RedisLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {"BACKEND": "core.live.RedisLayer", "CONFIG": {"hosts": [REDIS_URL]}}
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -246,7 +262,7 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 MESSAGE_TAGS = {40: "error"}
 
-# The dice: production rolls with the operating system's CSPRNG (rolls.services.get_rng);
+# The dice: production rolls with the operating system's CSPRNG (core.dice.get_rng);
 # tests inject a seeded random.Random instead.
 
 # HTTPS. With DEBUG off every default is the strict one (`check --deploy` is clean); each can be
@@ -293,7 +309,7 @@ AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", default=5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", default=15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "campaigns.views.locked_out"
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 AXES_VERBOSE = False
 # The client's address, for axes as for every other limit: REMOTE_ADDR as the ASGI server set
 # it after believing only the trusted proxy (FORWARDED_ALLOW_IPS, docs/deploy.md), never an

@@ -1,18 +1,16 @@
 """The URL map: each app under its own namespace."""
 
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from campaigns import views as campaign_views
-from campaigns.forms import LoginForm
 
 urlpatterns = [
     path("", campaign_views.home, name="home"),
-    path("signup/", campaign_views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # No namespace: Django's own names ``login`` and ``logout`` (accounts/urls.py says why).
+    path("", include("accounts.urls")),
     path("campaigns/", include("campaigns.urls")),
+    path("campaigns/", include("table.urls")),
     path("", include("characters.urls")),
     path("", include("rolls.urls")),
     path("", include("transfer.urls")),

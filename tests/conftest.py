@@ -1,4 +1,5 @@
-"""The cast every test can use: alice the GM, bob her player, carol who must see nothing."""
+"""The cast every test can use: alice the GM, bob her player, carol who must see nothing;
+and the tests' made-up system, tally, registered for the whole session."""
 
 from __future__ import annotations
 
@@ -7,13 +8,43 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 
 import pytest
+from django.conf import settings as django_settings
 from django.db.models import Sum
-from django.test import Client
+from django.test import Client, override_settings
 
 from campaigns.models import Campaign, Membership
 from characters.models import Character
 from characters.services import banked_xp
+from rulesets import registry
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
+from tests.tally import rules as tally_rules
+
+TALLY = registry.Ruleset(slug="tally", name="Tally", selectable=True, module=tally_rules,
+                         package="tests.tally")
+"""The registry line of the tests' made-up system (tests/tally/): its engine, and the package
+of its sheet layer, which is not under systems/."""
+
+TEST_ONLY_SYSTEMS: tuple[str, ...] = (TALLY.slug,)
+"""Systems the tests register on top of the real ones (the registry's last entries)."""
+
+_TALLY_APP = override_settings(INSTALLED_APPS=[*django_settings.INSTALLED_APPS, "tests.tally"])
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register tally for the whole session, the two ways a real system is registered: its
+    line in ``rulesets.registry.RULESETS`` (which names its package, so ``systems.registry``,
+    ``systems.demos`` and ``systems.schema.import_schema`` find ``tests.tally.*``) and its
+    app in ``INSTALLED_APPS`` (its templates and stylesheet). Here, before collection, so the
+    shared suites that iterate the registry (the authorization matrix, the fuzz, the
+    transfer round trips, the quick rolls) are parametrized over it too."""
+    registry.RULESETS[TALLY.slug] = TALLY
+    _TALLY_APP.enable()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Undo :func:`pytest_configure`."""
+    _TALLY_APP.disable()
+    registry.RULESETS.pop(TALLY.slug, None)
 
 
 @pytest.fixture(autouse=True)
@@ -102,7 +133,7 @@ class ScriptedRng:
 def seeded_rng(monkeypatch: pytest.MonkeyPatch) -> random.Random:
     """Make the server roll with a seeded random.Random for the test."""
     rng = random.Random(20261121)
-    monkeypatch.setattr("rolls.services.get_rng", lambda: rng)
+    monkeypatch.setattr("core.dice.get_rng", lambda: rng)
     return rng
 
 
@@ -112,6 +143,6 @@ def scripted_dice(monkeypatch: pytest.MonkeyPatch) -> Callable[[Sequence[int]], 
 
     def script(faces: Sequence[int]) -> None:
         rng = ScriptedRng(faces)
-        monkeypatch.setattr("rolls.services.get_rng", lambda: rng)
+        monkeypatch.setattr("core.dice.get_rng", lambda: rng)
 
     return script

@@ -10,17 +10,18 @@ Feature indices of Demetri's sheet (DEMO_DATA): 0 Solo d4, 1 Partner d6, 2 Gang 
 
 from __future__ import annotations
 
-import html
-import re
 from typing import Any
 
 import pytest
-from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
 from characters.models import Character
-from characters.systems.shahquest import DEMO_DATA, SYSTEM
+from characters.services import character_create_from_data
+from systems.shahquest.demo import DEMO_DATA
+from tests import helpers
 from tests.factories import CampaignFactory
+from tests.helpers import action_url as action_url
+from tests.helpers import fresh as fresh
 
 
 @pytest.fixture
@@ -34,20 +35,9 @@ def sq_campaign(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
 @pytest.fixture
 def demetri(sq_campaign, bob) -> Character:  # type: ignore[no-untyped-def]
     """Bob's Demetri of the seed's Dice Pools example, made as the creation page makes him."""
-    return SYSTEM.create_character(campaign=sq_campaign, owner=bob, data=DEMO_DATA)
+    return character_create_from_data(campaign=sq_campaign, owner=bob, data=DEMO_DATA)
 
 
 def text_of(response: Any) -> str:
-    """The page as a reader sees it: tags dropped, entities decoded, whitespace collapsed."""
-    content = re.sub(r"</?(?:strong|em|b|a|small|span)\b[^>]*>", "", response.content.decode())
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content)).split())
-
-
-def fresh(character: Character) -> Character:
-    """The character's row as stored now."""
-    return Character.objects.get(pk=character.pk)
-
-
-def action_url(character: Character, action: str) -> str:
-    """``characters:character-action`` of ``character`` for ``action``."""
-    return reverse("characters:character-action", args=[character.pk, action])
+    """The page as a reader sees it, ``<span>`` read inline too (:func:`tests.helpers.text_of`)."""
+    return helpers.text_of(response, inline=helpers.WITH_SPANS)

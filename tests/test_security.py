@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.apps import apps
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -40,7 +41,12 @@ def test_every_page_carries_a_policy_without_inline_code(client: Client) -> None
 
 
 def _template_files() -> list[Path]:
-    dirs = [ROOT / "templates", *ROOT.glob("*/templates")]
+    # Where Django looks: the project's templates/ and every installed app's own (a system
+    # package's included), as long as it is the project's code rather than a library's.
+    dirs = [ROOT / "templates",
+            *(Path(config.path) / "templates" for config in apps.get_app_configs()
+              if Path(config.path).is_relative_to(ROOT)
+              and "site-packages" not in Path(config.path).parts)]
     return sorted(p for d in dirs if d.is_dir() for p in d.rglob("*.html"))
 
 

@@ -6,16 +6,16 @@ stranger. ``text_of`` and ``fresh`` read the pages and the rows.
 
 from __future__ import annotations
 
-import html
-import re
 from typing import Any
 
 import pytest
 
 from campaigns.models import Campaign, Membership
 from characters.models import Character
-from characters.systems.three_d6 import SYSTEM
+from characters.services import character_create_from_data
+from tests import helpers
 from tests.factories import CampaignFactory
+from tests.helpers import fresh as fresh
 
 SPREAD = {
     # traits: 6 points, 0 to +3 each
@@ -41,15 +41,10 @@ def table(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
 def mara(table, bob) -> Character:  # type: ignore[no-untyped-def]
     """Bob's Mara (:data:`SPREAD`): Power +3, Agility +1, Might 0, Dexterity +2; level 1,
     10 health, 20 XP."""
-    return SYSTEM.create_character(campaign=table, owner=bob, data={"name": "Mara", **SPREAD})
+    return character_create_from_data(campaign=table, owner=bob,
+                                      data={"name": "Mara", **SPREAD})
 
 
 def text_of(response: Any) -> str:
-    """The page as a reader sees it: tags dropped, entities decoded, whitespace collapsed."""
-    content = re.sub(r"</?(?:strong|em|b|a|small|span)\b[^>]*>", "", response.content.decode())
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content)).split())
-
-
-def fresh(character: Character) -> Character:
-    """The character's row as stored now."""
-    return Character.objects.get(pk=character.pk)
+    """The page as a reader sees it, ``<span>`` read inline too (:func:`tests.helpers.text_of`)."""
+    return helpers.text_of(response, inline=helpers.WITH_SPANS)

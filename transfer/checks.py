@@ -6,11 +6,11 @@ would open with a value no action can reach (seven dots, a d7, a statistic above
 maximum) or fail to open at all. Two layers:
 
 1. **The rules' own checks.** Each system of the sheet layer checks its own data:
-   :meth:`characters.systems.SheetSystem.check_sheet` (Shahquest's features, plot points and
+   :meth:`systems.SheetSystem.check_sheet` (Shahquest's features, plot points and
    stress track; Genesys's characteristics, skills and tracks; 3d6's modifiers, level and
    health; Shattered World's statistics, dice level, buy-ins and achievements) and
-   :meth:`~characters.systems.SheetSystem.check_system_data` (each campaign's
-   ``system_data``), in ``characters/systems/<slug>.py``. Maelstrom is not on that layer
+   :meth:`~systems.SheetSystem.check_system_data` (each campaign's
+   ``system_data``), in ``systems/<slug>/``. Maelstrom is not on that layer
    (its sheet is ``Trait``, ``MeritFlaw`` rows and track columns), so its check is here:
    the health chart and willpower through ``rulesets.maelstrom``, the trait rows against
    its catalogue, specialties and merits and flaws through the creation wizard's own
@@ -40,12 +40,12 @@ from typing import TYPE_CHECKING
 from django.db.models import prefetch_related_objects
 from django.template.loader import render_to_string
 
-from characters import systems
+import systems
 from characters.creation import MeritFlawChoice, Specialty, check_merit_flaw, check_specialty
 from characters.models import Trait
-from characters.systems import require, stored_int
 from rulesets import maelstrom
 from rulesets.errors import RuleError
+from systems import require, stored_int
 
 if TYPE_CHECKING:
     from campaigns.models import Campaign
@@ -67,7 +67,7 @@ def check_campaign(campaign: Campaign) -> None:
 
     Raises:
         RuleError: the first value the rules refuse (the system's
-            :meth:`~characters.systems.SheetSystem.check_system_data`).
+            :meth:`~systems.SheetSystem.check_system_data`).
     """
     data = campaign.system_data
     require(isinstance(data, dict), "the campaign's system data is not an object")

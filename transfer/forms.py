@@ -6,7 +6,8 @@ from typing import Any
 
 from django import forms
 
-from transfer.services import MAX_UPLOAD_BYTES, TransferError, read_document
+from transfer.format import MAX_UPLOAD_BYTES
+from transfer.services import TransferError, read_document
 
 
 class ImportDecisionForm(forms.Form):

@@ -12,10 +12,10 @@ besides the links, ledger and rules checks of :mod:`transfer.services`:
 2. :func:`check_document`, once the rows are read: the document against its system's
    schema (pydantic, strict): the envelope, the campaign, members, sessions, characters,
    trait rows, merits and flaws, ledger entries, rolls and roll requests, each with exactly
-   its known keys (every column of :data:`transfer.services.FIELDS` typed from its model:
+   its known keys (every column of :data:`transfer.format.FIELDS` typed from its model:
    lengths, ranges, choices), and the JSON a system keeps (a sheet, campaign data, a roll's
    pool and result by kind, a request's data, the dice) against the system's own
-   :class:`~characters.systems.schema.ImportSchema`. Names may not be empty, text holds one
+   :class:`~systems.schema.ImportSchema`. Names may not be empty, text holds one
    line unless it is notes, and no date or time lies in the future
    (:data:`CLOCK_SKEW` allowed).
 
@@ -36,11 +36,13 @@ from django.db import models
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from pydantic import AfterValidator, Field, TypeAdapter, ValidationError, create_model
+from pydantic_core import ErrorDetails
 
 from campaigns.models import Campaign, Membership, Session
 from characters.models import Character, MeritFlaw, Trait, XpEntry
-from characters.systems import schema as sk
 from rolls.models import RequestedRoll, Roll
+from systems import schema as sk
+from transfer.format import FIELDS, LATER_FIELDS
 
 MAX_DEPTH = 16
 """Deepest nesting of objects and lists in a document (a genuine export nests 8 deep)."""
@@ -200,7 +202,7 @@ def _date(raw: str) -> str:
 Timestamp = Annotated[str, Field(max_length=40), AfterValidator(_timestamp)]
 Date = Annotated[str, Field(max_length=10), AfterValidator(_date)]
 Number = Annotated[int, Field(ge=1, le=10**9)]
-Username = sk.name(150)
+Username = Annotated[str, sk.name_line(150)]
 
 # The JSON columns whose shape the system declares: (model, column) -> ImportSchema field.
 _SYSTEM_PARTS: dict[tuple[type[models.Model], str], str] = {
@@ -219,6 +221,9 @@ _BY_KIND = {(Roll, "pool"), (Roll, "result")}
 def _column_type(model: type[models.Model], name: str, system: sk.ImportSchema) -> Any:
     """The pydantic type of one column as the document carries it."""
     column = model._meta.get_field(name)
+    # FIELDS names concrete columns only (tests/transfer checks it against the models), never
+    # a reverse relation or a generic foreign key.
+    assert isinstance(column, models.Field)
     if (model, name) in _SYSTEM_PARTS:
         kind: Any = getattr(system, _SYSTEM_PARTS[(model, name)])
     elif (model, name) in _BY_KIND:
@@ -237,21 +242,23 @@ def _column_type(model: type[models.Model], name: str, system: sk.ImportSchema) 
     elif column.choices:
         kind = Literal[tuple(key for key, _ in column.flatchoices)]
     elif isinstance(column, models.TextField):
-        kind = sk.text(MAX_TEXT)
+        kind = Annotated[str, sk.multiline(MAX_TEXT)]
     elif not column.blank:  # a name: not empty
-        kind = sk.name(column.max_length or MAX_TEXT)
+        kind = Annotated[str, sk.name_line(column.max_length or MAX_TEXT)]
     else:
-        kind = sk.line(column.max_length or MAX_TEXT)
+        kind = Annotated[str, sk.one_line(column.max_length or MAX_TEXT)]
     return kind | None if column.null else kind
 
 
 def _row_model(model: type[models.Model], fields: tuple[str, ...], system: sk.ImportSchema,
                links: Mapping[str, Any], slug: str, later: Mapping[str, Any]
                ) -> type[sk.Schema]:
-    columns = {name: (_column_type(model, name, system), later.get(name, ...))
-               for name in fields}
-    return create_model(f"{slug}_{model.__name__}", __base__=sk.Schema,
-                        **columns, **{name: (kind, ...) for name, kind in links.items()})
+    # Any: create_model's keyword arguments also name its options (__doc__, __module__), so a
+    # precisely typed dict of (type, default) pairs matches none of its overloads.
+    columns: dict[str, Any] = {name: (_column_type(model, name, system), later.get(name, ...))
+                               for name in fields}
+    columns.update({name: (kind, ...) for name, kind in links.items()})
+    return create_model(f"{slug}_{model.__name__}", __base__=sk.Schema, **columns)
 
 
 def _rows(item: Any, most: int) -> Any:
@@ -268,10 +275,8 @@ class _Schemas:
 @cache
 def _schemas(slug: str) -> _Schemas:
     """The document models of one system, built once from the columns the format carries
-    (:data:`transfer.services.FIELDS`)."""
-    from transfer import services  # services imports this module
-
-    fields, later_fields = services.FIELDS, services.LATER_FIELDS
+    (:data:`transfer.format.FIELDS`)."""
+    fields, later_fields = FIELDS, LATER_FIELDS
 
     system = sk.import_schema(slug)
 
@@ -292,20 +297,23 @@ def _schemas(slug: str) -> _Schemas:
     request = row(RequestedRoll, character=Number, answer=optional_number,
                   requested_by=Username)
     campaign = row(Campaign, created_by=Username, members=_rows(member, MAX_MEMBERS))
-    envelope = {
+    envelope: dict[str, Any] = {  # Any: see _row_model
         "format": (Literal["sheetkeeper"], ...), "version": (Literal[1], ...),
         "system": (Literal[slug], ...), "exported_at": (Timestamp, ...),
         "sessions": (_rows(session, MAX_SESSIONS), ...),
         "rolls": (_rows(roll, MAX_ROWS), ...),
         "requested_rolls": (_rows(request, MAX_ROWS), ...),
     }
+    character_fields: dict[str, Any] = {"kind": (Literal["character"], ...),
+                                         "character": (character, ...), **envelope}
+    campaign_fields: dict[str, Any] = {
+        "kind": (Literal["campaign"], ...), "campaign": (campaign, ...),
+        "characters": (_rows(character, MAX_CHARACTERS), ...), **envelope,
+    }
     character_file = create_model(f"{slug}_CharacterFile", __base__=sk.Schema,
-                                  kind=(Literal["character"], ...),
-                                  character=(character, ...), **envelope)
+                                  **character_fields)
     campaign_file = create_model(f"{slug}_CampaignFile", __base__=sk.Schema,
-                                 kind=(Literal["campaign"], ...), campaign=(campaign, ...),
-                                 characters=(_rows(character, MAX_CHARACTERS), ...),
-                                 **envelope)
+                                 **campaign_fields)
     return _Schemas(
         character=TypeAdapter(character_file), campaign=TypeAdapter(campaign_file),
         rolls={kind: (TypeAdapter(pool), TypeAdapter(result))
@@ -371,7 +379,7 @@ def _is_tag(part: str) -> bool:
         part[:1].isupper()
 
 
-def _rule(error: Any) -> str:
+def _rule(error: ErrorDetails) -> str:
     kind, message = error["type"], error["msg"]
     if kind == "extra_forbidden":
         return "this field is not in the format (unknown fields are refused: nothing " \

@@ -51,7 +51,7 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -59,9 +59,9 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
-from campaigns.live import announce
+import systems
 from campaigns.models import Campaign, Membership, Session, new_invite_token
-from characters import systems
+from characters.ledger import lock_character
 from characters.models import (
     RULE_IMPORTS,
     Character,
@@ -70,71 +70,24 @@ from characters.models import (
     Trait,
     XpEntry,
 )
-from characters.services import lock_character
+from core.live import announce
 from rolls.models import RequestedRoll, Roll
 from rulesets import registry
 from rulesets.errors import RuleError
 from transfer import checks, schema
+from transfer.format import (
+    FIELDS,
+    FORMAT,
+    KINDS,
+    LATER_FIELDS,
+    MAX_UPLOAD_BYTES,
+    VERSION,
+)
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User
 
-FORMAT = "sheetkeeper"
-VERSION = 1
-KINDS = ("character", "campaign")
-
-MAX_UPLOAD_BYTES = 10 * 1024 * 1024
-"""The largest file the import pages take (10 MiB: a campaign of several thousand rolls);
-``manage.py import_campaign`` reads any size."""
-
-FIELDS: dict[type[models.Model], tuple[str, ...]] = {
-    Campaign: ("name", "starting_xp", "system_data", "created_at"),
-    Membership: ("role", "joined_at"),
-    Session: ("date", "title", "notes", "created_at"),
-    Character: ("name", "concept", "willpower_permanent", "willpower_current",
-                "health_bashing", "health_lethal", "health_aggravated", "dead", "huge_size",
-                "sheet", "xp_available", "xp_total", "created_at", "updated_at"),
-    Trait: ("kind", "name", "group", "ability", "advanced", "dots", "position"),
-    MeritFlaw: ("kind", "name", "points", "detail"),
-    XpEntry: ("kind", "available_delta", "total_delta", "banked_delta", "trait_key",
-              "bank_key", "rank_from", "rank_to", "reason", "created_at"),
-    Roll: ("ruleset", "kind", "description", "pool", "dice", "bonus_dice", "experience_die",
-           "outcome", "net", "botches", "summary", "result", "gm_only", "imported",
-           "created_at"),
-    RequestedRoll: ("kind", "traits", "difficulty", "threshold", "note", "data",
-                    "description", "created_at"),
-}
-"""The columns each model carries in the document, under their own names, as they are."""
-
-LATER_FIELDS: dict[type[models.Model], dict[str, Any]] = {
-    Roll: {"imported": False},
-}
-"""Columns added to :data:`FIELDS` after format version 1 first shipped, with the value a file
-made before them stands for. A file may leave these out (every older export still imports,
-docs/backup.md); every other column must be there."""
-
-_NUMBER = "a document number (``id``), made again on import"
-LINKS: dict[type[models.Model], dict[str, str]] = {
-    Campaign: {"id": _NUMBER, "ruleset": "the document's ``system``",
-               "created_by": "a username", "invite_token": "never exported: an invite link "
-               "is a key to the table; the import issues a fresh one"},
-    Membership: {"id": _NUMBER, "campaign": "the campaign's ``members``", "user": "a username"},
-    Session: {"id": _NUMBER, "campaign": "the document's campaign"},
-    Character: {"id": _NUMBER, "campaign": "the document's or the target campaign",
-                "owner": "a username",
-                "review": "never exported: the import sets it (a player's character awaits "
-                          "the GM; the GM's own file is theirs to vouch for)"},
-    Trait: {"id": _NUMBER, "character": "listed under its character"},
-    MeritFlaw: {"id": _NUMBER, "character": "listed under its character"},
-    XpEntry: {"id": _NUMBER, "character": "listed under its character",
-              "reverses": _NUMBER, "session": _NUMBER, "created_by": "a username"},
-    Roll: {"id": _NUMBER, "campaign": "the document's campaign", "character": _NUMBER,
-           "parent": _NUMBER, "rolled_by": "a username"},
-    RequestedRoll: {"id": _NUMBER, "campaign": "the document's campaign",
-                    "character": _NUMBER, "answer": _NUMBER, "requested_by": "a username"},
-}
-"""Every other column, and how it travels (tests/transfer checks that the two lists cover
-every column, so a new column cannot be lost silently)."""
+_T = TypeVar("_T")
 
 
 class TransferError(ValueError):
@@ -315,7 +268,7 @@ class _Exporter:
 
 def _map_roll_ids(ruleset: str, system_data: Any, change: Callable[[Any], Any]) -> None:
     """Rewrite in place the roll ids a system keeps in its campaign data (its
-    :attr:`~characters.systems.SheetSystem.system_data_roll_ids`): database ids to document
+    :attr:`~systems.SheetSystem.system_data_roll_ids`): database ids to document
     numbers on export, and back on import."""
     system = systems.for_ruleset(ruleset)
     if system is None or not isinstance(system_data, dict):
@@ -369,7 +322,7 @@ def _megabytes(size: int) -> str:
 # --- Import ---------------------------------------------------------------------------------
 
 
-def import_character(data: Any, campaign: Campaign, owner: AbstractBaseUser) -> Character:
+def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
     """Import a character document into ``campaign`` as ``owner``'s character, atomically.
 
     Everything is checked first (:class:`TransferError` otherwise, nothing written); then the
@@ -429,13 +382,13 @@ def import_character(data: Any, campaign: Campaign, owner: AbstractBaseUser) -> 
         return character
 
     character = _atomically(write)
-    character.unlinked_awards = sum(  # type: ignore[attr-defined]
+    character.unlinked_awards = sum(  # type: ignore[attr-defined]  # an ad hoc attribute of this instance for the page, not a column
         1 for entry in plan.characters[0].entries
         if entry.session is not None and sessions[entry.session] is None)
     return character
 
 
-def import_campaign(data: Any, gm: AbstractBaseUser, *, keep_users: bool = False) -> Campaign:
+def import_campaign(data: Any, gm: User, *, keep_users: bool = False) -> Campaign:
     """Import a campaign document as a new campaign whose GM is ``gm``, atomically.
 
     Everything is checked first (:class:`TransferError` otherwise, nothing written); then the
@@ -462,14 +415,14 @@ def import_campaign(data: Any, gm: AbstractBaseUser, *, keep_users: bool = False
     _check_header(data, "campaign")
     head = _campaign_row(data["campaign"], data["system"])
     plan = _Plan.read(data, head.campaign)
-    accounts: dict[str, AbstractBaseUser] = {}
+    accounts: dict[str, User] = {}
     if keep_users:
         names = {head.created_by, *(m.username for m in head.members), *plan.usernames()}
-        User = get_user_model()
-        accounts = {u.get_username(): u for u in User.objects.filter(
-            **{f"{User.USERNAME_FIELD}__in": names})}
+        user_model = get_user_model()
+        accounts = {u.get_username(): u for u in user_model.objects.filter(
+            **{f"{user_model.USERNAME_FIELD}__in": names})}
 
-    def user_for(name: str) -> AbstractBaseUser:
+    def user_for(name: str) -> User:
         return accounts.get(name, gm)
 
     def write() -> Campaign:
@@ -504,7 +457,7 @@ def import_campaign(data: Any, gm: AbstractBaseUser, *, keep_users: bool = False
     return _atomically(write)
 
 
-def import_decide(*, character: Character, accept: bool, by: AbstractBaseUser) -> Character:
+def import_decide(*, character: Character, accept: bool, by: User) -> Character:
     """The GM accepts or refuses a character a player imported, atomically.
 
     Accepted, it plays like any character (its history stays as imported: its rolls keep
@@ -534,7 +487,7 @@ def import_decide(*, character: Character, accept: bool, by: AbstractBaseUser) -
         locked.review = Character.Review.ACCEPTED if accept else Character.Review.REFUSED
         locked.save(update_fields=["review", "updated_at"])
         record = CharacterImport.objects.select_for_update().get(character=locked)
-        record.decided_by = by  # type: ignore[assignment]
+        record.decided_by = by
         record.decided_at = timezone.now()
         record.save(update_fields=["decided_by", "decided_at"])
         announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
@@ -552,7 +505,7 @@ def _exported_at(data: Mapping[str, Any]) -> Any:
     return None if value is None or timezone.is_naive(value) else value
 
 
-def _atomically(write: Callable[[], Any]) -> Any:
+def _atomically(write: Callable[[], _T]) -> _T:
     try:
         with transaction.atomic():
             return write()
@@ -610,7 +563,7 @@ def _checked(check: Callable[[Any], None], data: Any) -> None:
         raise TransferError(str(exc)) from None
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -651,6 +604,9 @@ def _row(model: type[models.Model], data: Any, where: str, links: tuple[str, ...
 
 def _value(model: type[models.Model], name: str, raw: Any, where: str) -> Any:
     column = model._meta.get_field(name)
+    # FIELDS names concrete columns only (tests/transfer checks it against the models), never
+    # a reverse relation or a generic foreign key.
+    assert isinstance(column, models.Field)
     problem = f"{where}: {name!r} must be"
     value: Any = raw
     if raw is None:
@@ -849,8 +805,8 @@ class _Plan:
         return names
 
     def write_rows(self, campaign: Campaign, sessions: Mapping[int, Session | None], *,
-                   user_for: Callable[[str], AbstractBaseUser],
-                   owner_for: Callable[[str], AbstractBaseUser],
+                   user_for: Callable[[str], User],
+                   owner_for: Callable[[str], User],
                    review: str = Character.Review.NONE) -> dict[int, Character]:
         """Write the characters, their rows, the rolls and the requests into ``campaign``
         (inside the caller's transaction), each in the file's order so every link names a
@@ -865,7 +821,7 @@ class _Plan:
         for plan in self.characters:
             character = plan.character
             character.campaign = campaign
-            character.owner = owner_for(plan.owner)  # type: ignore[assignment]
+            character.owner = owner_for(plan.owner)
             character.review = review
             _insert(character)
             written[plan.ref] = character
@@ -881,27 +837,27 @@ class _Plan:
                 row.character = character
                 row.reverses = entries[entry.reverses] if entry.reverses else None
                 row.session = sessions[entry.session] if entry.session else None
-                row.created_by = user_for(entry.created_by)  # type: ignore[assignment]
+                row.created_by = user_for(entry.created_by)
                 _insert(row)
                 entries[entry.ref] = row
         rolls: dict[int, Roll] = {}
         for roll in self.rolls:
-            row = roll.row
-            row.campaign = campaign
-            row.character = written[roll.character] if roll.character else None
-            row.parent = rolls[roll.parent] if roll.parent else None
-            row.rolled_by = user_for(roll.rolled_by)  # type: ignore[assignment]
-            row.imported = True
-            _insert(row)
-            rolls[roll.ref] = row
-            self.roll_ids[roll.ref] = row.pk
+            roll_row = roll.row
+            roll_row.campaign = campaign
+            roll_row.character = written[roll.character] if roll.character else None
+            roll_row.parent = rolls[roll.parent] if roll.parent else None
+            roll_row.rolled_by = user_for(roll.rolled_by)
+            roll_row.imported = True
+            _insert(roll_row)
+            rolls[roll.ref] = roll_row
+            self.roll_ids[roll.ref] = roll_row.pk
         for request in self.requests:
-            row = request.row
-            row.campaign = campaign
-            row.character = written[request.character]
-            row.answer = rolls[request.answer] if request.answer else None
-            row.requested_by = user_for(request.requested_by)  # type: ignore[assignment]
-            _insert(row)
+            request_row = request.row
+            request_row.campaign = campaign
+            request_row.character = written[request.character]
+            request_row.answer = rolls[request.answer] if request.answer else None
+            request_row.requested_by = user_for(request.requested_by)
+            _insert(request_row)
         try:
             checks.check_rolls(rolls.values(), campaign.ruleset)
         except RuleError as exc:  # raised inside the import's transaction: all rolled back

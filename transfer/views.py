@@ -20,25 +20,16 @@ from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods
 
-from campaigns.permissions import (
-    get_campaign_as_gm,
-    get_character,
-    get_membership,
-    viewer_is_gm,
-)
+from campaigns.permissions import get_campaign_as_gm, get_membership
 from characters.models import Character, CharacterImport, XpEntry
+from characters.permissions import get_character, viewer_is_gm
+from core.http import AuthenticatedHttpRequest
 from rulesets.errors import RuleError
 from transfer import services
 from transfer.forms import ImportDecisionForm, ImportForm
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
-    from django.http import HttpRequest
-    from django_htmx.middleware import HtmxDetails
-
-    class AuthenticatedHttpRequest(HttpRequest):
-        user: User
-        htmx: HtmxDetails
+    pass
 
 
 @require_GET
@@ -80,9 +71,10 @@ def character_import(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
                 messages.info(request, f"{character.name} awaits the GM: until they accept "
                                        "it, it cannot roll, spend or receive XP, or be asked "
                                        "for a roll.")
-            if character.unlinked_awards:
-                messages.warning(request, f"{character.unlinked_awards} award"
-                                 f"{'s were' if character.unlinked_awards != 1 else ' was'} "
+            unlinked: int = character.unlinked_awards  # type: ignore[attr-defined]  # set by import_character on this instance, not a column
+            if unlinked:
+                messages.warning(request, f"{unlinked} award"
+                                 f"{'s were' if unlinked != 1 else ' was'} "
                                  "given in sessions of another campaign: the XP and reason "
                                  "are kept, without the session.")
             return redirect(character)
@@ -196,6 +188,8 @@ def _history(character: Any) -> str:
 def _download(document: dict[str, Any]) -> HttpResponse:
     response = HttpResponse(services.document_json(document),
                             content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = content_disposition_header(
+    disposition = content_disposition_header(
         as_attachment=True, filename=services.document_filename(document))
+    assert disposition is not None  # None only when neither an attachment nor a filename
+    response["Content-Disposition"] = disposition
     return response

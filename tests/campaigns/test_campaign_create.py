@@ -7,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
+from tests.conftest import TEST_ONLY_SYSTEMS
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +46,7 @@ def test_the_form_starts_at_30_xp_and_offers_only_selectable_rule_systems(client
     form = response.context["form"]
     assert form["starting_xp"].value() == 30
     assert [slug for slug, _ in form.fields["ruleset"].choices] == [
-        "maelstrom", "shahquest", "shattered_world", "genesys", "three_d6"]
+        "maelstrom", "shahquest", "shattered_world", "genesys", "three_d6", *TEST_ONLY_SYSTEMS]
 
 
 @pytest.mark.parametrize("ruleset", ["dnd5e", ""])

@@ -16,9 +16,9 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from campaigns.live import announce, group_name, seat_group_name
 from campaigns.models import Membership
 from characters.services import damage_mark, xp_award
+from core.live import announce, group_name, seat_group_name
 from sheetkeeper.asgi import application
 
 pytestmark = pytest.mark.django_db

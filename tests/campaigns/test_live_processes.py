@@ -63,7 +63,7 @@ print(json.dumps({"campaign": campaign.pk, "character": character.pk,
 
 ANNOUNCE_SCRIPT = """
 from django.db import transaction
-from campaigns.live import announce
+from core.live import announce
 with transaction.atomic():
     announce({campaign}, {event!r}, character_id={character}, gm_only={gm_only})
 """

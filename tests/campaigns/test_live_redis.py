@@ -1,4 +1,4 @@
-"""The live table on Redis, as production runs it (campaigns/live.py, RedisLayer): an idle
+"""The live table on Redis, as production runs it (core/live.py, campaigns/live.py): an idle
 stream outlives the Redis client's socket timeout and still hears the next event; a stream
 whose Redis goes away ends cleanly with one warning, and new streams are answered 503 while
 pages keep working; five hundred streams closing at once leave no group member behind.
@@ -29,12 +29,13 @@ from channels.layers import get_channel_layer
 from django.core.exceptions import ImproperlyConfigured
 
 from campaigns import live
-from campaigns.live import RedisLayer, group_name, seat_group_name
+from core import live as live_events
+from core.live import RedisLayer, group_name, seat_group_name
 from tests.campaigns.test_live import Stream, _scope, send, stream_test
 
 ROOT = Path(__file__).resolve().parents[2]
 
-PRODUCTION_BACKEND = "campaigns.live.RedisLayer"
+PRODUCTION_BACKEND = "core.live.RedisLayer"
 """What sheetkeeper/settings.py names when REDIS_URL is set (checked below)."""
 
 
@@ -107,8 +108,8 @@ def redis_layer(redis_server: RedisServer, settings) -> RedisServer:  # type: ig
 @pytest.fixture(autouse=True)
 def loud_layer_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test starts as a fresh process would: the next layer warning is logged as one
-    (campaigns.live says it once a minute at most)."""
-    monkeypatch.setitem(live._layer_warned, "until", 0.0)
+    (core.live says it once a minute at most)."""
+    monkeypatch.setitem(live_events._layer_warned, "until", 0.0)
 
 
 def _stream_warnings(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
@@ -156,7 +157,7 @@ def test_an_idle_stream_outlives_the_redis_socket_timeout_and_hears_the_next_eve
         assert (await _next_event(stream, within=5)).startswith(b"event: rollMade\n")
         await stream.close()
 
-    with caplog.at_level(logging.DEBUG, logger="campaigns.live"):
+    with caplog.at_level(logging.DEBUG, logger="core.live"):
         async_to_sync(scenario)()
     assert _stream_warnings(caplog) == []
 
@@ -182,10 +183,10 @@ def test_a_stream_whose_redis_goes_away_ends_with_one_warning_and_pages_keep_wor
         await open_page.communicator.wait(timeout=5)  # the application ended, no exception
 
     try:
-        with caplog.at_level(logging.DEBUG, logger="campaigns.live"):
+        with caplog.at_level(logging.DEBUG, logger="core.live"):
             async_to_sync(scenario)()
             [warning] = _stream_warnings(caplog)
-            assert warning.name == "campaigns.live" and warning.exc_info is None
+            assert warning.name == "core.live" and warning.exc_info is None
             assert "ConnectionError" in warning.getMessage()
             assert all(frame in (b"", b": keepalive\n\n") for frame in frames), frames
 

@@ -7,17 +7,16 @@ the sheet and a message (POST/redirect/GET).
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
 from django.urls import reverse
 
 from characters.models import Character
+from tests.helpers import text_of
 
 pytestmark = pytest.mark.django_db
 
-INLINE_TAG = r"</?(?:strong|em|b|a|small)\b[^>]*>"
 
 
 def health_url(character: Character) -> str:
@@ -26,12 +25,6 @@ def health_url(character: Character) -> str:
 
 def willpower_url(character: Character) -> str:
     return reverse("characters:character-willpower", args=[character.pk])
-
-
-def text_of(response) -> str:  # type: ignore[no-untyped-def]
-    """The page as a reader sees it: tags dropped, entities decoded, whitespace collapsed."""
-    content = re.sub(INLINE_TAG, "", response.content.decode())
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content)).split())
 
 
 def box_marks(response) -> list[str]:  # type: ignore[no-untyped-def]

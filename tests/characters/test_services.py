@@ -10,16 +10,14 @@ from __future__ import annotations
 import pytest
 
 from characters import services
-from characters.models import AppendOnlyError, Character, Trait, XpEntry
+from characters.models import Character, Trait, XpEntry
+from core.appendonly import AppendOnlyError
 from rulesets.maelstrom import RuleError
 from tests.factories import CharacterFactory
+from tests.helpers import fresh
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
 
-
-
-def fresh(character: Character) -> Character:
-    return Character.objects.get(pk=character.pk)
 
 
 def dots(character: Character, name: str) -> int:

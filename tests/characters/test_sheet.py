@@ -18,10 +18,10 @@ from characters import services
 from characters.models import Character, MeritFlaw
 from rolls.models import Roll
 from tests.factories import CharacterFactory, UserFactory
+from tests.helpers import text_of
 
 pytestmark = pytest.mark.django_db
 
-INLINE_TAG = r"</?(?:strong|em|b|a|small)\b[^>]*>"
 
 # session, user, character (+campaign, owner, the viewer's role), traits, banks, merits and
 # flaws, the GM's open roll requests, recent rolls. Measured once; pinned so that a per-trait
@@ -31,12 +31,6 @@ SHEET_QUERIES = 8
 
 def sheet_url(character: Character) -> str:
     return reverse("characters:character-detail", args=[character.pk])
-
-
-def text_of(response) -> str:  # type: ignore[no-untyped-def]
-    """The page as a reader sees it: tags dropped, entities decoded, whitespace collapsed."""
-    content = re.sub(INLINE_TAG, "", response.content.decode())
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content)).split())
 
 
 @pytest.fixture

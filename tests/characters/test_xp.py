@@ -16,25 +16,15 @@ from django.urls import reverse
 from characters import services
 from characters.models import Character, Trait, XpEntry
 from tests.factories import CharacterFactory, UserFactory
+from tests.helpers import fresh, text_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
 
-INLINE_TAG = r"</?(?:strong|em|b|a|small)\b[^>]*>"
 
 
 
 def url(name: str, character: Character, *args: int) -> str:
     return reverse(f"characters:character-xp-{name}", args=[character.pk, *args])
-
-
-def text_of(response) -> str:  # type: ignore[no-untyped-def]
-    """The page as a reader sees it: tags dropped, entities decoded, whitespace collapsed."""
-    content = re.sub(INLINE_TAG, "", response.content.decode())
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content)).split())
-
-
-def fresh(character: Character) -> Character:
-    return Character.objects.get(pk=character.pk)
 
 
 def dots(character: Character, name: str) -> int:

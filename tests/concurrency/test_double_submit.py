@@ -18,10 +18,10 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.models import Session
-from campaigns.session_services import session_create
 from characters.models import Character, XpEntry
 from core.models import FormSubmission
 from rolls.models import Roll
+from table.services import session_create
 from tests.concurrency import storm
 
 pytestmark = storm.POSTGRES_ONLY

@@ -15,16 +15,13 @@ from characters.models import Character
 from rulesets import maelstrom
 from tests.concurrency import storm
 from tests.concurrency.storm import Attempt, made, refused, tried
+from tests.helpers import fresh
 
 pytestmark = storm.POSTGRES_ONLY
 
 
 def health_url(character: Character) -> str:
     return reverse("characters:character-health", args=[character.pk])
-
-
-def fresh(character: Character) -> Character:
-    return Character.objects.get(pk=character.pk)
 
 
 def valid_chart(character: Character) -> maelstrom.HealthChart:

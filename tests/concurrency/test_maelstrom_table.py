@@ -40,7 +40,7 @@ def test_session_awards_and_party_roll_requests_while_the_players_roll_and_spend
     party = [zed, abe]
     session = Session.objects.create(campaign=campaign, date=datetime.date(2026, 11, 21),
                                      title="The heist")
-    award_url = reverse("campaigns:session-detail", args=[campaign.pk, session.pk])
+    award_url = reverse("table:session-detail", args=[campaign.pk, session.pk])
     request_url = reverse("rolls:requested-roll-create", args=[campaign.pk])
 
     def gm_awards(client: Client) -> Callable[[int], Attempt]:

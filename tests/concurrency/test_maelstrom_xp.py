@@ -17,6 +17,7 @@ from characters.models import Character, Trait, XpEntry
 from characters.services import banked_xp
 from tests.concurrency import storm
 from tests.concurrency.storm import Attempt, made, refused, tried
+from tests.helpers import fresh
 
 pytestmark = [*storm.POSTGRES_ONLY, pytest.mark.usefixtures("ledger_stays_balanced")]
 
@@ -29,10 +30,6 @@ def spend_url(character: Character) -> str:
 
 def bank_url(character: Character) -> str:
     return reverse("characters:character-xp-bank", args=[character.pk])
-
-
-def fresh(character: Character) -> Character:
-    return Character.objects.get(pk=character.pk)
 
 
 def driving_dots(character: Character) -> int:

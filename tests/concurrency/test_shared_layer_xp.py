@@ -15,10 +15,11 @@ from django.test import Client
 from django.urls import reverse
 
 from characters.models import Character, XpEntry
-from characters.systems.three_d6 import MODIFIER_CAP
+from systems.three_d6.sheet import MODIFIER_CAP
 from tests import three_d6_cast as cast
 from tests.concurrency import storm
 from tests.concurrency.storm import Attempt, made, refused
+from tests.helpers import fresh
 
 pytestmark = [*storm.POSTGRES_ONLY, pytest.mark.usefixtures("ledger_stays_balanced")]
 
@@ -27,10 +28,6 @@ table, mara = cast.table, cast.mara
 
 KEY = "subtrait:s0"
 EXPECTED_COST = re.compile(r'name="expected_cost" value="(\d+)"')
-
-
-def fresh(character: Character) -> Character:
-    return Character.objects.get(pk=character.pk)
 
 
 def might(character: Character) -> int:

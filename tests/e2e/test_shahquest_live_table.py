@@ -15,8 +15,9 @@ from playwright.sync_api import Page, expect
 
 from campaigns.models import Membership
 from characters.models import Character
-from characters.systems.shahquest import DEMO_DATA, SYSTEM
+from characters.services import character_create_from_data
 from rolls.models import RequestedRoll
+from systems.shahquest.demo import DEMO_DATA
 from tests.e2e.conftest import PASSWORD, audit, no_horizontal_scroll, screenshot
 from tests.e2e.test_maelstrom_at_the_table import log_in
 from tests.factories import CampaignFactory, UserFactory
@@ -45,9 +46,10 @@ def heist(db):  # type: ignore[no-untyped-def]
     campaign = CampaignFactory(name="The Heist", ruleset="shahquest", created_by=sasha)
     for player in (shawn, ines):
         Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
-    demetri = SYSTEM.create_character(campaign=campaign, owner=shawn, data=DEMO_DATA)
-    ilsa = SYSTEM.create_character(campaign=campaign, owner=ines,
-                                   data={**DEMO_DATA, "name": "Ilsa", "concept": "Roof runner"})
+    demetri = character_create_from_data(campaign=campaign, owner=shawn, data=DEMO_DATA)
+    ilsa = character_create_from_data(campaign=campaign, owner=ines,
+                                      data={**DEMO_DATA, "name": "Ilsa",
+                                            "concept": "Roof runner"})
     return {"campaign": campaign, "demetri": demetri, "ilsa": ilsa}
 
 

@@ -1,8 +1,9 @@
 """What the fuzz sends where: a world, its people's clients, the crawl, and the plan.
 
 ``open_table(system)`` builds the world of one system, logs its people in (clients that turn a
-500 into a status instead of raising), walks Bob through the first three steps of Maelstrom's
-creation wizard (so the crawl sees every step's form), and crawls. ``fuzz_plan`` turns the
+500 into a status instead of raising), walks Bob through the system's ``creation_steps``
+(tests/systems/<slug>/fixtures.py: the first three steps of Maelstrom's creation wizard, so
+the crawl sees every step's form), and crawls. ``fuzz_plan`` turns the
 crawl into the endpoints to fuzz:
 
 - every form and htmx element that POSTs, grouped by URL pattern and action;
@@ -17,19 +18,18 @@ are the same in every world; ``shared=False`` leaves them out so they are fuzzed
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.test import Client
 from django.urls import reverse
 
-from characters.creation import field_slug
-from rulesets import maelstrom
-from tests.factories import DEFAULT_ABILITIES, DEFAULT_ATTRIBUTES
 from tests.fuzz.checks import Table
 from tests.fuzz.crawl import Endpoint, Page, crawl, pattern_of
 from tests.fuzz.endpoints import post_patterns
 from tests.fuzz.world import SEED, World, build_world
+from tests.system_fixtures import fixtures_for
 
 EXCLUDED = {
     "logout": "takes no input and ends the session the other examples use",
@@ -67,8 +67,7 @@ def open_table(system: str, reseed: Callable[[], None] | None = None) -> Crawled
         clients[role] = Client(raise_request_exception=False)
         clients[role].force_login(user)
     clients["visitor"] = Client(raise_request_exception=False)
-    if system == "maelstrom":
-        _walk_wizard(clients["player"], world)
+    _walk_creation(clients["player"], world, fixtures_for(system).creation_steps)
     starts = {"gm": ["/campaigns/"], "player": ["/campaigns/"], "visitor": ["/", "/login/",
                                                                             "/signup/"],
               "stranger": [world.campaign.invite_url() or "", "/campaigns/"]}
@@ -78,17 +77,10 @@ def open_table(system: str, reseed: Callable[[], None] | None = None) -> Crawled
     return Crawled(world=world, table=table, pages=pages, endpoints=endpoints)
 
 
-def _walk_wizard(client: Client, world: World) -> None:
-    """Bob completes the concept, attributes and abilities steps (his draft stays in his
-    session), so the wizard offers every step's form to the crawl."""
+def _walk_creation(client: Client, world: World, steps: Sequence[Mapping[str, Any]]) -> None:
+    """Bob posts the creation pages' ``steps`` (Maelstrom's concept, attributes and abilities:
+    his draft stays in his session, so the wizard offers every step's form to the crawl)."""
     url = reverse("characters:character-create", args=[world.campaign.pk])
-    steps = [
-        {"step": "concept", "name": "Vesna Kale", "concept": "Salvage pilot"},
-        {"step": "attributes", "primary": "Physical",
-         **{field_slug(n): DEFAULT_ATTRIBUTES[n] for n in maelstrom.ATTRIBUTES}},
-        {"step": "abilities",
-         **{field_slug(n): DEFAULT_ABILITIES.get(n, 0) for n in maelstrom.ABILITIES}},
-    ]
     for data in steps:
         response = client.post(url, data)
         assert response.status_code == 302, response.content.decode()[:2000]

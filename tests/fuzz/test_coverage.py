@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from characters import systems
+import systems
 from tests.fuzz.crawl import Endpoint
 from tests.fuzz.endpoints import all_patterns, post_patterns
 from tests.fuzz.plan import EXCLUDED, excluded, fuzz_plan, open_table
@@ -34,11 +34,11 @@ def test_the_walk_reads_each_views_methods():
     assert methods["characters:character-action"] == frozenset({"POST"})
     assert methods["characters:character-xp-spend"] == frozenset({"GET", "POST"})
     assert methods["rolls:roll-odds"] == frozenset({"GET"})
-    assert methods["campaigns:campaign-detail"] is None  # no limit: it answers POST too
+    assert methods["table:campaign-detail"] is None  # no limit: it answers POST too
     assert "POST" in (methods["login"] or ())  # a class-based view with post()
     accepting = {p.name for p in post_patterns()}
     assert "rolls:roll-odds" not in accepting
-    assert {"characters:character-action", "campaigns:campaign-detail"} <= accepting
+    assert {"characters:character-action", "table:campaign-detail"} <= accepting
 
 
 def test_every_exclusion_names_a_pattern_and_says_why():
@@ -75,7 +75,7 @@ def test_every_change_a_system_registers_is_offered_by_a_page(plans, system):  #
     assert sheet_system is not None
     offered = {(e.pattern, e.action) for e in plans[system] if e.method == "POST" and e.form}
     registered = {("characters:character-action", a) for a in sheet_system.actions} | {
-        ("campaigns:campaign-system-action", a) for a in sheet_system.campaign_actions} | {
+        ("table:campaign-system-action", a) for a in sheet_system.campaign_actions} | {
         ("rolls:roll-act", a) for a in sheet_system.roll_actions}
     missing = sorted(registered - offered)
     assert not missing, f"{system}: no crawled page offers {missing}"

@@ -16,22 +16,29 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 
+import systems
 from campaigns.models import Campaign, Membership, Session
-from campaigns.services import campaign_create, campaign_system_change
-from campaigns.session_services import session_create
+from campaigns.services import campaign_create
 from characters import services as character_services
-from characters import systems
 from characters.models import Character, XpEntry
 from rolls import services as roll_services
-from rulesets import registry
+from systems import demos
+from table.services import session_create
 from tests.factories import CharacterFactory
+from tests.system_fixtures import (
+    campaign_change,
+    fixtures_for,
+    selectable_systems,
+    sheet_change,
+)
 from transfer.services import export_character, import_character
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-SYSTEMS = tuple(slug for slug, ruleset in registry.RULESETS.items() if ruleset.selectable)
-"""Every system a campaign may choose: Maelstrom and the four described in characters/systems/."""
+SYSTEMS = selectable_systems()
+"""Every system a campaign may choose: Maelstrom, those described in systems/ and the tests'
+own tally; what the world needs of each is its tests/systems/<slug>/fixtures.py."""
 
 SEED = 20261121
 """The dice of the world (and of every fuzz example: tests/conftest.py's ``seeded_rng``)."""
@@ -74,7 +81,8 @@ def build_world(system: str) -> World:
                                     for name in ("alice", "bob", "dora", "carol"))
     rng = random.Random(SEED)
     sheet_system = systems.for_ruleset(system)
-    if sheet_system is None:
+    demo = demos.demo_for(system)
+    if sheet_system is None or demo is None:
         campaign = campaign_create(name="Fuzz table", ruleset=system, starting_xp=30, gm=gm)
         for user in (player, second):
             Membership.objects.create(campaign=campaign, user=user)
@@ -84,7 +92,7 @@ def build_world(system: str) -> World:
         campaign = campaign_create(name="Fuzz table", ruleset=system, starting_xp=0, gm=gm)
         for user in (player, second):
             Membership.objects.create(campaign=campaign, user=user)
-            sheet_system.demo(campaign=campaign, gm=gm, player=user, rng=rng)
+            demo.load(campaign=campaign, gm=gm, player=user, rng=rng)
         character = campaign.characters.get(owner=player)
         _system_extras(sheet_system, campaign, character, gm, player, rng)
     session = session_create(campaign=campaign, date=campaign.created_at.date(),
@@ -123,46 +131,30 @@ def _maelstrom_character(campaign: Campaign, player: Any, rng: random.Random) ->
     return character
 
 
-REQUESTS = {
-    "shahquest": {"attribute": "Coordination", "affiliation": "Solo"},
-    "shattered_world": {"die": "usual", "target": "5", "use_uam": "yes"},
-    "genesys": {"skill": "Athletics", "difficulty": "Average", "upgrade_difficulty": "0",
-                "boost": "0", "setback": "0"},
-    "three_d6": {"target": "t0", "td": "10", "favor": "0", "disfavor": "0"},
-}
-"""A roll the GM asks of Bob in each described system (so his sheet offers the answer)."""
-
-
 def _system_extras(sheet_system: systems.SheetSystem, campaign: Campaign, character: Character,
                    gm: Any, player: Any, rng: random.Random) -> None:
     """What the demo may lack for a form to show: XP to spend and a spend to undo, a roll
-    the GM asked for, and the system's own: a Genesys character still in creation (the GM's
-    "finish" form), a Shahquest tension die taken for an NPC (return and drop), a Shattered
-    World custom buy-in (remove)."""
+    the GM asked for (the system's fixtures' ``fuzz_request``), and the system's own changes
+    (``fuzz_other_character``, ``fuzz_campaign``): a Genesys character still in creation (the
+    GM's "finish" form), a Shahquest tension die taken for an NPC (return and drop), a
+    Shattered World custom buy-in (remove)."""
+    fixtures = fixtures_for(sheet_system.slug)
     character_services.xp_award(character=character, amount=40, reason="Fuzz award", by=gm)
     character.refresh_from_db()
     if not character.xp_entries.filter(kind=XpEntry.Kind.SPEND).exists():
         advance = min(sheet_system.advances(character), key=lambda a: a.cost, default=None)
         if advance is not None:
             character_services.xp_spend_advance(character=character, key=advance.key, by=player)
-    what = sheet_system.request_form(campaign, REQUESTS[sheet_system.slug])
+    what = sheet_system.request_form(campaign, dict(fixtures.fuzz_request))
     if what is None or not what.is_valid():
         raise ValueError(f"{sheet_system.slug} refuses the fuzz world's roll request: "
                          f"{what.errors.as_text() if what is not None else 'no requests'}")
     roll_services.system_requested_roll_create(characters=[character], system=sheet_system,
                                                what=what.cleaned_data, note="On three",
                                                by=gm)
-    if sheet_system.slug == "genesys":
+    if fixtures.fuzz_other_character:
         other = campaign.characters.exclude(pk=character.pk).get()
-        character_services.sheet_change(character=other, by=gm, data={},
-                                        action=sheet_system.actions["reopen-creation"])
-    changes = {"shahquest": ("tension-take", {"die": "6", "purpose": "npc"}),
-               "shattered_world": ("buy_in_add", {"name": "Lucky charm", "cost": "3"})}
-    if sheet_system.slug in changes:
-        name, data = changes[sheet_system.slug]
-        action = sheet_system.campaign_actions[name]
-        form = action.form(data)
-        if not form.is_valid():
-            raise ValueError(form.errors.as_text())
-        campaign_system_change(campaign=campaign, action=action, data=form.cleaned_data,
-                               by=gm, rng=rng)
+        for name, data in fixtures.fuzz_other_character:
+            other = sheet_change(other, name, data, by=gm)
+    for name, data in fixtures.fuzz_campaign:
+        campaign = campaign_change(campaign, name, data, by=gm, rng=rng)

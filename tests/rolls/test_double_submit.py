@@ -19,13 +19,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns.models import Campaign, Session
-from campaigns.session_services import session_create
 from characters.models import Character, XpEntry
 from core.models import FormSubmission
 from rolls.models import Roll
 from rulesets import registry
+from table.services import session_create
 from tests import shahquest_cast, three_d6_cast
-from tests.characters import test_genesys_cast, test_shattered_world_sheet
+from tests.systems.genesys import test_genesys_cast
+from tests.systems.shattered_world import test_shattered_world_sheet
 
 pytestmark = pytest.mark.django_db
 

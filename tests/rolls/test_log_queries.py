@@ -47,9 +47,9 @@ def add_rolls(character: Character, count: int, start: int = 0) -> list[Roll]:
 PAGES = {
     # page: (who looks, its URL, how many of the newest rolls it lists)
     "sheet": ("bob", lambda c: reverse("characters:character-detail", args=[c.pk]), 5),
-    "dashboard": ("alice", lambda c: reverse("campaigns:campaign-detail",
+    "dashboard": ("alice", lambda c: reverse("table:campaign-detail",
                                              args=[c.campaign_id]), 10),
-    "campaign page of a player": ("bob", lambda c: reverse("campaigns:campaign-detail",
+    "campaign page of a player": ("bob", lambda c: reverse("table:campaign-detail",
                                                            args=[c.campaign_id]), 10),
     "roll log": ("bob", lambda c: reverse("rolls:roll-list", args=[c.campaign_id]), 25),
 }

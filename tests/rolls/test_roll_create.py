@@ -5,7 +5,6 @@ Specialties, Talents/Skills/Knowledges, Wound Penalties, Rolling Willpower, Soak
 
 from __future__ import annotations
 
-import html
 import json
 import re
 
@@ -13,21 +12,16 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from characters.models import AppendOnlyError, Character
+from characters.models import Character
+from core.appendonly import AppendOnlyError
 from rolls.models import Roll
 from tests.factories import CharacterFactory, UserFactory
+from tests.helpers import fresh, text_of
 
 pytestmark = pytest.mark.django_db
 
-INLINE_TAG = r"</?(?:strong|em|b|a|small)\b[^>]*>"
 MOTORCYCLE_POOL = {"trait": ["Precision", "Driving"], "kind": "action", "difficulty": "6",
                    "threshold": "0"}
-
-
-def text_of(response) -> str:  # type: ignore[no-untyped-def]
-    """The page as a reader sees it: tags dropped, entities decoded, whitespace collapsed."""
-    content = re.sub(INLINE_TAG, "", response.content.decode())
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content)).split())
 
 
 def roll_url(character: Character) -> str:
@@ -36,10 +30,6 @@ def roll_url(character: Character) -> str:
 
 def health_url(character: Character) -> str:
     return reverse("characters:character-health", args=[character.pk])
-
-
-def fresh(character: Character) -> Character:
-    return Character.objects.get(pk=character.pk)
 
 
 @pytest.fixture

@@ -6,9 +6,7 @@ campaign (the table's log); who may act on it: the character's owner and the GM.
 
 from __future__ import annotations
 
-import html
 import json
-import re
 
 import pytest
 from django.test import Client
@@ -18,23 +16,13 @@ from characters import services as character_services
 from characters.models import Character, XpEntry
 from rolls.models import Roll
 from tests.factories import CharacterFactory, UserFactory
+from tests.helpers import fresh, text_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
 
-INLINE_TAG = r"</?(?:strong|em|b|a|small)\b[^>]*>"
 EXPERIENCE_BUTTON = "Add an experience die"
 WILLPOWER_BUTTON = "Spend a willpower dot to succeed"
 
-
-
-def text_of(response) -> str:  # type: ignore[no-untyped-def]
-    """The page as a reader sees it: tags dropped, entities decoded, whitespace collapsed."""
-    content = re.sub(INLINE_TAG, "", response.content.decode())
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content)).split())
-
-
-def fresh(character: Character) -> Character:
-    return Character.objects.get(pk=character.pk)
 
 
 def experience_url(roll: Roll) -> str:

@@ -1,8 +1,12 @@
-"""Test doubles shared by the rules-engine tests."""
+"""Test doubles and checks shared by the rules-engine tests."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+
+from rulesets.errors import RuleError
 
 
 class ScriptedRng:
@@ -23,3 +27,12 @@ class ScriptedRng:
     @property
     def exhausted(self) -> bool:
         return not self.faces
+
+
+def assert_quick_roll_refused(module: Any, text: str, message: str) -> None:
+    """``module.quick_roll(text)`` raises a RuleError whose message holds ``message`` and
+    whose rule cites a section of the system's seed (starts with ``module.SOURCE``)."""
+    with pytest.raises(RuleError) as error:
+        module.quick_roll(text)
+    assert message in error.value.message
+    assert error.value.rule.startswith(module.SOURCE)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rulesets import genesys, maelstrom, registry
+from tests.conftest import TEST_ONLY_SYSTEMS
 
 
 def test_every_system_with_a_sheet_is_selectable() -> None:
@@ -18,6 +19,8 @@ def test_all_choices_list_the_five_systems_in_order() -> None:
         ("shattered_world", "Shattered World"),
         ("genesys", "Genesys"),
         ("three_d6", "3d6"),
+        # Then what tests/conftest.py registers for the tests (tally).
+        *((slug, registry.get(slug).name) for slug in TEST_ONLY_SYSTEMS),
     ]
 
 
@@ -35,6 +38,7 @@ QUERIES = {
     "shattered_world": ({"die": 4, "target": 5, "modifier": 1}, {"success", "degree"}),
     "genesys": ({"pool": "2A 1D"}, {"success", "advantage", "threat", "triumph", "despair"}),
     "three_d6": ({"td": 12}, {"success", "critical_success", "critical_failure"}),
+    "tally": ({"bonus": 2}, {"six", "total_at_least_7"}),
 }
 
 
@@ -42,7 +46,9 @@ QUERIES = {
 def test_every_system_answers_odds_queries_through_the_registry(slug: str) -> None:
     ruleset = registry.get(slug)
     assert ruleset.module is not None
-    assert ruleset.module.__name__ == f"rulesets.{slug}"
+    # The tests' own system keeps its engine with its tests (tests/tally/rules.py).
+    package = f"tests.{slug}.rules" if slug in TEST_ONLY_SYSTEMS else f"rulesets.{slug}"
+    assert ruleset.module.__name__ == package
     query, keys = QUERIES[slug]
     assert {p.name for p in ruleset.odds_parameters} >= set(query)
     assert ruleset.odds_query is not None

@@ -44,11 +44,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.urls import reverse
 
-from characters.models import XpEntry
-from characters.systems.shahquest import DEMO_DATA as SHAHQUEST_DEMETRI
 from rulesets import registry
 from tests.security import urlmap
 from tests.security.urlmap import ROLES, Plan, Target, World
+from tests.system_fixtures import SystemFixtures, fixtures_for, form_data
 from transfer import services as transfer_services
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +78,7 @@ def by_action(open_to_player: str, gm_only: str) -> Callable[[Plan], str]:
 
 
 DESCRIBED = tuple(s for s in urlmap.SYSTEMS if s != "maelstrom")
-"""The systems on the shared sheet layer (characters/systems/)."""
+"""The systems on the shared sheet layer (systems/)."""
 
 
 @dataclass(frozen=True)
@@ -120,9 +119,9 @@ TABLE: dict[str, Row] = {
     "campaigns:campaign-list": Row(get=LOGGED_IN_200, post=LOGGED_IN_200),
     "campaigns:campaign-create": Row(get=LOGGED_IN_200, post="login 302+ 302+ 302+ 302+ 302+"),
     # --- a campaign
-    "campaigns:campaign-detail": Row(get=MEMBERS_200, post=MEMBERS_200),
+    "table:campaign-detail": Row(get=MEMBERS_200, post=MEMBERS_200),
     "campaigns:campaign-events": Row(get=MEMBERS_200, post=MEMBERS_200),
-    "campaigns:campaign-system-action": Row(get=NOT_ALLOWED, post=GM_WRITES, only=DESCRIBED),
+    "table:campaign-system-action": Row(get=NOT_ALLOWED, post=GM_WRITES, only=DESCRIBED),
     "campaigns:campaign-invite-renew": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "campaigns:campaign-invite-revoke": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "campaigns:membership-remove": Row(get=GM_200, post=GM_WRITES),
@@ -130,8 +129,8 @@ TABLE: dict[str, Row] = {
     "campaigns:campaign-join": Row(get="login 200 302 302 302 200",
                                    post="login 302+ 302 302 302 302+",
                                    outsiders_read=frozenset({"campaign"})),
-    "campaigns:session-list": Row(get=MEMBERS_200, post=GM_WRITES),
-    "campaigns:session-detail": Row(get=MEMBERS_200, post=GM_WRITES),
+    "table:session-list": Row(get=MEMBERS_200, post=GM_WRITES),
+    "table:session-detail": Row(get=MEMBERS_200, post=GM_WRITES),
     "rolls:roll-list": Row(get=MEMBERS_200, post=MEMBERS_200),
     "rolls:npc-roll-create": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "rolls:requested-roll-create": Row(get=NOT_ALLOWED, post=GM_WRITES),
@@ -239,118 +238,23 @@ def _table(target: Target) -> urlmap.Table:
     return target.table
 
 
-def _character_pk(target: Target) -> str:
-    return str(_table(target).character.pk)
+def _fixtures(plan: Plan) -> SystemFixtures:
+    """What the matrix needs of the plan's system (tests/systems/<slug>/fixtures.py): a
+    valid creation form, a pool its sheet can roll, a roll the GM can ask for, and the form
+    data of each of its changes."""
+    assert plan.system is not None, plan
+    return fixtures_for(plan.system)
 
 
-ROLL_POOLS: dict[str, dict[str, Any]] = {
-    "maelstrom": {"trait": ["Precision", "Driving"], "kind": "action", "difficulty": "6",
-                  "threshold": "0"},
-    "shahquest": urlmap.SHAHQUEST_SEED_POOL,
-    "shattered_world": {"die": "ad", "target": "5", "modifiers": "", "multipliers": "",
-                        "action": ""},
-    "genesys": {"skill": "Ranged", "difficulty": "Average"},
-    "three_d6": {"mode": "test", "target": "t0", "td": "12", "situational": "0", "favor": "0",
-                 "disfavor": "0"},
-}
-"""A pool each system's sheet can roll (tests/rolls' own examples)."""
-
-REQUESTS: dict[str, dict[str, Any]] = {
-    "maelstrom": {"kind": "action", "traits": "Precision + Driving", "difficulty": "7",
-                  "threshold": "0"},
-    "shahquest": {"attribute": "coordination", "skill": "physical",
-                  "specialization": "athletics", "setting_die": "6"},
-    "shattered_world": {"die": "usual", "target": "6", "modifier": "", "use_uam": "yes"},
-    "genesys": {"skill": "Ranged", "difficulty": "Hard", "boost": "1"},
-    "three_d6": {"target": "t1", "td": "11", "favor": "1", "disfavor": "0"},
-}
-"""A roll the GM can ask each system's characters for."""
-
-NEW_CHARACTERS: dict[str, dict[str, Any]] = {
-    "maelstrom": {"step": "concept", "name": "Matrix newcomer", "concept": "Drifter"},
-    "shahquest": {**SHAHQUEST_DEMETRI, "name": "Matrix newcomer"},
-    "shattered_world": {
-        "name": "Matrix newcomer", "concept": "Knight errant", "species": "Elf",
-        "field_role": "Warrior", "subrole": "Knight", "hit_points": "24",
-        "proficiencies": ["PF", "EN"], "foible": "", "stat_PF": "18", "stat_MA": "12",
-        "stat_EN": "16", "stat_PR": "14", "stat_SP": "10", "stat_EM": "11"},
-    "genesys": {"name": "Matrix newcomer", "concept": "Smuggler", "career": "Scoundrel",
-                "career_skills": ["Cool", "Coordination", "Deception", "Perception", "Ranged",
-                                  "Skulduggery", "Stealth", "Streetwise"],
-                "free_ranks": ["Cool", "Ranged", "Skulduggery", "Stealth", "Athletics",
-                               "Charm"]},
-    "three_d6": {"name": "Matrix newcomer", "concept": "Ferry pilot",
-                 "t0": "3", "t1": "1", "t2": "1", "t3": "1", "t4": "0", "t5": "0",
-                 "s0": "0", "s1": "1", "s2": "2", "s3": "0", "s4": "1", "s5": "0",
-                 "s6": "1", "s7": "0", "s8": "1", "s9": "0", "s10": "0", "s11": "0"},
-}
-"""A valid creation form of each system (the wizard's first step for Maelstrom)."""
-
-
-def _achievement(plan: Plan, target: Target, world: World) -> dict[str, Any]:
-    entry = (XpEntry.objects.filter(character=_table(target).character,
-                                    kind=XpEntry.Kind.AWARD, trait_key__startswith="feat:")
-             .order_by("-pk").first())
-    assert entry is not None
-    return {"entry": str(entry.pk)}
-
-
-SHEET_ACTIONS: dict[str, dict[str, Any] | Payload] = {
-    "shahquest/plot-points": {"change": "1"},
-    "shahquest/stress-take": {"kind": "mental", "die": "6"},
-    "shahquest/stress-recover": {"kind": "physical", "die": "8"},
-    "shahquest/trauma-recover": {"kind": "emotional", "die": "6"},
-    "shahquest/downtime": {"option": "stress:physical"},
-    "shahquest/specialization-learn": {"skill": "Combat", "name": "Knives", "use": "step_up",
-                                       "expected_cost": "5"},
-    "shattered_world/pool": {"pool": "PF", "amount": "1", "direction": "lose"},
-    "shattered_world/rest": {},
-    "shattered_world/foible": {"foible": "Stubborn pride"},
-    "shattered_world/achievement": {"kind": "feat", "category": "universal",
-                                    "name": "Defeat any enemy"},
-    "shattered_world/achievement_undo": _achievement,
-    "genesys/wounds": {"amount": "1", "direction": "suffer"},
-    "genesys/strain": {"amount": "1", "direction": "suffer"},
-    "genesys/finish-creation": {},
-    "genesys/reopen-creation": {},
-    "three_d6/health": {"change": "damage", "amount": "1"},
-    "three_d6/level": {"level": "2", "health_max": "12"},
-}
-"""Each sheet action's form data, one that changes the sheet of the world's character."""
-
-CAMPAIGN_ACTIONS: dict[str, dict[str, Any] | Payload] = {
-    "shahquest/tension-start": {"dice": "d10 d4"},
-    "shahquest/tension-opportunity": lambda plan, target, world: {
-        "grow": "add", "character": _character_pk(target)},
-    "shahquest/tension-take": {"die": "8", "purpose": "npc"},
-    # The world set a d6 aside for an NPC: it comes back (a plot point to the character), or
-    # leaves play.
-    "shahquest/tension-return": lambda plan, target, world: {
-        "die": "6", "character": _character_pk(target)},
-    "shahquest/tension-drop": {"die": "6"},
-    "shahquest/tension-danger": {"setting_die": "", "complications": ""},
-    "shattered_world/die_steps": {"steps": "d4 d8 0 start\nd6 d10 5\nd8 d12 15 knighted"},
-    "shattered_world/buy_in_add": {
-        "name": "Lance Charge", "cost": "2/x", "effect": "", "field_role": "Warrior",
-        "subrole": "Cavalier", "ability": "PF", "hit_points": "0", "min_achievements": "0",
-        "requires": ""},
-    "shattered_world/buy_in_remove": {"name": "Fireball"},
-    "genesys/skill-set": {"name": "Piloting (Space)", "characteristic": "Agility"},
-    "genesys/skill-remove": {"name": "Hacking"},
-    "genesys/skills-reset": {},
-    "three_d6/names": {**{f"t{i}": f"Renamed{i}" for i in range(6)},
-                       **{f"s{i}": f"Resub{i}" for i in range(12)}},
-    "three_d6/names-reset": {},
-}
-"""Each GM campaign action's form data, one that changes the world's campaign."""
-
-
-def _action_data(table: dict[str, dict[str, Any] | Payload]) -> Payload:
+def _action_data(kind: str) -> Payload:
+    """The form data of the plan's action of ``kind`` (``sheet_actions``,
+    ``campaign_actions``, ``roll_actions`` of the system's fixtures): one that changes the
+    world's character or campaign. An action the system lacks is asked with nothing."""
     def data(plan: Plan, target: Target, world: World) -> dict[str, Any]:
         if not plan.action_known:
             return {}
-        found = table[f"{plan.system}/{plan.action}"]
-        return found(plan, target, world) if callable(found) else dict(found)
+        found = getattr(_fixtures(plan), kind)[plan.action]
+        return form_data(found, _table(target).character)
     return data
 
 
@@ -375,23 +279,23 @@ def _export_file(plan: Plan, target: Target, world: World) -> dict[str, Any]:
 PAYLOADS: dict[str, Payload] = {
     "campaigns:campaign-create": lambda *_: {"name": "Matrix new table", "ruleset": "maelstrom",
                                              "starting_xp": "30"},
-    "campaigns:campaign-system-action": _action_data(CAMPAIGN_ACTIONS),
-    "campaigns:session-list": lambda *_: {"date": "2026-02-03", "title": "Matrix session"},
-    "campaigns:session-detail": lambda *_: {"amount_all": "2", "reason_all": "Matrix"},
+    "table:campaign-system-action": _action_data("campaign_actions"),
+    "table:session-list": lambda *_: {"date": "2026-02-03", "title": "Matrix session"},
+    "table:session-detail": lambda *_: {"amount_all": "2", "reason_all": "Matrix"},
     "rolls:npc-roll-create": lambda plan, *_: {
         "text": registry.get(plan.system).module.QUICK_ROLL_EXAMPLES[0]},
     "rolls:requested-roll-create": lambda plan, *_: {
-        "character": "all", "note": "Matrix request", **REQUESTS[plan.system or ""]},
-    "characters:character-create": lambda plan, *_: NEW_CHARACTERS[plan.system or ""],
+        "character": "all", "note": "Matrix request", **_fixtures(plan).request},
+    "characters:character-create": lambda plan, *_: dict(_fixtures(plan).new_character),
     "characters:character-health": lambda *_: {"levels": "1", "kind": "bashing"},
     "characters:character-willpower": lambda *_: {"action": "spend"},
-    "characters:character-action": _action_data(SHEET_ACTIONS),
+    "characters:character-action": _action_data("sheet_actions"),
     "characters:character-xp-award": lambda *_: {"amount": "2", "reason": "Matrix"},
     "characters:character-xp-spend": _spend,
     "characters:character-xp-bank": lambda *_: {"trait": "ability:Melee", "amount": "1"},
-    "rolls:roll-create": lambda plan, *_: ROLL_POOLS[plan.system or ""],
+    "rolls:roll-create": lambda plan, *_: dict(_fixtures(plan).roll_pool),
     "rolls:roll-experience-die": lambda *_: {"key": "ability:Driving"},
-    "rolls:roll-act": lambda *_: {"effort": ["0", "4"], "effect": ["1"]},
+    "rolls:roll-act": _action_data("roll_actions"),
     "transfer:character-import": _export_file,
     "transfer:campaign-import": _export_file,
     "transfer:import-review": lambda *_: {"decision": "accept", "confirm": "on"},
@@ -401,7 +305,7 @@ PAYLOADS: dict[str, Payload] = {
 QUERIES: dict[str, Payload] = {
     "characters:character-xp-spend": lambda plan, target, world: {
         k: v for k, v in _spend(plan, target, world).items() if k != "expected_cost"},
-    "rolls:roll-odds": lambda plan, *_: ROLL_POOLS[plan.system or ""],
+    "rolls:roll-odds": lambda plan, *_: dict(_fixtures(plan).roll_pool),
 }
 """GET query strings, for pages that show something only when asked (a price, the odds)."""
 
@@ -414,14 +318,12 @@ def _prepare(plan: Plan, target: Target, world: World) -> None:
         return
     if plan.key != "characters:character-action" or not plan.action_known:
         return
+    # What the GM does first so that the action changes something (the system's fixtures'
+    # matrix_before: Genesys's creation reopened before it is finished, Shahquest's stress
+    # taken to trauma before it is recovered).
     table = _table(target)
-    gm = world.users["gm"]
-    if plan.system == "genesys" and plan.action == "finish-creation":
-        urlmap.sheet_action(table.character, "reopen-creation", {}, by=gm)
-    elif plan.system == "shahquest" and plan.action == "trauma-recover":
-        for die in ("12", "4", "6"):  # stressed out at d12: d4 trauma, then d6
-            urlmap.sheet_action(table.character, "stress-take",
-                                {"kind": "emotional", "die": die}, by=gm)
+    for name, data in _fixtures(plan).matrix_before.get(plan.action or "", ()):
+        urlmap.sheet_action(table.character, name, dict(data), by=world.users["gm"])
 
 
 # --- the cases --------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ The authorization matrix (``test_authorization_matrix.py``) asks three things of
 
 1. :func:`routes`: every pattern of the URLconf, walked recursively from
    ``django.urls.get_resolver()`` through every ``include()`` (the admin's too), each with a
-   stable key: its namespaced name (``campaigns:campaign-detail``), or for the few patterns
+   stable key: its namespaced name (``table:campaign-detail``), or for the few patterns
    without a name (the admin's redirects and catch-all) ``admin:[<the full route>]``.
 2. :func:`plans`: for each route, the cases worth asking about, known before the database
    exists (pytest collects them): one per rule system when the URL takes a campaign, a
@@ -36,18 +36,21 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.resolvers import RegexPattern, RoutePattern
 
+import systems
 from campaigns.models import Campaign, Membership, Session
-from campaigns.services import campaign_create, campaign_system_change
-from campaigns.session_services import session_create
+from campaigns.services import campaign_create
 from characters import services as character_services
-from characters import systems
 from characters.models import Character, CharacterImport, XpEntry
 from rolls import services as roll_services
 from rolls.models import Roll
 from rulesets import registry
 from rulesets.errors import RuleError
+from systems import demos
+from table.services import session_create
+from tests import system_fixtures
 from tests.conftest import ScriptedRng
 from tests.factories import CampaignFactory, CharacterFactory
+from tests.system_fixtures import fixtures_for, selectable_systems
 
 ROLES = ("anonymous", "stranger", "player", "owner", "gm", "staff")
 """Who asks, in the matrix's column order:
@@ -61,8 +64,9 @@ ROLES = ("anonymous", "stranger", "player", "owner", "gm", "staff")
 - ``staff``: ``is_staff`` without any model permission, member of no campaign.
 """
 
-SYSTEMS: tuple[str, ...] = tuple(r.slug for r in registry.RULESETS.values() if r.selectable)
-"""Every rule system a campaign can be created with (Maelstrom and the sheet layer's)."""
+SYSTEMS: tuple[str, ...] = selectable_systems()
+"""Every rule system a campaign can be created with (Maelstrom and the sheet layer's, the
+tests' own tally too); what the matrix needs of each is its tests/systems/<slug>/fixtures.py."""
 
 # The literal segment before a bare ``<pk>`` names what the pk is.
 PK_SUBJECTS = {"campaigns": "campaign", "characters": "character", "rolls": "roll"}
@@ -234,7 +238,7 @@ class Plan:
 
     @property
     def label(self) -> str:
-        """``campaigns:campaign-detail[genesys]``: the plan's part of a test id."""
+        """``table:campaign-detail[genesys]``: the plan's part of a test id."""
         extras = [x for x in (self.system, self.app_label, self.admin_model) if x]
         if self.action:
             extras.append(f"{self.action}{'' if self.action_known else '(none)'}")
@@ -390,11 +394,6 @@ class World:
         return tuple(s for t in self.tables.values() for s in (*t.secrets, *t.gm_secrets))
 
 
-SHAHQUEST_SEED_POOL = {"feature": ["3", "8"], "specialization": ["6:0"], "setting_die": "6"}
-"""tests/rolls/test_shahquest_rolls.py's seed pool: d10 3d8 d6; with faces 7 2 1 3 4 the
-player still has effort and effect to choose."""
-
-
 def build_world() -> World:
     """Create the world in the current transaction (the caller rolls it back).
 
@@ -437,13 +436,14 @@ def _table(system: str, *, gm: Any, owner: Any, player: Any) -> Table:
     label = system.replace("_", " ").title()
     name = f"Hidden {label} Table QX7"
     described = systems.for_ruleset(system)
+    demo = demos.demo_for(system)
     if system == "maelstrom":
         campaign = CampaignFactory(name=name, ruleset=system, created_by=gm)
         character = CharacterFactory(campaign=campaign, owner=owner)
-    elif described is not None:
+    elif described is not None and demo is not None:
         campaign = campaign_create(name=name, ruleset=system, starting_xp=0, gm=gm)
         Membership.objects.create(campaign=campaign, user=owner)
-        described.demo(campaign=campaign, gm=gm, player=owner, rng=random.Random(7))
+        demo.load(campaign=campaign, gm=gm, player=owner, rng=random.Random(7))
         character = campaign.characters.get()
         _prepare_campaign(campaign, described, gm)
     else:
@@ -476,52 +476,24 @@ def _table(system: str, *, gm: Any, owner: Any, player: Any) -> Table:
 
 
 def _prepare_campaign(campaign: Campaign, system: systems.SheetSystem, gm: Any) -> None:
-    """Campaign data every GM change can act on: a tension pool with a die out for an NPC,
-    a changed skill list and trait names (so the resets change something), a buy-in to
-    remove."""
-    changes: dict[str, list[tuple[str, dict[str, Any]]]] = {
-        "shahquest": [("tension-start", {"dice": "d8 2d6"}),
-                      ("tension-take", {"die": "6", "purpose": "npc"})],
-        "genesys": [("skill-set", {"name": "Hacking", "characteristic": "Intellect"})],
-        "three_d6": [("names", {**{f"t{i}": f"Trait{i}" for i in range(6)},
-                                **{f"s{i}": f"Sub{i}" for i in range(12)}})],
-        "shattered_world": [("buy_in_add", {
-            "name": "Fireball", "cost": "3/E", "effect": "A ball of fire", "field_role": "Mage",
-            "subrole": "", "ability": "MA", "hit_points": "0", "min_achievements": "0",
-            "requires": ""})],
-    }
-    for name, data in changes.get(system.slug, []):
-        campaign = campaign_change(campaign, name, data, by=gm)
+    """Campaign data every GM change can act on (the system's fixtures' ``matrix_campaign``:
+    a tension pool with a die out for an NPC, a changed skill list and trait names so the
+    resets change something, a buy-in to remove)."""
+    for name, data in fixtures_for(system.slug).matrix_campaign:
+        campaign = campaign_change(campaign, name, dict(data), by=gm)
 
 
 def campaign_change(campaign: Campaign, name: str, data: dict[str, Any], *, by: Any
                     ) -> Campaign:
     """Apply the system's campaign action ``name`` with form ``data``, as the dashboard
-    does. Raises AssertionError when the form refuses the data."""
-    system = systems.for_campaign(campaign)
-    assert system is not None
-    action = system.campaign_actions[name]
-    form = action.form(data)
-    assert form.is_valid(), form.errors
-    campaign, _, _ = campaign_system_change(campaign=campaign, action=action,
-                                            data=form.cleaned_data, by=by,
-                                            rng=random.Random(5))
-    return campaign
+    does (:func:`tests.system_fixtures.campaign_change`, with the matrix's dice). Raises
+    AssertionError when the form refuses the data."""
+    return system_fixtures.campaign_change(campaign, name, data, by=by, rng=random.Random(5))
 
 
-def sheet_action(character: Character, name: str, data: dict[str, Any], *, by: Any
-                 ) -> Character:
-    """Apply the system's sheet action ``name`` with form ``data``, as the sheet does.
-    Raises AssertionError when the form refuses the data."""
-    system = systems.for_campaign(character.campaign)
-    assert system is not None
-    action = system.actions[name]
-    form = (action.form(data, character=character) if action.needs_character  # type: ignore[call-arg]
-            else action.form(data))
-    assert form.is_valid(), form.errors
-    character, _ = character_services.sheet_change(character=character, action=action,
-                                                   data=form.cleaned_data, by=by)
-    return character
+sheet_action = system_fixtures.sheet_change
+"""Apply the system's sheet action ``name`` with form ``data``, as the sheet does
+(:func:`tests.system_fixtures.sheet_change`)."""
 
 
 def _rolls(system: str, character: Character, owner: Any) -> dict[str, Roll]:
@@ -535,13 +507,15 @@ def _rolls(system: str, character: Character, owner: Any) -> dict[str, Roll]:
             character=character, by=owner, rng=Constant(5),
             request=roll_services.RollRequest(kind="willpower", difficulty=8))
         return {"roll": roll, "willpower": willpower}
-    if system == "shahquest":
+    seeded = fixtures_for(system).matrix_roll
+    if seeded is not None:  # a roll whose follow-ups are still open (Shahquest's dice to pick)
         described = systems.for_ruleset(system)
         assert described is not None
-        form = described.roll_form(character, SHAHQUEST_SEED_POOL)
+        data, faces = seeded
+        form = described.roll_form(character, data)
         assert form.is_valid(), form.errors
         roll = roll_services.system_roll_create(character=character, data=form.cleaned_data,
-                                                by=owner, rng=ScriptedRng([7, 2, 1, 3, 4]))
+                                                by=owner, rng=ScriptedRng(faces))
         return {"roll": roll}
     return {"roll": Roll.objects.filter(character=character, parent__isnull=True)
             .order_by("-pk").first()}

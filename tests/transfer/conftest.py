@@ -10,14 +10,14 @@ import random
 import pytest
 from django.core.management import call_command
 
-from campaigns.management.commands.load_demo import GM
+import systems
 from campaigns.models import Campaign
-from campaigns.services import campaign_system_change
-from campaigns.session_services import session_create
 from characters import services as character_services
-from characters import systems
 from rolls import services as roll_services
 from rulesets import registry
+from table.management.commands.load_demo import GM
+from table.services import campaign_system_change, session_create
+from tests.system_fixtures import fixtures_for
 from tests.transfer.rich_demo import ask_for_rolls, follow_up, spend_cheapest
 
 
@@ -48,11 +48,12 @@ def rich_demo(demo: list[Campaign]) -> list[Campaign]:
                                       gm_only=True, by=gm, rng=rng)
         follow_up(campaign, rng)
         ask_for_rolls(character, gm, rng)
-        if campaign.ruleset == "shahquest":
+        # The system's own (tests/systems/<slug>/fixtures.py): Shahquest's general danger,
+        # whose roll system_data keeps.
+        for name, data in fixtures_for(campaign.ruleset).rich_demo_campaign:
             system = systems.for_campaign(campaign)
-            action = system.campaign_actions["tension-danger"]
-            campaign_system_change(campaign=campaign, action=action,
-                                   data={"setting_die": None, "complications": "",
-                                         "note": "The guards", "gm_only": False},
-                                   by=gm, rng=rng)
+            assert system is not None
+            campaign, _, _ = campaign_system_change(
+                campaign=campaign, action=system.campaign_actions[name], data=dict(data),
+                by=gm, rng=rng)
     return list(Campaign.objects.order_by("pk"))

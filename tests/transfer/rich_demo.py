@@ -6,12 +6,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import systems
 from campaigns.models import Campaign
 from characters import services as character_services
-from characters import systems
 from characters.models import Character, XpEntry
 from rolls import services as roll_services
-from rolls.models import RequestedRoll, Roll
+from rolls.models import RequestedRoll
+from tests.system_fixtures import fixtures_for
 
 
 def spend_cheapest(character: Character, *, by: Any) -> XpEntry:
@@ -26,21 +27,12 @@ def spend_cheapest(character: Character, *, by: Any) -> XpEntry:
 
 
 def follow_up(campaign: Campaign, rng: random.Random) -> None:
-    """A Maelstrom willpower roll cancelled with a dot; a Shahquest pick of dice."""
-    if campaign.ruleset == "maelstrom":
-        roll = campaign.rolls.filter(kind=Roll.Kind.WILLPOWER).exclude(
-            outcome=Roll.Outcome.BOTCH).first()
-        assert roll is not None
-        roll_services.roll_willpower_spend(roll=roll, by=roll.rolled_by)
-    elif campaign.ruleset == "shahquest":
-        roll = campaign.rolls.filter(character__isnull=False, parent__isnull=True).first()
-        system = systems.for_campaign(campaign)
-        action = system.roll_actions["choose"]
-        # The demo roll is seeded: its first two dice are its best effort, its third its effect.
-        form = action.form({"effort": ["0", "1"], "effect": ["2"]})
-        assert form.is_valid(), form.errors
-        roll_services.system_roll_act(roll=roll, action=action, data=form.cleaned_data,
-                                      by=roll.rolled_by, rng=rng)
+    """The system's follow-up roll, where it has one (its fixtures' ``rich_demo_follow_up``:
+    a Maelstrom willpower roll cancelled with a dot, a Shahquest pick of dice, a tally
+    reroll)."""
+    made = fixtures_for(campaign.ruleset).rich_demo_follow_up
+    if made is not None:
+        made(campaign, rng)
 
 
 def ask_for_rolls(character: Character, gm: Any, rng: random.Random) -> None:

@@ -16,16 +16,16 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+import systems
 from campaigns.models import Campaign, Membership
-from campaigns.session_services import session_award, session_create
 from characters import services as character_services
-from characters import systems
 from characters.models import Character, CharacterImport
 from rolls import services as roll_services
 from rolls.models import RequestedRoll, Roll
 from rulesets.errors import RuleError
+from table.services import session_award, session_create
 from tests.factories import UserFactory
-from tests.security.urlmap import SHAHQUEST_SEED_POOL
+from tests.systems.shahquest.fixtures import SEED_POOL as SHAHQUEST_SEED_POOL
 from tests.transfer.rich_demo import spend_cheapest
 from transfer.services import (
     TransferError,

@@ -1,5 +1,5 @@
 """An import is untrusted input (Sheetkeeper issue 14, section 2): every field of a document is
-checked against its system's schema (transfer/schema.py, characters/systems/*_schema.py), a
+checked against its system's schema (transfer/schema.py, systems/*_schema.py), a
 refusal names the field as a path and the rule, and nothing is written."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from campaigns.models import Campaign
 from characters.models import Character
-from characters.systems.schema import import_schema
-from rulesets import registry
+from systems.schema import import_schema
+from tests.system_fixtures import fixtures_for, selectable_systems
 from tests.transfer.test_import_refusals import counts
 from transfer import schema
 from transfer.services import (
@@ -32,7 +32,7 @@ from transfer.services import (
     read_document,
 )
 
-SYSTEMS = [slug for slug, ruleset in registry.RULESETS.items() if ruleset.selectable]
+SYSTEMS = list(selectable_systems())
 
 
 @pytest.fixture
@@ -148,22 +148,14 @@ def test_an_unknown_key_in_a_roll_is_refused(demo: list[Campaign], ruleset: str,
             f"at rolls[{roll}].{part}.cheat", "not in the format")
 
 
-# A die face its die does not have, in each system's own place for it.
-IMPOSSIBLE_FACES = {
-    "maelstrom": ("rolls.0.dice.0", 11, "rolls[0].dice[0]", "less than or equal to 10"),
-    "genesys": ("rolls.0.result.dice.0.face", 13, "rolls[0].result.dice[0].face", "12"),
-    "shahquest": ("rolls.0.result.dice.0.face", 13, "rolls[0].result.dice[0].face", "12"),
-    "shattered_world": ("rolls.0.result.dice.0", 1_001, "rolls[0].result.dice[0]", "1000"),
-    "three_d6": ("rolls.0.result.dice.0", 7, "rolls[0].result.dice[0]", "less than or "
-                 "equal to 6"),
-}
-
-
 @pytest.mark.parametrize("ruleset", SYSTEMS)
 def test_a_die_face_that_does_not_exist_is_refused(demo: list[Campaign], ruleset: str,
                                                    nothing_written: None) -> None:
+    # A die face its die does not have, in the system's own place for it (its fixtures').
+    impossible = fixtures_for(ruleset).impossible_face
+    assert impossible is not None, f"{ruleset}: tests/systems/{ruleset}/fixtures.py"
     document, source = character_file(demo, ruleset)
-    path, value, where, rule = IMPOSSIBLE_FACES[ruleset]
+    path, value, where, rule = impossible
     refused(lambda: into(source)(at(document, path, value)), where, rule)
 
 

@@ -19,7 +19,8 @@ from campaigns.services import campaign_create
 from characters.models import Character
 from rolls.models import Roll
 from tests.factories import UserFactory
-from transfer.services import MAX_UPLOAD_BYTES, document_json, export_campaign, export_character
+from transfer.format import MAX_UPLOAD_BYTES
+from transfer.services import document_json, export_campaign, export_character
 
 
 def upload(document: Any, name: str = "Rook.sheetkeeper.json") -> SimpleUploadedFile:

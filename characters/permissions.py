@@ -1,0 +1,52 @@
+"""Who may see and change a character. Views load every character through these helpers.
+
+The rule (docs/decisions.md, "Who sees what"): the GM sees and edits every character of the
+campaign; a player sees and edits only their own characters; anyone who is not a member gets
+404, so the character's existence does not leak. Campaign-wide helpers are in
+``campaigns.permissions``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db.models import OuterRef, Subquery
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from campaigns.models import Membership
+from characters.models import Character
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    AnyUser = User | AnonymousUser
+
+
+def get_character(user: AnyUser, character_id: int) -> Character:
+    """A character the user may see and edit: their own, or any in a campaign they GM.
+
+    One query: the character with its campaign and owner, and the viewer's role in the
+    campaign as ``character.viewer_role`` ("gm", "player", or None for a non-member; read it
+    with :func:`viewer_is_gm`). Raises Http404 for anyone else, and for a former player whose
+    membership was removed.
+    """
+    if not user.is_authenticated:
+        raise Http404("No such character.")
+    role = Membership.objects.filter(campaign=OuterRef("campaign_id"), user=user)
+    character = get_object_or_404(
+        Character.objects.select_related("campaign", "owner")
+        .annotate(viewer_role=Subquery(role.values("role")[:1])),
+        pk=character_id,
+    )
+    viewer_role = character.viewer_role  # type: ignore[attr-defined]  # django-stubs: get_object_or_404 drops the annotate() attribute
+    if viewer_role == Membership.Role.GM:
+        return character
+    if viewer_role is not None and character.owner_id == user.pk:
+        return character
+    raise Http404("No such character.")
+
+
+def viewer_is_gm(character: Character) -> bool:
+    """True when the character was loaded by :func:`get_character` for its campaign's GM."""
+    return getattr(character, "viewer_role", None) == Membership.Role.GM

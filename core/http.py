@@ -1,0 +1,50 @@
+"""What every view shares: the request type of a signed-in person, and the one choice between
+a fragment and the whole page.
+
+DESIGN.md, "Progressive enhancement": a plain request gets the whole page, an htmx request
+the partial of the box that changed (``"<page>#<partial>"``, django-template-partials).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django_htmx.middleware import HtmxDetails
+
+
+class AuthenticatedHttpRequest(HttpRequest):
+    """The request a ``@login_required`` view receives: ``user`` is a real ``User``, and
+    ``htmx`` is django-htmx's details (the middleware sets it on every request).
+
+    Used as an annotation only (``request: AuthenticatedHttpRequest``); Django never builds
+    one, it narrows ``HttpRequest`` for mypy."""
+
+    user: User
+    htmx: HtmxDetails
+
+
+def render_page(request: HttpRequest, page: str, partial: str, context: Mapping[str, Any],
+                *, status: int = 200) -> HttpResponse:
+    """The partial ``partial`` of template ``page`` for an htmx request, the whole ``page``
+    for any other.
+
+    Args:
+        request: the request; its ``htmx`` attribute decides.
+        page: a template name, e.g. ``"characters/xp.html"``.
+        partial: a ``{% partialdef %}`` of that page, named after the DOM id it replaces,
+            e.g. ``"xp-panel"``.
+        context: the template context (both renderings get the same).
+        status: the HTTP status of either answer.
+
+    Returns:
+        The rendered response.
+    """
+    htmx = getattr(request, "htmx", False)
+    name = f"{page}#{partial}" if htmx else page
+    return render(request, name, dict(context), status=status)

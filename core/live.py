@@ -1,0 +1,231 @@
+"""Live events: what a service announces, and the Channels layer that carries it.
+
+A service that changes state calls :func:`announce` inside its transaction; the event goes out
+only after the transaction commits (``transaction.on_commit``), so nobody hears of a roll or a
+damage mark that was rolled back. Events carry names and ids, never content (``rollMade``,
+``trackChanged-12``): each open page asks its own permission-checked view for what changed.
+The pages' stream is ``campaigns.live`` (docs/architecture.md, "The live table"); with
+``REDIS_URL`` set the layer is :class:`RedisLayer`, so several server processes share events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer  # type: ignore[import-untyped]  # channels ships no type hints (types-channels is not a dependency)
+from channels_redis.core import RedisChannelLayer  # type: ignore[import-untyped]  # channels_redis ships no type hints
+from django.core.exceptions import ImproperlyConfigured
+from django.db import transaction
+from redis.asyncio import BlockingConnectionPool
+from redis.asyncio.connection import parse_url
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+STREAM_SECONDS = 3600.0
+"""A stream ends after an hour and the browser reconnects at once (catching up as after any
+reconnection). Channel layers forget group members after a while (Redis: a day), so no
+subscription may live forever."""
+
+GROUP_EXPIRY_MARGIN_SECONDS = 300
+"""How long past :data:`STREAM_SECONDS` a group entry is kept before Redis forgets it."""
+
+HEALTH_CHECK_SECONDS = 15
+"""A Redis connection unused this long is checked with a PING before it is used again."""
+
+CLOSED_EVENT = "liveClosed"
+"""The last frame of a stream whose viewer lost their seat: the page stops reconnecting."""
+
+LAYER_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
+"""What a channel layer raises when its server cannot be reached (redis-py wraps socket
+errors in its ConnectionError and TimeoutError; a bare OSError is the in-memory layer's
+never, a custom layer's maybe)."""
+
+LAYER_WARNING_SECONDS = 60.0
+"""After one warning that the channel layer cannot be reached, the same news from this
+process's other streams is logged at debug level for this long: an outage of Redis with 500
+pages open is one line in the log, not 500 (nor one per reconnection attempt)."""
+
+_layer_warned = {"until": 0.0}
+
+
+def layer_warning(message: str, *args: object, exc_info: bool = False) -> None:
+    """Log that the channel layer cannot be reached: a warning, at most one per
+    :data:`LAYER_WARNING_SECONDS` in this process, and debug lines in between.
+    ``exc_info`` adds the traceback (an error that is not the layer's usual one)."""
+    now = time.monotonic()
+    if now < _layer_warned["until"]:
+        logger.debug(message, *args, exc_info=exc_info or None)
+        return
+    _layer_warned["until"] = now + LAYER_WARNING_SECONDS
+    logger.warning(message, *args, exc_info=exc_info or None)
+
+
+def group_name(campaign_id: int, *, gm_only: bool = False) -> str:
+    """The Channels group of a campaign's open pages (``campaign-7``), or of its GM's
+    (``campaign-7-gm``)."""
+    return f"campaign-{campaign_id}-gm" if gm_only else f"campaign-{campaign_id}"
+
+
+def seat_group_name(campaign_id: int, user_id: int) -> str:
+    """The Channels group of one person's open pages of a campaign (``campaign-7-user-12``),
+    which only :func:`announce_seat_closed` sends to."""
+    return f"campaign-{campaign_id}-user-{user_id}"
+
+
+def _send_on_commit(group: str, message: dict[str, Any], what: object) -> None:
+    """Send ``message`` to ``group`` once the current transaction commits (at once outside
+    one); a layer that cannot be reached is logged, never raised."""
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # the usual case: a sync view or service, no loop here
+                async_to_sync(layer.group_send)(group, message)
+            else:  # committed from code running inside an event loop's thread
+                loop.create_task(layer.group_send(group, message))
+        except LAYER_ERRORS as exc:  # Redis down: one line a minute, no traceback
+            layer_warning("could not announce %s to %s: %s: %s",
+                           what, group, type(exc).__name__, exc)
+        except Exception as exc:  # a live update must never undo or fail a committed change
+            # Throttled too: while Redis is down redis-py also fails in other ways (make
+            # faults saw RuntimeError 'no running event loop' 454 times in a 30 s outage).
+            layer_warning("could not announce %s to %s: %s: %s",
+                           what, group, type(exc).__name__, exc, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+def announce(
+    campaign_id: int, event: str, *, character_id: int | None = None, gm_only: bool = False
+) -> None:
+    """Tell the campaign's open pages that something changed, once the transaction commits.
+
+    Args:
+        campaign_id: the campaign whose pages should hear it.
+        event: the event's name, e.g. ``"rollMade"``, ``"trackChanged"``, ``"xpChanged"``.
+        character_id: the character concerned; the event is then sent twice, as ``event``
+            (for pages showing the whole party) and as ``event-<id>`` (for that sheet).
+        gm_only: send to the GM's pages only (a GM-only roll): players never hear of it.
+
+    Call it inside the ``transaction.atomic()`` block that makes the change; outside one,
+    Django runs ``on_commit`` callbacks at once. A layer that cannot be reached is logged,
+    never raised: the change itself is already safe in the database, and pages catch up on
+    their next load.
+    """
+    names = [event] if character_id is None else [event, f"{event}-{character_id}"]
+    message = {
+        "type": "campaign.event",
+        "names": names,
+        "data": {"campaign": campaign_id, "character": character_id},
+    }
+    _send_on_commit(group_name(campaign_id, gm_only=gm_only), message, names)
+
+
+def announce_seat_closed(campaign_id: int, user_id: int) -> None:
+    """End every open event stream ``user_id`` has of the campaign, once the transaction that
+    took their seat commits: each sends a last ``liveClosed`` frame and closes, and the page
+    stops reconnecting (a reconnection would be refused with 404 anyway). Without it a removed
+    player's open pages kept hearing the campaign's event names until they dropped.
+
+    Like :func:`announce`, it never raises; call it where the seat is taken away.
+    """
+    message = {"type": "campaign.close", "data": {"campaign": campaign_id}}
+    _send_on_commit(seat_group_name(campaign_id, user_id), message, CLOSED_EVENT)
+
+
+class RedisLayer(RedisChannelLayer):  # type: ignore[misc]  # channels_redis ships no type hints: its layer is Any
+    """channels_redis' Redis layer with connections fit for streams that idle for an hour and
+    close by the hundred (``CHANNEL_LAYERS`` names it when ``REDIS_URL`` is set).
+
+    channels_redis waits for a message with a blocking ``BZPOPMIN`` of ``receive_timeout``
+    seconds (its ``brpop_timeout``, 5) and simply asks again when it times out. redis-py 8
+    gives every connection a 5 s socket timeout by default, which expired before Redis's
+    empty answer arrived: every idle receive raised ``redis.exceptions.TimeoutError`` after
+    5 s. Here every host's connections get ``socket_timeout`` = ``receive_timeout`` +
+    :attr:`SOCKET_TIMEOUT_MARGIN` unless the host entry (or its URL's query) sets one, and a
+    configured one that is not longer than ``receive_timeout`` is refused. The socket timeout
+    stays finite so that a Redis that stops answering without closing the connection (a
+    network partition) is noticed.
+
+    Connections come from a :class:`redis.asyncio.BlockingConnectionPool` (one per event
+    loop, as channels_redis keeps them): when all ``max_connections`` are busy, a command
+    waits up to ``pool_timeout`` seconds for one instead of failing at once with
+    ``MaxConnectionsError`` (500 streams closing together left 600 of their 750 group
+    entries behind in tests/campaigns/test_live_redis.py).
+
+    Args:
+        receive_timeout: seconds of one blocking pop (Redis accepts fractions; tests shorten
+            it together with ``socket_timeout``).
+        pool_timeout: seconds a command waits for a free connection before failing with
+            redis-py's ``ConnectionError``.
+        max_connections: connections per host and event loop (a host entry may override it).
+        **kwargs: channels_redis' own (``hosts``, ``prefix``, ``expiry``, ``group_expiry``,
+            ``capacity``...). A host entry may carry any redis-py connection argument.
+
+    Raises:
+        ImproperlyConfigured: ``receive_timeout`` is not above 0, or a host's
+            ``socket_timeout`` is not longer than it.
+    """
+
+    SOCKET_TIMEOUT_MARGIN = 5.0
+    """How much longer than a blocking pop a read may take before the connection counts as
+    dead: Redis answers an expired pop within its timer's resolution (0.1 s at ``hz 10``)."""
+
+    def __init__(
+        self,
+        *,
+        receive_timeout: float = 5,
+        pool_timeout: float = 10,
+        max_connections: int = 50,
+        **kwargs: Any,
+    ) -> None:
+        if receive_timeout <= 0:  # BZPOPMIN 0 blocks for ever: no socket timeout would do
+            raise ImproperlyConfigured("CHANNEL_LAYERS: receive_timeout must be above 0 s")
+        # A stream lives at most STREAM_SECONDS, so an entry older than that (plus a margin)
+        # belongs to a stream that could not leave (its process died, Redis was down when it
+        # ended): channels_redis drops it at the group's next send instead of after a day.
+        kwargs.setdefault("group_expiry", int(STREAM_SECONDS) + GROUP_EXPIRY_MARGIN_SECONDS)
+        super().__init__(**kwargs)
+        self.brpop_timeout = receive_timeout
+        self.pool_timeout = pool_timeout
+        for host in self.hosts:
+            # redis-py types the URL's arguments as a few known keys; its query adds any other
+            # connection argument (socket_timeout) too.
+            from_url: Mapping[str, Any] = (
+                parse_url(host["address"]) if "address" in host else {})
+            if "socket_timeout" not in host and "socket_timeout" not in from_url:
+                host["socket_timeout"] = receive_timeout + self.SOCKET_TIMEOUT_MARGIN
+            host.setdefault("max_connections", max_connections)
+            # A pooled connection idle this long is PINGed (and replaced if dead) before its
+            # next command: after a Redis restart the pool still held connections the server
+            # had dropped, and the next group_discard on one failed (make faults: 26 group
+            # entries left behind when the streams closed after the outage).
+            host.setdefault("health_check_interval", HEALTH_CHECK_SECONDS)
+            timeout = from_url.get("socket_timeout", host.get("socket_timeout"))
+            if timeout is not None and timeout <= receive_timeout:
+                raise ImproperlyConfigured(
+                    f"CHANNEL_LAYERS: socket_timeout ({timeout} s) must be longer than "
+                    f"receive_timeout ({receive_timeout} s), the blocking pop's, or every "
+                    "idle receive fails with a timeout"
+                )
+
+    def create_pool(self, index: int) -> Any:
+        """The connection pool of host ``index``: a blocking pool (Sentinel hosts keep
+        channels_redis' own)."""
+        host = dict(self.hosts[index])
+        if "master_name" in host:
+            return super().create_pool(index)
+        if "address" in host:
+            address = host.pop("address")
+            return BlockingConnectionPool.from_url(address, timeout=self.pool_timeout, **host)
+        return BlockingConnectionPool(timeout=self.pool_timeout, **host)

@@ -1,0 +1,414 @@
+"""The sheet layer's contract: how a system lays out, changes and rolls its sheet.
+
+The shared shape lives once: one ``Character`` (its sheet as JSON in ``Character.sheet``), one
+``XpEntry`` ledger, one ``Roll`` log, one campaign (``Campaign.system_data``) and one set of
+views (``characters.views``, ``rolls.views``, ``campaigns.views``) that ask the campaign's
+:class:`SheetSystem` what to show and what each change means. Adding a system means a rules
+package in ``rulesets/``, a package in ``systems/`` (its ``SheetSystem``, its templates and
+stylesheet), and its line in ``INSTALLED_APPS``; nothing in ``rolls/`` or ``campaigns/``.
+
+Maelstrom predates this layer and keeps its own models (``Trait`` rows, track columns) and
+views; :func:`systems.for_ruleset` returns ``None`` for it.
+
+Every *apply* function of an action runs inside ``transaction.atomic()`` with the row it
+changes locked (``SELECT ... FOR UPDATE``) by the generic service that calls it; it changes
+the row in memory (``character.sheet``, ``campaign.system_data``) and raises
+``rulesets.errors.RuleError`` to refuse, in which case nothing is written.
+
+A system also checks data it did not make itself: :meth:`SheetSystem.check_sheet` and
+:meth:`SheetSystem.check_system_data` refuse a stored sheet or campaign data the rules could
+never have produced (an import writes rows as they were, docs/backup.md). The small readers
+below (:func:`require`, :func:`stored_int`, :func:`stored_object`, :func:`stored_names`) are
+what those checks share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+
+from rulesets.errors import RuleError
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from campaigns.models import Campaign
+    from characters.models import Character, XpEntry
+    from rolls.models import Roll
+    from rulesets.dice import Rng
+
+__all__ = [
+    "Advance",
+    "RULE_STORED",
+    "CampaignAction",
+    "RollAction",
+    "RolledResult",
+    "SheetSystem",
+    "TrackAction",
+    "errors_text",
+    "is_whole_number",
+    "percent_text",
+    "require",
+    "stored_int",
+    "stored_names",
+    "stored_object",
+]
+
+
+def errors_text(form: forms.Form) -> str:
+    """A bound, invalid form's errors as one sentence-per-error string, for a message."""
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
+def percent_text(probability: float) -> str:
+    """A probability (0-1) as the odds box writes it: "84.4 %"; never "0.0 %" or "100.0 %"
+    for what can still happen or still fail ("under 0.1 %", "over 99.9 %")."""
+    percent = probability * 100
+    if 0 < percent < 0.05:
+        return "under 0.1 %"
+    if 99.95 < percent < 100:
+        return "over 99.9 %"
+    return f"{percent:.1f} %"
+
+
+# --- checking stored JSON -------------------------------------------------------------------
+
+RULE_STORED = "Sheetkeeper export format"
+"""What a refusal of a stored value's *shape* cites (a list where a list belongs, a whole
+number, an object): no game rule states it, the stored shape does, and an export carries
+that shape verbatim (docs/backup.md, "The file")."""
+
+
+def is_whole_number(value: object) -> bool:
+    """Whether a stored JSON value is an integer; ``true``/``false`` are not (JSON booleans
+    decode to ``bool``, a subclass of ``int``)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def require(condition: bool, message: str, rule: str = RULE_STORED) -> None:
+    """Raise ``RuleError(message, rule)`` unless ``condition`` holds."""
+    if not condition:
+        raise RuleError(message, rule)
+
+
+def stored_int(value: object, what: str, low: int, high: int, rule: str = RULE_STORED
+               ) -> int:
+    """``value`` when it is a whole number from ``low`` to ``high``, else RuleError
+    ("<what> must be a whole number from <low> to <high>, not <value>") citing ``rule``."""
+    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+        return value
+    raise RuleError(f"{what} must be a whole number from {low} to {high}, not {value!r}", rule)
+
+
+def stored_names(value: object, what: str) -> list[str]:
+    """``value`` when it is a list of strings, else RuleError ("<what> must be a list of
+    names")."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    raise RuleError(f"{what} must be a list of names", RULE_STORED)
+
+
+def stored_object(data: Mapping[str, Any], key: str, what: str) -> Mapping[str, Any]:
+    """``data[key]`` when it is a JSON object, else RuleError ("<what> ('<key>') must be an
+    object, not <value>"; a missing key reads as ``None``)."""
+    value = data.get(key)
+    if isinstance(value, dict):
+        return value
+    raise RuleError(f"{what} ({key!r}) must be an object, not {value!r}", RULE_STORED)
+
+
+@dataclass(frozen=True)
+class TrackAction:
+    """One in-place change of a character's sheet (a stress step, a plot point, a pool spent).
+
+    Attributes:
+        form: the form class that validates the POST (built as ``form(data, character=...)``
+            when ``needs_character``, else ``form(data)``).
+        apply: ``apply(character, cleaned_data, by) -> message``; runs with the character
+            locked inside the transaction and changes ``character.sheet``; the returned
+            message is shown on success. Raises RuleError to refuse.
+        partial: the partial of ``systems/<slug>/sheet.html`` the HTMX answer
+            renders (named after the DOM id it replaces).
+        gm_only: only the GM may make this change (an achievement, a setting die).
+        needs_character: pass ``character=`` to the form's constructor.
+    """
+
+    form: type[forms.Form]
+    apply: Callable[[Character, dict[str, Any], User], str]
+    partial: str
+    gm_only: bool = False
+    needs_character: bool = False
+
+
+@dataclass(frozen=True)
+class CampaignAction:
+    """One GM change of the campaign's system data (the tension pool, the skill list).
+
+    ``apply(campaign, cleaned_data, by, rng) -> (message, roll or None)`` runs with the
+    campaign locked inside the transaction and changes ``campaign.system_data`` (it may also
+    lock and change characters, and store a roll through ``rolls.services.roll_store``).
+    ``partial`` names the partial of ``systems/<slug>/dashboard.html`` the HTMX
+    answer renders. Campaign actions are always the GM's.
+    """
+
+    form: type[forms.Form]
+    apply: Callable[[Campaign, dict[str, Any], User, Rng], tuple[str, Roll | None]]
+    partial: str
+
+
+@dataclass(frozen=True)
+class RollAction:
+    """A follow-up on a stored roll (Shahquest: pick the effort and effect dice).
+
+    ``apply(roll, character, cleaned_data, by, rng) -> Roll`` runs with the character locked
+    and returns the new follow-up Roll (stored with ``parent=roll`` through
+    ``rolls.services.roll_store``); the log stays append-only. Only the character's owner
+    and the GM may act on it.
+    """
+
+    form: type[forms.Form]
+    apply: Callable[[Roll, Character, dict[str, Any], User, Rng], Roll]
+
+
+@dataclass(frozen=True)
+class Advance:
+    """The price of the next rank of something XP buys, shown before confirming.
+
+    Attributes:
+        key: the ledger's ``trait_key`` (``skill:Athletics``, ``buy_in:Hit Points``).
+        label: what the player reads ("Athletics 2 -> 3").
+        rank_from, rank_to: ranks before and after (dots, die size, levels bought).
+        cost: XP.
+        notes: how the price was made (multipliers), shown with it.
+    """
+
+    key: str
+    label: str
+    rank_from: int
+    rank_to: int
+    cost: int
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RolledResult:
+    """What :meth:`SheetSystem.roll` hands the roll log to store.
+
+    ``result`` is the engine's result object (``as_dict()`` and ``summary()``); ``outcome``
+    one of ``Roll.Outcome`` values; ``description`` the pool in words; ``kind`` one of
+    ``Roll.Kind`` values; ``net`` a number the log can sort by (net successes, effort total).
+    """
+
+    kind: str
+    description: str
+    result: Any
+    outcome: str
+    net: int = 0
+    summary: str = ""
+
+
+@dataclass
+class SheetSystem:
+    """How one system's sheet is built, shown, changed, rolled and advanced.
+
+    Subclasses (``systems/<slug>/system.py``, exporting ``SYSTEM``) override the methods;
+    the generic views call only these. Templates live in the package's own ``templates/``,
+    named ``systems/<slug>/...``: ``create.html``, ``sheet.html`` (partials named after the
+    DOM ids they replace; the live refresh re-selects ``#sheet-tracks``, ``#sheet-xp`` and
+    ``#recent-rolls``), ``_card.html`` (the GM's party card, ``card`` in its context),
+    ``_roll.html`` (one roll's dice and outcome, ``roll`` in its context), ``dashboard.html``
+    (the GM's system panel; partial ``system-panel``) and ``xp.html`` (what XP buys).
+    """
+
+    slug: str = ""
+    actions: Mapping[str, TrackAction] = field(default_factory=dict)
+    campaign_actions: Mapping[str, CampaignAction] = field(default_factory=dict)
+    roll_actions: Mapping[str, RollAction] = field(default_factory=dict)
+    system_data_roll_ids: tuple[tuple[str, str], ...] = ()
+    """Where ``Campaign.system_data`` keeps ids of ``Roll`` rows: ``(key, id_key)`` pairs,
+    each meaning ``system_data[key][id_key]`` is a roll's pk (or ``None``) when
+    ``system_data[key]`` is an object. A campaign export turns them into the file's roll
+    numbers and an import back into the new rows' ids (``transfer.services``); ``()`` when
+    the data holds none."""
+
+    def template(self, name: str) -> str:
+        """``systems/<slug>/templates/systems/<slug>/<name>``."""
+        return f"systems/{self.slug}/{name}"
+
+    @property
+    def stylesheet(self) -> str:
+        """The system's own CSS, as a static path (``css/systems/<slug>.css``); base.html
+        links it on every page whose context has this ``system`` (sheet, creation, XP,
+        dashboard, roll pages)."""
+        return f"css/systems/{self.slug}.css"
+
+    @property
+    def template_dashboard(self) -> str:
+        """The GM's panel on the dashboard (``systems/<slug>/dashboard.html``)."""
+        return self.template("dashboard.html")
+
+    @property
+    def template_xp(self) -> str:
+        """The XP page's extras for this system (``systems/<slug>/xp.html``)."""
+        return self.template("xp.html")
+
+    # --- the campaign ----------------------------------------------------------------------
+
+    def default_system_data(self) -> dict[str, Any]:
+        """A new campaign's system data (skill list, trait names, die chart, tension pool)."""
+        return {}
+
+    def check_system_data(self, data: dict[str, Any]) -> None:
+        """Refuse campaign data the rules could never have produced, before it is stored
+        (an import writes ``Campaign.system_data`` as the file holds it: docs/backup.md).
+
+        Args:
+            data: the would-be ``Campaign.system_data``, a JSON object (the caller has
+                checked that much); it is not changed.
+
+        Raises:
+            RuleError: naming the first value the rules refuse and citing the rule (a die
+                steps table that shrinks: "Shattered World Core Engine, ..."), or
+                :data:`RULE_STORED` for a value of the wrong shape. On a shape it does not
+                expect at all a check may instead raise KeyError, TypeError, ValueError,
+                AttributeError or IndexError; the caller reports those as unreadable data.
+
+        The default accepts any object: a system without checks of its own still has its
+        GM panel drawn from the data once it is written (``transfer.checks``), which refuses
+        what :meth:`dashboard_context` cannot read.
+        """
+
+    # --- creation --------------------------------------------------------------------------
+
+    def creation_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                      ) -> forms.Form:
+        """The creation form; its ``clean()`` checks the rules and names the one broken."""
+        raise NotImplementedError
+
+    def new_sheet(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        """The new character's ``sheet`` from the valid creation form. Raises RuleError."""
+        raise NotImplementedError
+
+    def creation_xp(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> int:
+        """Starting XP in the ledger (0 where the system starts with none)."""
+        return 0
+
+    def check_sheet(self, sheet: dict[str, Any], campaign: Campaign) -> None:
+        """Refuse a stored sheet the rules could never have produced (seven dots, a d7, a
+        statistic above its maximum), before it is written: an import stores
+        ``Character.sheet`` as the file holds it (docs/backup.md) and no action on the site
+        could bring such a value back into range.
+
+        Args:
+            sheet: the would-be ``Character.sheet``, a JSON object (the caller has checked
+                that much); it is not changed.
+            campaign: the character's campaign, saved or not (a campaign import checks its
+                ``system_data`` with :meth:`check_system_data` first); the sheet is read
+                against it (trait names, the die steps table) without queries.
+
+        Raises:
+            RuleError: naming the first value the rules refuse and citing the rule (as a
+                refused change on the sheet does), or :data:`RULE_STORED` for a value of the
+                wrong shape. On a shape it does not expect at all a check may instead raise
+                KeyError, TypeError, ValueError, AttributeError or IndexError; the caller
+                reports those as an unreadable sheet.
+
+        The default accepts any object: a system without checks of its own is still guarded
+        by its readers, which ``transfer.checks`` runs on the unsaved character
+        (:meth:`sheet_context`, :meth:`card_context`, :meth:`advances`), so a sheet its
+        pages cannot draw is refused as unreadable.
+        """
+
+    # --- the sheet -------------------------------------------------------------------------
+
+    def sheet_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
+        """What ``sheet.html`` needs beyond the character, without database queries."""
+        return {}
+
+    def card_context(self, character: Character) -> dict[str, Any]:
+        """What ``_card.html`` needs (``character`` is added), without database queries."""
+        return {}
+
+    def dashboard_context(self, campaign: Campaign) -> dict[str, Any]:
+        """What the GM's ``dashboard.html`` panel needs, without database queries."""
+        return {}
+
+    # --- XP --------------------------------------------------------------------------------
+
+    def advances(self, character: Character) -> list[Advance]:
+        """Every next rank XP can buy now (priced), for the XP page's list."""
+        return []
+
+    def quote(self, character: Character, key: str) -> Advance:
+        """The price of the next rank of ``key``. Raises RuleError (unknown key, at the
+        maximum, a prerequisite unmet: the message names it)."""
+        raise RuleError("Nothing here is bought with XP.", "Advancement")
+
+    def rank(self, character: Character, key: str) -> int:
+        """The current rank of ``key`` on the sheet (for undo's "changed since" check)."""
+        raise RuleError("Nothing here is bought with XP.", "Advancement")
+
+    def set_rank(self, character: Character, key: str, rank: int) -> None:
+        """Set ``key`` to ``rank`` on ``character.sheet`` (a spend or its undo)."""
+        raise RuleError("Nothing here is bought with XP.", "Advancement")
+
+    def xp_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
+        """Extras for the XP page's ``systems/<slug>/xp.html`` (achievements, the buy-in
+        catalogue); database queries allowed, it is not a hot page."""
+        return {}
+
+    def session_awards(self, campaign: Campaign) -> tuple[str, ...]:
+        """The named awards the GM can tick per character at the end of a session (Shattered
+        World's universal achievements), in the order the award grid shows them; ``()`` when
+        the system has only custom amounts."""
+        return ()
+
+    def session_award(self, character: Character, name: str, *, by: User,
+                      session: Any) -> XpEntry:
+        """Give ``character`` the named award ``name`` as a ledger entry linked to ``session``
+        (through ``characters.services.ledger_append``). Should be called while holding a
+        SELECT FOR UPDATE lock on the character. Raises RuleError to refuse it (a milestone
+        already earned)."""
+        raise RuleError(f"{name!r} is not an award of this system.", "Sessions and awards")
+
+    # --- rolls -----------------------------------------------------------------------------
+
+    def roll_form(self, character: Character, data: Mapping[str, Any] | None = None
+                  ) -> forms.Form:
+        """The roll dialog's form for this character."""
+        raise NotImplementedError
+
+    def roll(self, character: Character, cleaned_data: dict[str, Any], rng: Rng
+             ) -> RolledResult:
+        """Build the pool from the sheet and roll it. Runs with the character locked inside
+        the transaction and may change ``character.sheet`` (plot points spent); the caller
+        saves it and stores the roll. Raises RuleError for an illegal pool."""
+        raise NotImplementedError
+
+    def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                     ) -> forms.Form | None:
+        """What the GM may ask the players to roll, in campaign-wide terms (a skill and a
+        difficulty; a statistic and a target number), or ``None`` when the system has no
+        requests yet. Its fields are shown in the dashboard's "Ask for a roll" form."""
+        return None
+
+    def request_data(self, character: Character, cleaned_data: dict[str, Any]
+                     ) -> tuple[dict[str, Any], str]:
+        """The roll dialog's data (as the dialog would POST it: field name -> value or list
+        of values) that answers the GM's request for ``character``, and the request in words
+        ("Athletics (Brawn), Average"). Raises RuleError, naming why, when this character
+        cannot make that roll; the generic service also checks the data with
+        :meth:`roll_form` and :meth:`odds` before anything is asked."""
+        raise RuleError("This system has no roll requests yet.", "Roll requests")
+
+    def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        """The exact odds of the pool the form describes, as ``rolls/_odds.html``'s context:
+        ``"odds"`` (any true value: there are odds to show), ``"pool"`` (its ``notes`` are
+        listed), ``"pool_text"`` (the pool in words), ``"odds_rows"``: ``[(label,
+        probability 0-1, text, more_is_better)]`` drawn as meters, ``"odds_lines"``: more
+        sentences, ``"odds_headline"``: the phone's roll bar. Raises RuleError for an
+        illegal pool (the box shows its message instead)."""
+        return {}

@@ -1,0 +1,358 @@
+"""The Genesys sheet: characteristics, skills, wounds and strain, the check dialog with its
+narrative dice, and XP (the :class:`~systems.SheetSystem` contract).
+
+The dice pool follows the seed (``seeds/001_c7136ddaeb237e8d.txt``, cited "Genesys dice pool,
+<section>") through ``rulesets.genesys``. The seed has no character creation and no
+advancement: those follow the public Genesys Core Rulebook (cited "Genesys Core Rulebook,
+<step>"), with the decisions listed in docs/systems/genesys.md.
+
+``Character.sheet`` holds::
+
+    {"career": "Soldier",
+     "characteristics": {"Brawn": 2, "Agility": 3, ...},     # 1-5, all six
+     "skills": {"Ranged": 2, "Athletics": 1},                 # ranks 1-5; absent means 0
+     "career_skills": ["Athletics", "Ranged", ...],
+     "wounds": {"current": 0, "threshold": 12},
+     "strain": {"current": 0, "threshold": 12},
+     "creation": true}                                         # characteristics still for sale
+
+``Campaign.system_data`` holds the campaign's skill list::
+
+    {"skills": [{"name": "Athletics", "characteristic": "Brawn", "group": "General"}, ...]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from django.template.loader import render_to_string
+
+from rulesets import genesys
+from rulesets.errors import RuleError
+from systems import (
+    Advance,
+    RolledResult,
+    SheetSystem,
+    percent_text,
+)
+from systems.genesys.actions import ACTIONS, CAMPAIGN_ACTIONS
+from systems.genesys.checks import check_sheet, check_system_data
+from systems.genesys.forms import (
+    GenesysCreationForm,
+    GenesysRequestForm,
+    GenesysRollForm,
+    SkillSetForm,
+)
+from systems.genesys.sheet import (
+    ABBREVIATIONS,
+    RULE_SKILLS,
+    _characteristics,
+    _skill,
+    _starting_pool,
+    _tracks,
+    read_sheet,
+    skills_of,
+)
+from systems.genesys.xp import _quote, _xp_key
+
+if TYPE_CHECKING:
+    from campaigns.models import Campaign
+    from characters.models import Character
+    from rulesets.dice import Rng
+
+
+# --- The system ----------------------------------------------------------------------------
+
+
+class GenesysSystem(SheetSystem):
+    """Genesys: the six characteristics, the campaign's skills, wounds and strain, narrative
+    dice checks, and XP priced as the core rulebook does."""
+
+    def default_system_data(self) -> dict[str, Any]:
+        """``{"skills": [...]}``: the default list of :func:`rulesets.genesys.default_skills`."""
+        return {"skills": [s.as_dict() for s in genesys.default_skills()]}
+
+    def check_system_data(self, data: dict[str, Any]) -> None:
+        """The skill list as the GM's actions make it (:func:`check_system_data`). Raises
+        RuleError naming the first skill refused."""
+        check_system_data(data)
+
+    # --- creation ---------------------------------------------------------------------------
+
+    def creation_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                      ) -> GenesysCreationForm:
+        """Name, concept, career and career skills with the free ranks; ``clean()`` names the
+        rule broken (:func:`rulesets.genesys.check_career`)."""
+        return GenesysCreationForm(data, skills=skills_of(campaign))
+
+    def new_sheet(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        """An Average Human (all characteristics 2; wound threshold 10 + Brawn, strain
+        threshold 10 + Willpower) with one rank in each free-rank skill, still in creation."""
+        known = {s.name for s in skills_of(campaign)}
+        chars = dict.fromkeys(genesys.CHARACTERISTICS, genesys.STARTING_CHARACTERISTIC)
+        free = [n for n in cleaned_data.get("free_ranks", []) if n in known]
+        return {
+            "career": cleaned_data.get("career", "").strip(),
+            "characteristics": chars,
+            "skills": dict.fromkeys(free, 1),
+            "career_skills": [n for n in cleaned_data["career_skills"] if n in known],
+            "wounds": {"current": 0, "threshold": genesys.wound_threshold(chars["Brawn"])},
+            "strain": {"current": 0,
+                       "threshold": genesys.strain_threshold(chars["Willpower"])},
+            "creation": True,
+        }
+
+    def creation_xp(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> int:
+        """The campaign's starting XP (the GM sets it; the core rules' Average Human has
+        110), spent on the XP page: characteristics during creation, then skills."""
+        return int(campaign.starting_xp)
+
+    def check_sheet(self, sheet: dict[str, Any], campaign: Campaign) -> None:
+        """Characteristics, skill ranks and tracks in the rules' ranges (:func:`check_sheet`).
+        Raises RuleError naming the first value refused."""
+        check_sheet(sheet)
+
+    # --- the sheet --------------------------------------------------------------------------
+
+    def sheet_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
+        """``gx``: characteristics, skill rows (rank, career, the check's dice), skills off
+        the campaign's list, the two tracks, the creation flag. No query beyond the
+        character's campaign, loaded with it."""
+        sheet = read_sheet(character)
+        skills = skills_of(character.campaign)
+        chars = sheet["characteristics"]
+        listed = {s.name for s in skills}
+        rows = []
+        for skill in skills:
+            rank = sheet["skills"].get(skill.name, 0)
+            rating = chars.get(skill.characteristic, genesys.STARTING_CHARACTERISTIC)
+            pool = _starting_pool(rating, rank)
+            rows.append({
+                "skill": skill, "rank": rank, "abbreviation":
+                ABBREVIATIONS.get(skill.characteristic, skill.characteristic),
+                "career": skill.name in sheet["career_skills"],
+                "dots": [i < rank for i in range(genesys.SKILL_RANKS_MAX)],
+                "pool": ["proficiency"] * pool.proficiency + ["ability"] * pool.ability,
+                "pool_text": pool.describe(),
+            })
+        return {"gx": {
+            "career": sheet["career"],
+            "characteristics": _characteristics(sheet),
+            "skills": rows,
+            "off_list": sorted((n, r) for n, r in sheet["skills"].items() if n not in listed),
+            "tracks": _tracks(sheet),
+            "creation": sheet["creation"],
+        }}
+
+    def card_context(self, character: Character) -> dict[str, Any]:
+        """The GM's card: the two tracks, the characteristics, in creation or not."""
+        sheet = read_sheet(character)
+        return {"gx": {
+            "tracks": _tracks(sheet), "characteristics": _characteristics(sheet),
+            "creation": sheet["creation"], "career": sheet["career"],
+        }}
+
+    def dashboard_context(self, campaign: Campaign) -> dict[str, Any]:
+        """The GM's skill list panel: the skills, the core skills not on it (suggestions),
+        the form, and the core rules' starting XP for comparison."""
+        skills = skills_of(campaign)
+        names = {s.name.casefold() for s in skills}
+        return {
+            "gx_skills": skills,
+            "gx_suggestions": [s for s in genesys.CORE_SKILLS if s.name.casefold() not in names],
+            "gx_skill_form": SkillSetForm(auto_id="gx-skill-%s"),
+            "gx_core_starting_xp": genesys.AVERAGE_HUMAN_STARTING_XP,
+        }
+
+    # --- XP ---------------------------------------------------------------------------------
+
+    def advances(self, character: Character) -> list[Advance]:
+        """Every next rank for sale now: characteristics during creation (below 5), then every
+        skill of the campaign's list below its cap (2 during creation, 5 after). Reads the
+        sheet and the skill list once for all of them."""
+        sheet = read_sheet(character)
+        skills = [s.name for s in skills_of(character.campaign)]
+        keys = [f"characteristic:{n}" for n in genesys.CHARACTERISTICS]
+        keys += [f"skill:{name}" for name in skills]
+        listed = set(skills)
+        offers = []
+        for key in keys:
+            try:
+                offers.append(_quote(character, sheet, listed, key))
+            except RuleError:
+                continue
+        return offers
+
+    def quote(self, character: Character, key: str) -> Advance:
+        """The price of the next rank of ``characteristic:<name>`` (10 x the new rating,
+        during creation only, at most 5) or ``skill:<name>`` (5 x the new rank, +5 if not a
+        career skill; at most 2 during creation, 5 after) (Genesys Core Rulebook, Step 4).
+        Raises RuleError naming the reason (unknown key, at the cap, creation over)."""
+        return _quote(character, read_sheet(character),
+                      {s.name for s in skills_of(character.campaign)}, key)
+
+    def rank(self, character: Character, key: str) -> int:
+        """The rating of ``characteristic:<name>`` or the ranks of ``skill:<name>`` (0 when
+        untrained). Raises RuleError for another key."""
+        kind, name = _xp_key(key)
+        sheet = read_sheet(character)
+        if kind == "characteristic":
+            return int(sheet["characteristics"][name])
+        return int(sheet["skills"].get(name, 0))
+
+    def set_rank(self, character: Character, key: str, rank: int) -> None:
+        """Set a characteristic's rating or a skill's ranks on ``character.sheet``; Brawn and
+        Willpower move the wound and strain thresholds with them (10 + Brawn, 10 +
+        Willpower; Genesys Core Rulebook, Step 5). Raises RuleError for another key."""
+        kind, name = _xp_key(key)
+        sheet = read_sheet(character)
+        if kind == "characteristic":
+            sheet["characteristics"][name] = rank
+            if name == "Brawn":
+                sheet["wounds"]["threshold"] = genesys.wound_threshold(rank)
+            if name == "Willpower":
+                sheet["strain"]["threshold"] = genesys.strain_threshold(rank)
+        elif rank:
+            sheet["skills"][name] = rank
+        else:
+            sheet["skills"].pop(name, None)
+        character.sheet = sheet
+
+    def xp_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
+        """The XP page's notes: the prices, creation open or not, the career skills."""
+        sheet = read_sheet(character)
+        return {"gx": {"creation": sheet["creation"], "career_skills": sheet["career_skills"],
+                       "skill_cap": genesys.CREATION_SKILL_MAX if sheet["creation"]
+                       else genesys.SKILL_RANKS_MAX}}
+
+    # --- rolls ------------------------------------------------------------------------------
+
+    def roll_form(self, character: Character, data: Mapping[str, Any] | None = None
+                  ) -> GenesysRollForm:
+        """The check dialog for the campaign's skills."""
+        return GenesysRollForm(data, skills=skills_of(character.campaign))
+
+    def build_pool(self, character: Character, cleaned_data: dict[str, Any]
+                   ) -> genesys.DicePool:
+        """The check's pool from the sheet and the dialog (Genesys dice pool, Skill and
+        Characteristic, Difficulty, Modifying a Dice Pool). Raises RuleError for a skill off
+        the list or an illegal pool (an Impossible task without its Destiny point)."""
+        sheet = read_sheet(character)
+        skill_name = cleaned_data.get("skill") or ""
+        characteristic = cleaned_data.get("characteristic") or ""
+        ranks = 0
+        if skill_name:
+            skill = _skill(character.campaign, skill_name)
+            characteristic = characteristic or skill.characteristic
+            ranks = sheet["skills"].get(skill_name, 0)
+        if characteristic not in genesys.CHARACTERISTICS:
+            raise RuleError(f"{characteristic!r} is not a characteristic", RULE_SKILLS)
+
+        def count(name: str) -> int:
+            return int(cleaned_data.get(name) or 0)
+
+        return genesys.build_pool(
+            characteristic=characteristic,
+            characteristic_rating=sheet["characteristics"][characteristic],
+            skill=skill_name, skill_ranks=ranks,
+            difficulty=cleaned_data.get("difficulty") or "Average",
+            destiny_point_spent=bool(cleaned_data.get("destiny_point")),
+            upgrade_ability=count("upgrade_ability"),
+            upgrade_difficulty=count("upgrade_difficulty"),
+            downgrade_proficiency=count("downgrade_proficiency"),
+            downgrade_challenge=count("downgrade_challenge"),
+            boost=count("boost"), setback=count("setback"),
+        )
+
+    def roll(self, character: Character, cleaned_data: dict[str, Any], rng: Rng
+             ) -> RolledResult:
+        """Build the pool from the locked sheet and roll it (Genesys dice pool, Interpreting
+        the Pool): the check succeeds with at least one net success. Raises RuleError for an
+        illegal pool."""
+        pool = self.build_pool(character, cleaned_data)
+        result = genesys.roll(pool, rng)
+        return RolledResult(
+            kind="check", description=_describe(pool), result=result,
+            outcome="success" if result.succeeded else "failure",
+            net=result.tally.net_successes, summary=result.summary())
+
+    def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                     ) -> GenesysRequestForm:
+        """What the GM may ask for: a skill, a difficulty, difficulty upgrades, boost and
+        setback dice."""
+        return GenesysRequestForm(data, skills=skills_of(campaign))
+
+    def request_data(self, character: Character, cleaned_data: dict[str, Any]
+                     ) -> tuple[dict[str, Any], str]:
+        """The check dialog's data answering the GM's request, and the request in words
+        ("Athletics (Brawn), Average, 1 boost"). An Impossible task spends the Destiny point
+        it needs (Genesys dice pool, Impossible Tasks). Raises RuleError for a skill that
+        left the list since."""
+        skill = _skill(character.campaign, cleaned_data["skill"])
+        data: dict[str, Any] = {"skill": skill.name, "difficulty": cleaned_data["difficulty"]}
+        words = [f"{skill.name} ({skill.characteristic})", cleaned_data["difficulty"]]
+        for name, noun in (("upgrade_difficulty", "difficulty upgrade"), ("boost", "boost"),
+                           ("setback", "setback")):
+            count = int(cleaned_data.get(name) or 0)
+            if count:
+                data[name] = str(count)
+                words.append(f"{count} {noun}{'s' if count != 1 and name.startswith('up') else ''}")
+        if cleaned_data["difficulty"] == genesys.IMPOSSIBLE:
+            data["destiny_point"] = "on"
+        return data, ", ".join(words)
+
+    def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        """Exact odds of the dialog's pool (:func:`rulesets.genesys.odds`), for
+        ``rolls/_odds.html``: success, advantage and threat as meters, the most likely net
+        result, triumph and despair in words, the phone's headline. ``pool_text`` draws the
+        pool as dice: ``systems/genesys/_pool.html`` rendered with autoescape on, so every
+        value in it (the skill's name is the GM's text) is escaped, and ``render_to_string``
+        hands back a SafeString the odds box shows as it is. One sheet read, one odds
+        computation. Raises RuleError for an illegal pool."""
+        pool = self.build_pool(character, cleaned_data)
+        odds = genesys.odds(pool)
+        rows = [("Success", odds.success, True), ("Advantage", odds.advantage, True),
+                ("Threat", odds.threat, False)]
+        likely = max(odds.net_successes, key=lambda pair: pair[1])
+        # Triumph and despair are rare by design: a meter would colour them as bad odds.
+        special = " · ".join(
+            f"{name}: {percent_text(float(p))}" if p else f"{name}: none possible ({why})"
+            for name, p, why in (("Triumph", odds.triumph, "no proficiency die"),
+                                 ("Despair", odds.despair, "no challenge die")))
+        return {
+            "odds": odds,
+            "pool": pool,
+            "pool_text": render_to_string(
+                "systems/genesys/_pool.html", {"pool": pool, "words": _describe(pool)}),
+            "odds_rows": [(label, float(p), percent_text(float(p)), good)
+                          for label, p, good in rows],
+            "odds_lines": [
+                f"Most likely: {_net_words(likely[0])} ({percent_text(float(likely[1]))}).",
+                f"{special}."],
+            "odds_headline": f"Success {percent_text(float(odds.success))}",
+        }
+
+
+def _describe(pool: genesys.DicePool) -> str:
+    """"Agility + Ranged, Average: 2 ability, 1 proficiency vs 2 difficulty"."""
+    what = " + ".join(pool.traits) or "Dice"
+    level = f", {pool.difficulty_level}" if pool.difficulty_level else ""
+    return f"{what}{level}: {pool.describe()}"
+
+
+def _net_words(net: int) -> str:
+    """A net result in words: "2 net successes", "1 net failure", "all cancelled out"."""
+    if net > 0:
+        return f"{net} net success{'es' if net != 1 else ''}"
+    if net < 0:
+        return f"{-net} net failure{'s' if net != -1 else ''}"
+    return "all cancelled out"
+
+
+SYSTEM = GenesysSystem(
+    slug="genesys",
+    actions=ACTIONS,
+    campaign_actions=CAMPAIGN_ACTIONS,
+)
+"""The Genesys sheet description the generic views call."""

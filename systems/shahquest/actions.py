@@ -1,0 +1,374 @@
+"""Shahquest's actions: the sheet's in-place changes (:data:`ACTIONS`, by the ``action`` of
+``characters:character-action``), the player's choice of dice after a roll (:func:`_choose_apply`,
+the system's roll action ``choose``) and the GM's tension-pool moves on the dashboard
+(:data:`CAMPAIGN_ACTIONS`; the pool's stored state and panel are
+:mod:`systems.shahquest.tension`). Their forms are in :mod:`systems.shahquest.forms`.
+
+Each apply runs inside the shared service's transaction with the character (or the campaign)
+locked; a :class:`RuleError` refuses the change and nothing is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from characters.ledger import ledger_append, lock_character
+from characters.models import Character, XpEntry
+from core.live import announce
+from rolls.log import roll_store
+from rolls.models import Roll
+from rulesets import shahquest as sq
+from rulesets.dice import format_dice, parse_dice, step_up
+from rulesets.errors import RuleError
+from rulesets.shahquest import TensionPool, roll_general_danger
+from systems import CampaignAction, RollAction, RolledResult, TrackAction
+from systems.shahquest.forms import (
+    ChoiceForm,
+    DangerForm,
+    DowntimeForm,
+    DropForm,
+    OpportunityForm,
+    PlotPointForm,
+    ReturnForm,
+    SpecializationForm,
+    StartForm,
+    StressForm,
+    TakeForm,
+)
+from systems.shahquest.sheet import (
+    MAX_PLOT_POINTS,
+    RULE_PLOT_POINTS,
+    RULE_POOLS,
+    SLUG,
+    USE_LABELS,
+    _engine_feature,
+    _find,
+    _set_plot_points,
+    _set_specialization,
+    _set_track,
+    plot_points,
+    stress_track,
+)
+from systems.shahquest.tension import (
+    _BUILDING,
+    _DANGER,
+    _TENSION,
+    _USING,
+    MAX_TENSION_DICE,
+    PANEL,
+    _die,
+    _load,
+    _pool_text,
+    _save,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from campaigns.models import Campaign
+    from rulesets.dice import Rng
+
+# --- in-place changes (TrackActions) -----------------------------------------------------------
+
+
+def _plot_points_apply(character: Character, data: dict[str, Any], by: User
+                       ) -> str:
+    """``plot-points``: one plot point gained or spent (Shahquest wiki, Plot Points). Raises
+    RuleError below 0 or past :data:`~systems.shahquest.sheet.MAX_PLOT_POINTS`."""
+    before = plot_points(character)
+    _set_plot_points(character, before + data["change"])
+    verb = "Gained" if data["change"] > 0 else "Spent"
+    return f"{verb} a plot point: {plot_points(character)} now."
+
+
+def _stress_apply(change: str) -> Callable[[Character, dict[str, Any], User], str]:
+    """The apply of ``stress-take`` (``change`` "take"), ``stress-recover`` ("recover") or
+    ``trauma-recover`` (any other): the engine's take_stress, recover_stress or
+    recover_trauma with the form's type and effect die (Shahquest wiki, Stress and Trauma;
+    Stressing Out and Trauma). The engine's RuleError refuses."""
+    def apply(character: Character, data: dict[str, Any], by: User) -> str:
+        track = stress_track(character)
+        kind, die = data["kind"], data["die"]
+        if change == "take":
+            track = sq.take_stress(track, kind, die)
+            done = f"Took a d{die} {kind} stress effect"
+        elif change == "recover":
+            track = sq.recover_stress(track, kind, die)
+            done = f"Recovered {kind} stress with a d{die} effect"
+        else:
+            track = sq.recover_trauma(track, kind, die)
+            done = f"Recovered {kind} trauma with a d{die} effect"
+        _set_track(character, track)
+        return f"{done}. {track.describe()}."
+    return apply
+
+
+def _downtime_apply(character: Character, data: dict[str, Any], by: User) -> str:
+    """``downtime``: spend one plot point to step down stress twice (one type or two) or a
+    trauma once (Shahquest wiki, During Downtime, you may spend a Plot Point to...). Raises
+    RuleError without a plot point."""
+    what, _, kinds = data["option"].partition(":")
+    if plot_points(character) < 1:
+        raise RuleError("Downtime recovery costs a plot point; there is none left.",
+                        "Shahquest wiki, During Downtime, you may spend a Plot Point to\u2026")
+    track = stress_track(character)
+    if what == "trauma":
+        track = sq.downtime_recovery(track, trauma=kinds)
+    else:
+        track = sq.downtime_recovery(track, stress=tuple(kinds.split(",")))
+    _set_track(character, track)
+    _set_plot_points(character, plot_points(character) - 1)
+    return f"Spent a plot point in downtime. {track.describe()}."
+
+
+def _specialization_apply(character: Character, data: dict[str, Any], by: User
+                          ) -> str:
+    """``specialization-learn``: add a named specialization to a skill and spend
+    :data:`rulesets.shahquest.SPECIALIZATION_COST` XP in the ledger (the advancement house
+    rule, docs/systems/shahquest.md). Raises RuleError: the price changed, a repeated name,
+    an illegal specialization, or too little XP."""
+    cost = sq.SPECIALIZATION_COST
+    if data.get("expected_cost") is not None and data["expected_cost"] != cost:
+        raise RuleError(f"The price changed to {cost} XP since you looked; check it and "
+                        "confirm again.", sq.ADVANCEMENT_RULE)
+    skill = _find(character, "skill", data["skill"])
+    if any(s["name"].casefold() == data["name"].casefold()
+           for s in skill.get("specializations", [])):
+        raise RuleError(f"{skill['name']} already has the specialization {data['name']}.",
+                        sq.ADVANCEMENT_RULE)
+    sq.check_feature(_engine_feature(skill, specialization=data["name"],
+                                     specialization_use=data["use"]))
+    if character.xp_available < cost:
+        raise RuleError(f"A new specialization costs {cost} XP; you have "
+                        f"{character.xp_available} available.", sq.ADVANCEMENT_RULE)
+    key = f"specialization:{skill['name']}:{data['name']}"
+    _set_specialization(character, key, data["use"])
+    label = f"{skill['name']}: new specialization {data['name']} ({USE_LABELS[data['use']]})"
+    ledger_append(character, kind=XpEntry.Kind.SPEND, available_delta=-cost, trait_key=key,
+                  rank_from=0, rank_to=1, reason=label, created_by=by)
+    return f"Learned {data['name']} for {cost} XP."
+
+
+ACTIONS: dict[str, TrackAction] = {
+    "plot-points": TrackAction(form=PlotPointForm, apply=_plot_points_apply,
+                               partial="sheet-tracks"),
+    "stress-take": TrackAction(form=StressForm, apply=_stress_apply("take"),
+                               partial="sheet-tracks"),
+    "stress-recover": TrackAction(form=StressForm, apply=_stress_apply("recover"),
+                                  partial="sheet-tracks"),
+    "trauma-recover": TrackAction(form=StressForm, apply=_stress_apply("trauma"),
+                                  partial="sheet-tracks"),
+    "downtime": TrackAction(form=DowntimeForm, apply=_downtime_apply, partial="sheet-tracks"),
+    "specialization-learn": TrackAction(form=SpecializationForm, apply=_specialization_apply,
+                                        partial="sheet-features", needs_character=True),
+}
+"""The sheet's in-place changes, by the ``action`` of ``characters:character-action``."""
+
+
+# --- the choice of dice after a roll (RollAction) ------------------------------------------------
+
+
+def _choose_apply(roll: Roll, character: Character, data: dict[str, Any],
+                  by: User, rng: Rng) -> Roll:
+    """Store the player's choice of effort and effect dice as a follow-up roll, spending a
+    plot point per effort die past two and per effect die past one (Shahquest wiki, Add to
+    Effort total; Extra Effect die). Runs with the character locked."""
+    if roll.ruleset != SLUG or roll.kind != Roll.Kind.ACTION or roll.parent_id:
+        raise RuleError("Only a roll from the sheet takes a choice of dice.", RULE_POOLS)
+    if roll.followups.filter(kind=Roll.Kind.CHOICE).exists():
+        raise RuleError("The dice of this roll are already chosen.", RULE_POOLS)
+    result = sq.RollResult.from_dict(roll.result)
+    sizes = result.pool.sizes
+    effect = sorted(data["effect"], key=lambda i: (-sizes[i] if 0 <= i < len(sizes) else 0, i))
+    chosen = sq.choose_dice(result, effort=sorted(data["effort"]), effect=effect,
+                            plot_points=plot_points(character))
+    spent = chosen.plot_points_after_roll
+    if spent:
+        _set_plot_points(character, plot_points(character) - spent)
+    note = f"; {spent} plot point{'s' if spent != 1 else ''} spent" if spent else ""
+    return roll_store(
+        campaign_id=roll.campaign_id, character=character, ruleset=SLUG,
+        rolled=RolledResult(kind=Roll.Kind.CHOICE.value, description=roll.description,
+                            result=chosen, outcome="rolled", net=chosen.effort,
+                            summary=chosen.summary() + note),
+        by=by, parent=roll)
+
+
+ROLL_ACTIONS: dict[str, RollAction] = {
+    "choose": RollAction(form=ChoiceForm, apply=_choose_apply),
+}
+"""The follow-ups on a stored roll, by the ``action`` of the roll's action endpoint: the
+player's choice of effort and effect dice."""
+
+
+# --- the GM's tension pool: plot points (systems.shahquest.tension keeps the pool) ------------
+
+
+def _grant_plot_point(campaign: Campaign, character_id: int, rule: str) -> Character:
+    """Give one plot point to a character of ``campaign``: lock the row, add to
+    ``sheet["plot_points"]``, save, and announce ``trackChanged`` after commit.
+
+    Call inside the caller's ``transaction.atomic()`` (the campaign already locked), after
+    every check that may refuse the move, so a refusal writes nothing.
+
+    Raises:
+        RuleError: no such character in the campaign, a dead one, or one already holding
+            the sheet's most plot points (``systems.shahquest.sheet.MAX_PLOT_POINTS``,
+            a typing guard, not a rule).
+    """
+    # Every change of a character takes characters.ledger.lock_character's lock (FOR NO KEY
+    # UPDATE: see why there); a character of another campaign is refused as a missing one.
+    try:
+        character: Character | None = lock_character(character_id)
+    except Character.DoesNotExist:
+        character = None
+    if character is None or character.campaign_id != campaign.pk:
+        raise RuleError("choose a player's character of this campaign for the plot point", rule)
+    if character.dead:
+        raise RuleError(f"{character.name} is dead and cannot take a plot point", rule)
+    sheet = dict(character.sheet or {})
+    current = sheet.get("plot_points", 0)
+    current = current if isinstance(current, int) and not isinstance(current, bool) else 0
+    if current + 1 > MAX_PLOT_POINTS:
+        raise RuleError(f"{character.name} already has {current} plot points, the most a "
+                        "sheet holds", RULE_PLOT_POINTS)
+    sheet["plot_points"] = current + 1
+    character.sheet = sheet
+    character.save(update_fields=["sheet", "updated_at"])
+    announce(campaign.pk, "trackChanged", character_id=character.pk)
+    return character
+
+
+# --- the GM's tension pool: the moves (CampaignActions) ----------------------------------------
+
+
+def _start(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
+           ) -> tuple[str, Roll | None]:
+    """``tension-start``: set the starting pool and reset the pool to it (Tension Pool)."""
+    state = _load(campaign)
+    pool = TensionPool.start(data["dice"])
+    if len(pool.dice) > MAX_TENSION_DICE:
+        raise RuleError(f"a starting tension pool of {len(pool.dice)} dice is more than "
+                        f"the {MAX_TENSION_DICE} Sheetkeeper allows", _TENSION)
+    _save(campaign, {**state, "pool": pool, "starting": pool.dice, "aside": ()})
+    return f"The tension pool starts at {_pool_text(pool)}, and is reset to it.", None
+
+
+def _opportunity(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
+                 ) -> tuple[str, Roll | None]:
+    """``tension-opportunity``: add a d6 or step up a tension die, and give the player's
+    character a plot point, all or nothing (Building the Tension)."""
+    state = _load(campaign)
+    pool: TensionPool = state["pool"]
+    grow = data["grow"]
+    if grow == "add":
+        grown, how = pool.activate_opportunity(), "a d6 joined the pool"
+    elif grow.startswith("step-") and grow[5:].isdecimal():
+        size = int(grow[5:])
+        grown = pool.activate_opportunity(step_up=size)
+        how = f"a {_die(size)} stepped up to a d{step_up(size)}"
+    else:
+        raise RuleError("an activated opportunity adds a d6 or steps up a tension die",
+                        _BUILDING)
+    character = _grant_plot_point(campaign, data["character"], _BUILDING)
+    _save(campaign, {**state, "pool": grown})
+    return (f"Opportunity activated: {how} (now {_pool_text(grown)}); "
+            f"{character.name} gets a plot point."), None
+
+
+def _take(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
+          ) -> tuple[str, Roll | None]:
+    """``tension-take``: a die leaves the pool, set aside or spent (Using the Tension Pool)."""
+    state = _load(campaign)
+    size = data["die"]
+    rest = state["pool"].take(size)
+    if data["purpose"] == "npc":
+        _save(campaign, {**state, "pool": rest, "aside": (*state["aside"], size)})
+        return (f"A {_die(size)} is set aside for the NPC's roll: add {_die(size)} to the "
+                "NPC's dice. Return it by giving the player a plot point."), None
+    _save(campaign, {**state, "pool": rest})
+    return (f"A {_die(size)} was spent on effort or effect "
+            f"(tension pool now {_pool_text(rest)})."), None
+
+
+def _aside_without(aside: tuple[int, ...], size: int) -> tuple[int, ...]:
+    if size not in aside:
+        held = format_dice(aside) or "none"
+        raise RuleError(f"no d{size} was set aside for an NPC's roll (set aside: {held})",
+                        _USING)
+    rest = list(aside)
+    rest.remove(size)
+    return tuple(rest)
+
+
+def _return(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
+            ) -> tuple[str, Roll | None]:
+    """``tension-return``: a die set aside comes back for a plot point to the player
+    (Using the Tension Pool)."""
+    state = _load(campaign)
+    size = data["die"]
+    aside = _aside_without(state["aside"], size)
+    pool = state["pool"].give_back(size)
+    character = _grant_plot_point(campaign, data["character"], _USING)
+    _save(campaign, {**state, "pool": pool, "aside": aside})
+    return (f"The {_die(size)} is back in the tension pool (now {_pool_text(pool)}); "
+            f"{character.name} gets a plot point."), None
+
+
+def _drop(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
+          ) -> tuple[str, Roll | None]:
+    """``tension-drop``: a die set aside does not come back (Using the Tension Pool)."""
+    state = _load(campaign)
+    size = data["die"]
+    _save(campaign, {**state, "aside": _aside_without(state["aside"], size)})
+    return f"The {_die(size)} set aside leaves play; the tension pool stays as it is.", None
+
+
+def _danger(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
+            ) -> tuple[str, Roll | None]:
+    """``tension-danger``: roll the whole pool with the setting and complication dice as
+    general danger, store it in the roll log, and keep it for the panel (Tension Pool as
+    General Danger). The pool itself is unchanged."""
+    state = _load(campaign)
+    pool: TensionPool = state["pool"]
+    text = data.get("complications") or ""
+    complications = parse_dice(text) if text else ()
+    if len(complications) > MAX_TENSION_DICE:
+        raise RuleError(f"{len(complications)} complication dice are more than the "
+                        f"{MAX_TENSION_DICE} Sheetkeeper allows", _DANGER)
+    setting = data.get("setting_die")
+    result = roll_general_danger(pool, rng, setting_die=setting, complications=complications)
+    parts = [f"tension pool {_pool_text(pool)}"]
+    if setting:
+        parts.append(f"setting die {_die(setting)}")
+    if complications:
+        parts.append(f"complication{'s' if len(complications) > 1 else ''} "
+                     f"{format_dice(complications)}")
+    note = data.get("note") or ""
+    description = "General danger: " + " + ".join(parts) + (f" ({note})" if note else "")
+    roll = roll_store(
+        campaign_id=campaign.pk, character=None, ruleset="shahquest",
+        rolled=RolledResult(kind="general_danger", description=description, result=result,
+                            outcome="rolled", net=result.effort, summary=result.summary()),
+        by=by, gm_only=bool(data.get("gm_only")),
+    )
+    _save(campaign, {**state, "last_danger": {
+        "roll_id": roll.pk, "description": description, "note": note,
+        "gm_only": roll.gm_only, "result": roll.result,
+    }})
+    return (f"General danger: effort {result.effort}, effect {_die(result.effect_die)}. "
+            "A character whose effort total is less takes stress or a complication."), roll
+
+
+CAMPAIGN_ACTIONS: dict[str, CampaignAction] = {
+    "tension-start": CampaignAction(form=StartForm, apply=_start, partial=PANEL),
+    "tension-opportunity": CampaignAction(form=OpportunityForm, apply=_opportunity,
+                                          partial=PANEL),
+    "tension-take": CampaignAction(form=TakeForm, apply=_take, partial=PANEL),
+    "tension-return": CampaignAction(form=ReturnForm, apply=_return, partial=PANEL),
+    "tension-drop": CampaignAction(form=DropForm, apply=_drop, partial=PANEL),
+    "tension-danger": CampaignAction(form=DangerForm, apply=_danger, partial=PANEL),
+}
+"""The GM's tension-pool moves, by the ``action`` of ``table:campaign-system-action``;
+each answers HTMX with ``systems/shahquest/dashboard.html#system-panel``."""

@@ -1,0 +1,261 @@
+"""Shahquest's sheet: features as step dice, plot points, stress and trauma, the dice pool.
+
+The rules live in :mod:`rulesets.shahquest` (cited as "Shahquest wiki, <section>", the seed
+``seeds/000_f80b8c0f83e34825.txt``); this module reads and writes them on a sheet, and reads
+a sheet into a dice pool (:func:`build_pool`) or a GM's request (:func:`request_data`). The
+rest of the package builds on it: its forms (:mod:`systems.shahquest.forms`), its actions
+(:mod:`systems.shahquest.actions`), its checks (:mod:`systems.shahquest.checks`) and the
+system (:mod:`systems.shahquest.system`). Names with a leading underscore are the package's
+own, not the module's.
+
+The sheet (``Character.sheet``)::
+
+    {"features": [
+        {"type": "affiliation", "name": "Solo", "die": 8, "count": 1},
+        {"type": "attribute", "name": "Coordination", "die": 10, "count": 1},
+        {"type": "skill", "name": "Physical", "die": 8, "count": 1,
+         "specializations": [{"name": "Athletics", "use": "spread"}]},
+        {"type": "quirk", "name": "I've got your back", "die": 8, "count": 1},
+        {"type": "resource", "name": "Grappling hook", "die": 6, "count": 1},
+        {"type": "power_set", "name": "Shadow step", "die": 8, "count": 1,
+         "power_set": "Thief's luck"},
+        {"type": "sfx", "name": "Vanish", "die": None, "count": 0,
+         "power_set": "Thief's luck", "text": "Spend a plot point to ..."},
+        {"type": "limit", "name": "Light", "die": None, "count": 0,
+         "power_set": "Thief's luck", "text": "Earn a plot point when ..."},
+     ],
+     "plot_points": 1,
+     "stress": StressTrack.as_dict()}
+
+Special effects and limits are text (the seed has no catalogue); they carry no die. Feature
+names are free text (the seed lists none) without a colon (it separates the XP ledger's
+keys); the dice are checked by the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from rulesets import shahquest as sq
+from rulesets.errors import RuleError
+
+if TYPE_CHECKING:
+    from characters.models import Character
+
+SLUG = "shahquest"
+STARTING_PLOT_POINTS = 1
+"""**Decision**: a new character starts with one plot point (the seed gives no number; the
+Cortex games it derives from start each session with one)."""
+
+MAX_PLOT_POINTS = 99
+"""A typing-mistake guard, not a rule."""
+
+TYPE_LABELS: dict[str, str] = {
+    "affiliation": "Affiliations",
+    "attribute": "Attributes",
+    "skill": "Skills",
+    "quirk": "Quirks",
+    "resource": "Resources",
+    "power_set": "Power sets",
+}
+"""The sheet's feature types in the order the sheet shows them (Shahquest wiki, Feature
+Types); special effects and limits are shown under their power set."""
+
+TEXT_TYPES: tuple[str, ...] = ("sfx", "limit")
+"""Power-set entries that are text, not dice: special effects and limits."""
+
+USE_LABELS = {"step_up": "steps up", "spread": "spreads"}
+
+RULE_PLOT_POINTS = "Shahquest wiki, Plot Points"
+RULE_STRESS_OUT = "Shahquest wiki, Stressing Out and Trauma"
+RULE_FEATURES = "Shahquest wiki, Feature Types"
+RULE_POOLS = "Shahquest wiki, Dice Pools"
+
+
+# --- reading the sheet -----------------------------------------------------------------------
+
+
+def features(character: Character) -> list[dict[str, Any]]:
+    """The sheet's feature entries (dicts of the shape in the module docstring)."""
+    return list(character.sheet.get("features", []))
+
+
+def plot_points(character: Character) -> int:
+    """The character's plot points (0 on a sheet without the key)."""
+    return int(character.sheet.get("plot_points", 0))
+
+
+def stress_track(character: Character) -> sq.StressTrack:
+    """The sheet's stress and trauma as the engine's :class:`rulesets.shahquest.StressTrack`
+    (an empty track on a sheet without one). Raises RuleError for a corrupt stored track."""
+    return _stress_of(character.sheet)
+
+
+def _stress_of(sheet: Mapping[str, Any]) -> sq.StressTrack:
+    data = sheet.get("stress")
+    return sq.StressTrack.from_dict(data) if data else sq.StressTrack()
+
+
+def _set_track(character: Character, track: sq.StressTrack) -> None:
+    character.sheet = {**character.sheet, "stress": track.as_dict()}
+
+
+def _set_plot_points(character: Character, value: int) -> None:
+    if value < 0:
+        raise RuleError(f"{character.name} has {plot_points(character)} plot points; that "
+                        f"would leave {value}.", RULE_PLOT_POINTS)
+    if value > MAX_PLOT_POINTS:
+        raise RuleError(f"{MAX_PLOT_POINTS} plot points is the most a sheet holds.",
+                        RULE_PLOT_POINTS)
+    character.sheet = {**character.sheet, "plot_points": value}
+
+
+def feature_dice(entry: Mapping[str, Any]) -> str:
+    """A feature's dice in notation: "d8", "2d8" (a spread Solo), "d8" for a quirk."""
+    count = int(entry.get("count") or 1)
+    return f"{count if count > 1 else ''}d{entry['die']}"
+
+
+def _engine_feature(entry: Mapping[str, Any], **extra: Any) -> sq.Feature:
+    return sq.Feature(type=entry["type"], name=entry["name"], die=entry["die"],
+                      count=int(entry.get("count") or 1), **extra)
+
+
+def _find(character: Character, kind: str, name: str) -> dict[str, Any]:
+    """The feature of type ``kind`` named exactly ``name`` (a ledger key's spelling). Raises
+    RuleError when the sheet has none."""
+    for entry in features(character):
+        if entry["type"] == kind and entry["name"] == name:
+            return entry
+    raise RuleError(f"{character.name} has no {kind.replace('_', ' ')} called {name!r}.",
+                    sq.ADVANCEMENT_RULE)
+
+
+# --- writing the sheet -------------------------------------------------------------------------
+
+
+def _set_specialization(character: Character, key: str, use: str | None) -> None:
+    """Add (``use`` given) or remove (None) the specialization of ledger key
+    ``specialization:<skill>:<name>``."""
+    _, skill_name, spec = key.split(":", 2)
+    entries = features(character)
+    for index, entry in enumerate(entries):
+        if entry["type"] == "skill" and entry["name"] == skill_name:
+            specs = [s for s in entry.get("specializations", []) if s["name"] != spec]
+            if use is not None:
+                specs.append({"name": spec, "use": use})
+            entries[index] = {**entry, "specializations": specs}
+            character.sheet = {**character.sheet, "features": entries}
+            return
+    raise RuleError(f"{character.name} has no skill called {skill_name!r}.",
+                    sq.ADVANCEMENT_RULE)
+
+
+# --- reading the sheet into a roll ----------------------------------------------------------
+
+
+def build_pool(character: Character, data: Mapping[str, Any]) -> sq.DicePool:
+    """The dice pool the roll form describes, from the character's sheet.
+
+    A ticked specialization brings its skill, a quirk ticked "in the negative" brings the
+    quirk as a d4; one specialization per skill in a roll (the engine's
+    :class:`rulesets.shahquest.Feature` takes one). **Decision:** a character stressed out
+    "can't take any actions" (Shahquest wiki, Stressing Out and Trauma), so no pool is
+    built for them until they recover.
+
+    Raises:
+        RuleError: stressed or taken out, two specializations of one skill, a pool costing
+            more plot points than the character has, or an illegal feature.
+    """
+    track = stress_track(character)
+    if track.taken_out or track.stressed_out:
+        state = "taken out" if track.taken_out else "stressed out"
+        raise RuleError(f"{character.name} is {state} and can't take any actions until "
+                        "recovered.", RULE_STRESS_OUT)
+    entries = features(character)
+    chosen: dict[int, dict[str, Any]] = {}
+    for index in data.get("feature") or ():
+        chosen.setdefault(index, {})
+    for value in data.get("specialization") or ():
+        i, j = (int(part) for part in str(value).split(":"))
+        extra = chosen.setdefault(i, {})
+        if "specialization" in extra:
+            raise RuleError(f"Use one specialization of {entries[i]['name']} per roll.",
+                            RULE_POOLS)
+        spec = entries[i]["specializations"][j]
+        extra.update(specialization=spec["name"], specialization_use=spec["use"])
+    for index in data.get("negative") or ():
+        chosen.setdefault(index, {})["negative"] = True
+    pool_features = [_engine_feature(entries[i], **chosen[i]) for i in sorted(chosen)]
+    for kind in data.get("own_stress") or ():
+        die = track.line(kind).stress
+        if die:
+            pool_features.append(sq.Feature(type="stress", name=kind, die=die, own=True))
+    if data.get("asset_die"):
+        pool_features.append(sq.Feature(type="asset", name=data.get("asset_name") or "Asset",
+                                        die=data["asset_die"]))
+    return sq.build_pool(pool_features, push_die=bool(data.get("push_die")),
+                         setting_die=data.get("setting_die"),
+                         plot_points=plot_points(character))
+
+
+def _named(character: Character, kind: str, name: str) -> tuple[int, dict[str, Any]]:
+    """The index and entry of the character's feature of type ``kind`` named ``name``
+    (case-insensitive). Raises RuleError naming what the sheet has instead; the message
+    starts lower-case because the request service puts the character's name before it
+    ("Demetri: no skill named 'Stealth'; their skills are Physical, Combat.")."""
+    entries = features(character)
+    for i, entry in enumerate(entries):
+        if entry["type"] == kind and entry["name"].casefold() == name.casefold():
+            return i, entry
+    own = [e["name"] for e in entries if e["type"] == kind]
+    has = f"their {kind}s are {', '.join(own)}" if own else f"they have no {kind}s"
+    raise RuleError(f"no {kind} named {name!r}; {has}.", RULE_FEATURES)
+
+
+def request_data(character: Character, cleaned_data: Mapping[str, Any]
+                 ) -> tuple[dict[str, Any], str]:
+    """The roll dialog's POST data answering the GM's request
+    (:class:`~systems.shahquest.forms.RequestForm`'s
+    cleaned data) for ``character``: ``{"feature": [indices], "specialization": ["i:j"],
+    "setting_die": size}``, and the request in words ("Coordination + Physical (Athletics),
+    Solo, setting die d6").
+
+    Raises:
+        RuleError: the character has no attribute, skill, or specialization of that skill by
+            that name (Shahquest wiki, Feature Types).
+    """
+    chosen: list[int] = []
+    words: list[str] = []
+    specialization: list[str] = []
+    if cleaned_data.get("attribute"):
+        index, entry = _named(character, "attribute", cleaned_data["attribute"])
+        chosen.append(index)
+        words.append(entry["name"])
+    if cleaned_data.get("skill"):
+        index, entry = _named(character, "skill", cleaned_data["skill"])
+        chosen.append(index)
+        word = entry["name"]
+        wanted = cleaned_data.get("specialization") or ""
+        if wanted:
+            specs = entry.get("specializations", [])
+            found = [j for j, s in enumerate(specs) if s["name"].casefold() == wanted.casefold()]
+            if not found:
+                own = ", ".join(s["name"] for s in specs) or "none"
+                raise RuleError(f"no specialization named {wanted!r} in {entry['name']} "
+                                f"(theirs: {own}).", RULE_FEATURES)
+            specialization.append(f"{index}:{found[0]}")
+            word += f" ({specs[found[0]]['name']})"
+        words.append(word)
+    if cleaned_data.get("affiliation"):
+        index, entry = _named(character, "affiliation", cleaned_data["affiliation"])
+        chosen.append(index)
+        words.append(f"{entry['name']} {feature_dice(entry)}")
+    text = " + ".join(words)
+    data: dict[str, Any] = {"feature": chosen, "specialization": specialization,
+                            "setting_die": cleaned_data.get("setting_die")}
+    if cleaned_data.get("setting_die"):
+        text += f", setting die d{cleaned_data['setting_die']}"
+    return data, text
+

@@ -1,0 +1,265 @@
+"""Shahquest's sheet layer: the :class:`Shahquest` system and its ``SYSTEM``.
+
+The rules live in :mod:`rulesets.shahquest` (cited as "Shahquest wiki, <section>", the seed
+``seeds/000_f80b8c0f83e34825.txt``); the package lays them on a sheet: the sheet's shape and
+how it is read and written (:mod:`systems.shahquest.sheet`), the forms
+(:mod:`systems.shahquest.forms`), the in-place changes, the choice of dice and the GM's moves
+(:mod:`systems.shahquest.actions`), the checks of stored data (:mod:`systems.shahquest.checks`)
+and the demo (:mod:`systems.shahquest.demo`). The tension pool on the GM's dashboard is
+:mod:`systems.shahquest.tension`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+
+from rulesets import shahquest as sq
+from rulesets.dice import STEP_DICE
+from rulesets.errors import RuleError
+from systems import (
+    Advance,
+    RolledResult,
+    SheetSystem,
+    percent_text,
+)
+from systems.shahquest import tension
+from systems.shahquest.actions import ACTIONS, CAMPAIGN_ACTIONS, ROLL_ACTIONS
+from systems.shahquest.checks import check_sheet, check_system_data
+from systems.shahquest.forms import (
+    DIE_CHOICES,
+    DOWNTIME_CHOICES,
+    CreationForm,
+    RequestForm,
+    RollForm,
+    SpecializationForm,
+)
+from systems.shahquest.sheet import (
+    SLUG,
+    TEXT_TYPES,
+    TYPE_LABELS,
+    _find,
+    _set_plot_points,
+    _set_specialization,
+    _set_track,
+    build_pool,
+    features,
+    plot_points,
+    request_data,
+    stress_track,
+)
+
+if TYPE_CHECKING:
+    from campaigns.models import Campaign
+    from characters.models import Character
+    from rulesets.dice import Rng
+
+
+# --- the system --------------------------------------------------------------------------------
+
+
+class Shahquest(SheetSystem):
+    """Shahquest's sheet description (the sheet's shape: :mod:`systems.shahquest.sheet`)."""
+
+    def default_system_data(self) -> dict[str, Any]:
+        """The tension pool's data (:mod:`systems.shahquest.tension`)."""
+        return tension.default_system_data()
+
+    def dashboard_context(self, campaign: Campaign) -> dict[str, Any]:
+        """The tension pool panel's context (:mod:`systems.shahquest.tension`)."""
+        return tension.dashboard_context(campaign)
+
+    def check_system_data(self, data: dict[str, Any]) -> None:
+        """The tension pool's stored state (:func:`~systems.shahquest.checks.
+        check_system_data`). Raises RuleError (Shahquest wiki, Tension Pool)."""
+        check_system_data(data)
+
+    def check_sheet(self, sheet: dict[str, Any], campaign: Campaign) -> None:
+        """Features, plot points and stress as the rules make them
+        (:func:`~systems.shahquest.checks.check_sheet`).
+        Raises RuleError naming the first value refused."""
+        check_sheet(sheet)
+
+    # creation
+    def creation_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                      ) -> forms.Form:
+        """:class:`CreationForm`."""
+        return CreationForm(data)
+
+    def new_sheet(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        """The sheet :class:`CreationForm` built and checked."""
+        return dict(cleaned_data["sheet"])
+
+    # the sheet
+    def _layout(self, character: Character) -> dict[str, Any]:
+        entries = features(character)
+        sets: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        for e in entries:
+            if e["type"] in ("power_set", *TEXT_TYPES):
+                group = sets.setdefault(e.get("power_set") or "",
+                                        {"power": [], "sfx": [], "limit": []})
+                group["power" if e["type"] == "power_set" else e["type"]].append(e)
+        groups: list[dict[str, Any]] = [
+            {"type": kind, "title": title, "items": [e for e in entries if e["type"] == kind]}
+            for kind, title in TYPE_LABELS.items()]
+        for feature_group in groups:
+            if feature_group["type"] == "power_set":
+                feature_group["sets"] = [{"name": n, **g} for n, g in sets.items()]
+        return {"feature_groups": groups}
+
+    def _tracks(self, character: Character) -> dict[str, Any]:
+        track = stress_track(character)
+        lines = []
+        for kind in sq.STRESS_TYPES:
+            line = track.line(kind)
+            lines.append({
+                "kind": kind, "stress": line.stress, "trauma": line.trauma,
+                "stressed_out": line.stressed_out, "taken_out": line.taken_out,
+                "recovery_time": (sq.trauma_recovery_time(line.trauma)
+                                  if line.trauma else ""),
+            })
+        return {"plot_points": plot_points(character), "stress_lines": lines,
+                "stress_state": track.describe(), "stressed_out": track.stressed_out,
+                "taken_out": track.taken_out, "die_choices": DIE_CHOICES,
+                "stress_types": sq.STRESS_TYPES, "downtime_choices": DOWNTIME_CHOICES}
+
+    def sheet_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
+        """Features grouped by type (power sets with their effects and limits), plot points,
+        stress lines and the state in words. No queries."""
+        return {**self._layout(character), **self._tracks(character)}
+
+    def card_context(self, character: Character) -> dict[str, Any]:
+        """Plot points, stress in words and per type, the controls' choices. No queries."""
+        return self._tracks(character)
+
+    # XP
+    def advances(self, character: Character) -> list[Advance]:
+        """Every die XP can step up now: attributes, skills and powers below d12."""
+        out = []
+        for entry in features(character):
+            if entry["type"] in sq.ADVANCEABLE_TYPES and entry["die"] < STEP_DICE[-1]:
+                out.append(self.quote(character, f"{entry['type']}:{entry['name']}"))
+        return out
+
+    def quote(self, character: Character, key: str) -> Advance:
+        """Price of stepping up ``<type>:<name>``'s die (:func:`rulesets.shahquest.step_up_cost`).
+        A new specialization is bought with the XP page's own form (it needs a name), not
+        through a key. Raises RuleError naming the problem."""
+        kind, _, name = key.partition(":")
+        if kind == "specialization":
+            raise RuleError("Learn a specialization with the form below: it needs a name.",
+                            sq.ADVANCEMENT_RULE)
+        if kind not in sq.ADVANCEABLE_TYPES:
+            raise RuleError("XP steps up attributes, skills and powers.", sq.ADVANCEMENT_RULE)
+        entry = _find(character, kind, name)
+        die = entry["die"]
+        cost = sq.step_up_cost(die)
+        return Advance(key=key, label=f"{name} d{die} → d{cost}", rank_from=die,
+                       rank_to=cost, cost=cost,
+                       notes=(f"A step up costs the new die's size ({cost} XP).",))
+
+    def rank(self, character: Character, key: str) -> int:
+        """A feature's die size, or 1/0 for a specialization owned or not."""
+        kind, _, name = key.partition(":")
+        if kind == "specialization":
+            skill_name, _, spec = name.partition(":")
+            try:
+                skill = _find(character, "skill", skill_name)
+            except RuleError:
+                return 0
+            return int(any(s["name"] == spec for s in skill.get("specializations", [])))
+        return int(_find(character, kind, name)["die"])
+
+    def set_rank(self, character: Character, key: str, rank: int) -> None:
+        """Set a feature's die to ``rank`` (a step die), or remove a specialization (rank 0;
+        rank 1 keeps or adds it as a spread). Raises RuleError for an unknown key."""
+        kind, _, name = key.partition(":")
+        if kind == "specialization":
+            if not rank:
+                _set_specialization(character, key, None)
+            elif not self.rank(character, key):  # keep the use it was learned with
+                _set_specialization(character, key, "spread")
+            return
+        if kind not in sq.ADVANCEABLE_TYPES:
+            raise RuleError("XP steps up attributes, skills and powers.", sq.ADVANCEMENT_RULE)
+        if rank not in STEP_DICE:
+            raise RuleError(f"d{rank} is not a step die.", sq.ADVANCEMENT_RULE)
+        entries = features(character)
+        for index, entry in enumerate(entries):
+            if entry["type"] == kind and entry["name"] == name:
+                entries[index] = {**entry, "die": rank}
+                character.sheet = {**character.sheet, "features": entries}
+                return
+        raise RuleError(f"{character.name} has no {kind.replace('_', ' ')} called {name!r}.",
+                        sq.ADVANCEMENT_RULE)
+
+    def xp_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
+        """The new-specialization form and its fixed price."""
+        return {"specialization_form": SpecializationForm(character=character),
+                "specialization_cost": sq.SPECIALIZATION_COST,
+                "has_skills": any(e["type"] == "skill" for e in features(character))}
+
+    # rolls
+    def roll_form(self, character: Character, data: Mapping[str, Any] | None = None
+                  ) -> forms.Form:
+        """:class:`RollForm` for the character."""
+        return RollForm(data, character=character)
+
+    def roll(self, character: Character, cleaned_data: dict[str, Any], rng: Rng
+             ) -> RolledResult:
+        """Build the pool (:func:`build_pool`), spend and earn its plot points, roll with the
+        best effort and effect preselected, and step up own stress used (Shahquest wiki,
+        Using Your Own Stress). Runs with the character locked."""
+        pool = build_pool(character, cleaned_data)
+        result = sq.roll(pool, rng)
+        _set_plot_points(character, plot_points(character) - pool.plot_points_spent
+                         + pool.plot_points_earned)
+        if pool.stress_step_up:
+            track = stress_track(character)
+            for kind in pool.stress_step_up:
+                track = sq.step_up_stress(track, kind)
+            _set_track(character, track)
+        return RolledResult(kind="action", description=pool.describe(), result=result,
+                            outcome="rolled", net=result.effort, summary=result.summary())
+
+    def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        """Exact odds of the best effort total and of rolling an opportunity."""
+        pool = build_pool(character, cleaned_data)
+        odds = sq.odds(pool.sizes)
+        rows = []
+        for target in (7, 11, 15):
+            p = float(odds.effort_at_least(target))
+            rows.append((f"Effort {target}+", p, percent_text(p), True))
+        none = float(dict(odds.opportunities).get(0, 0))
+        rows.append(("Opportunity", 1 - none, percent_text(1 - none), False))
+        mean = sum(value * p for value, p in odds.effort)
+        likely = max(odds.effort, key=lambda pair: pair[1])[0]
+        return {
+            "odds": odds, "pool": pool, "pool_text": pool.describe(), "odds_rows": rows,
+            "odds_lines": [f"Best effort total: {float(mean):.1f} on average, {likely} most "
+                           "often (two highest non-1 dice)."],
+            "odds_headline": f"Effort 11+: {rows[1][2]}",
+        }
+
+    def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                     ) -> RequestForm:
+        """The GM's "Ask for a roll": :class:`RequestForm` (an attribute and a skill by name,
+        a specialization, an affiliation, the setting die)."""
+        return RequestForm(data, campaign=campaign)
+
+    def request_data(self, character: Character, cleaned_data: dict[str, Any]
+                     ) -> tuple[dict[str, Any], str]:
+        """:func:`request_data`: the roll dialog's data answering the request, and the
+        request in words. Raises RuleError naming what the character lacks."""
+        return request_data(character, cleaned_data)
+
+
+SYSTEM = Shahquest(
+    slug=SLUG,
+    actions=ACTIONS,
+    campaign_actions=CAMPAIGN_ACTIONS,
+    roll_actions=ROLL_ACTIONS,
+    system_data_roll_ids=tension.ROLL_IDS,
+)

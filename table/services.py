@@ -1,0 +1,203 @@
+"""State changes of the GM's table: sessions of play and their end-of-session awards, and the
+GM's changes of the system's campaign data (the tension pool, the skill list).
+
+Every award is an ordinary XP ledger entry written by ``characters.services.xp_award``, so
+the cached balances stay in step and every open page hears ``xpChanged`` once the awards
+commit; the entry points at its session, which is how a session knows what it gave.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+
+import systems
+from campaigns.models import Campaign, Session
+from characters.ledger import lock_character
+from characters.models import Character, XpEntry
+from characters.services import CHAPTER_AWARDS, STORY_AWARDS, xp_award_many
+from core.live import announce
+from rulesets.maelstrom import RuleError
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from rolls.models import Roll
+    from rulesets.dice import Rng
+    from systems.base import CampaignAction
+
+RULE_AWARDS = "Maelstrom rules.md, Chapter and Story Experience Awards"
+RULE_EARNING = "Maelstrom rules.md, Earning Experience"
+
+SESSION_AWARDS = (*CHAPTER_AWARDS, *STORY_AWARDS)
+"""The seed's suggested awards, 1 XP each, in the order the award grid shows them."""
+
+CUSTOM_MIN, CUSTOM_MAX = 1, 100
+
+
+def award_reason(name: str) -> str:
+    """The ledger reason of one of the seed's awards, as the XP page writes it too."""
+    return f"{name} award"
+
+
+def session_create(
+    *, campaign: Campaign, date: datetime.date, title: str = "", notes: str = ""
+) -> Session:
+    """Open a session of play on ``date`` (the GM's, checked by the caller)."""
+    return Session.objects.create(campaign=campaign, date=date, title=title.strip(),
+                                  notes=notes.strip())
+
+
+def session_award(
+    *,
+    session: Session,
+    awards: Mapping[int, Iterable[str]] | None = None,
+    custom: Mapping[int, tuple[int, str]] | None = None,
+    custom_for_all: tuple[int, str] | None = None,
+    expected_entries: int | None = None,
+    by: User,
+) -> list[XpEntry]:
+    """Hand out a session's awards, all or nothing; one ledger entry per award and character.
+
+    Args:
+        session: the session the awards belong to; every entry is linked to it.
+        awards: the seed's awards ticked per character id, e.g. ``{12: ["Heroism"]}``
+            (1 XP each; see ``SESSION_AWARDS``).
+        custom: a custom amount (1-100 XP) and its reason per character id.
+        custom_for_all: a custom amount and reason for every living character of the
+            campaign (on top of any custom amount of their own).
+        expected_entries: how many entries the session had when the GM opened the page; when
+            it has more or fewer now (a double submit, a second tab), nothing is awarded and
+            the GM is asked to look again, as ``xp_spend`` does with ``expected_cost``.
+        by: the GM (the caller checks that they are).
+
+    Raises RuleError, before writing anything, for an unknown award, a character outside
+    the session's campaign, a character not in play (an import awaiting the GM, or refused:
+    ``custom_for_all`` skips those, as it skips the dead), a custom amount outside 1-100 or
+    without a reason, and when nothing at all is awarded. Returns the entries, by character
+    id then in award order.
+    """
+    awards = awards or {}
+    custom = custom or {}
+    with transaction.atomic():
+        # Lock order, session then characters by id, so two submits queue up, never deadlock.
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        if expected_entries is not None and session.xp_entries.count() != expected_entries:
+            raise RuleError(
+                "Awards were given in this session since you opened the page (a second submit "
+                "or another tab); check what each character received and submit again if "
+                "it is still due.", RULE_AWARDS,
+            )
+        characters = {c.pk: c for c in Character.objects.filter(campaign=session.campaign_id)}
+        for character_id in sorted({*awards, *custom}):
+            character = characters.get(character_id)
+            if character is not None and not character.in_play:
+                character.require_in_play()  # raises, naming it and why
+        system = systems.for_ruleset(session.campaign.ruleset)
+        named: Mapping[int, Iterable[str]] = {}
+        if system is not None:  # the system's own awards (achievements), not Maelstrom's
+            named, awards = _named_awards(awards, system.session_awards(session.campaign),
+                                          characters), {}
+        per_character = _awards_by_character(awards, custom, custom_for_all, characters)
+        if not per_character and not named:
+            raise RuleError("Tick at least one award or enter an amount of XP, for a character "
+                            "or for everyone.", RULE_AWARDS)
+        entries: list[XpEntry] = []
+        for character_id, character_awards in sorted(per_character.items()):
+            entries += xp_award_many(character=characters[character_id],
+                                     awards=character_awards, by=by, session=session)
+        for character_id, names in sorted(named.items()):
+            locked = lock_character(character_id)
+            for name in names:
+                assert system is not None
+                try:
+                    entries.append(system.session_award(locked, name, by=by,
+                                                        session=session))
+                except RuleError as exc:
+                    raise RuleError(f"{locked.name}: {exc.message}", exc.rule) from None
+    return entries
+
+
+def _named_awards(
+    awards: Mapping[int, Iterable[str]], offered: tuple[str, ...],
+    characters: Mapping[int, Character],
+) -> dict[int, list[str]]:
+    """A described system's ticked awards, checked against what it offers and the
+    campaign's characters. Raises RuleError for the first problem."""
+    result: dict[int, list[str]] = {}
+    for character_id, names in awards.items():
+        if character_id not in characters:
+            raise RuleError(f"Character #{character_id} is not in this campaign; awards go to "
+                            "its characters only.", RULE_AWARDS)
+        for name in names:
+            if name not in offered:
+                raise RuleError(f"{name!r} is not one of this campaign's awards.", RULE_AWARDS)
+            result.setdefault(character_id, []).append(name)
+    return result
+
+
+def _awards_by_character(
+    awards: Mapping[int, Iterable[str]],
+    custom: Mapping[int, tuple[int, str]],
+    custom_for_all: tuple[int, str] | None,
+    characters: Mapping[int, Character],
+) -> dict[int, list[tuple[int, str]]]:
+    """Check every award and spell them out as ``{character id: [(xp, reason), ...]}``;
+    characters who get nothing are left out. Raises RuleError for the first problem."""
+    strangers = sorted((set(awards) | set(custom)) - set(characters))
+    if strangers:
+        raise RuleError(
+            f"Character #{strangers[0]} is not in this campaign; awards go to its characters "
+            "only.", RULE_AWARDS,
+        )
+    result: dict[int, list[tuple[int, str]]] = {}
+    for character_id, names in awards.items():
+        for name in names:
+            if name not in SESSION_AWARDS:
+                raise RuleError(f"{name!r} is not one of the chapter or story awards.",
+                                RULE_AWARDS)
+            result.setdefault(character_id, []).append((1, award_reason(name)))
+    for character_id, (amount, reason) in custom.items():
+        _check_custom(amount, reason, for_whom=characters[character_id].name)
+        result.setdefault(character_id, []).append((amount, reason.strip()))
+    if custom_for_all is not None:
+        amount, reason = custom_for_all
+        _check_custom(amount, reason, for_whom="everyone")
+        for character in characters.values():
+            if not character.dead and character.in_play:
+                result.setdefault(character.pk, []).append((amount, reason.strip()))
+    return result
+
+
+def _check_custom(amount: int, reason: str, *, for_whom: str) -> None:
+    if not CUSTOM_MIN <= amount <= CUSTOM_MAX:
+        raise RuleError(f"The custom award for {for_whom} must be between {CUSTOM_MIN} and "
+                        f"{CUSTOM_MAX} XP.", RULE_EARNING)
+    if not reason.strip():
+        raise RuleError(f"Give a reason for the custom award for {for_whom}.", RULE_EARNING)
+
+
+def campaign_system_change(
+    *, campaign: Campaign, action: CampaignAction, data: dict[str, Any], by: User,
+    rng: Rng,
+) -> tuple[Campaign, str, Roll | None]:
+    """A GM change of the campaign's system data (grow or roll the tension pool, edit the
+    skill list), all or nothing: lock the campaign row, let the system's action change
+    ``system_data`` (RuleError refuses it and nothing is written), save, and announce
+    ``campaignChanged`` after commit. Returns the campaign, the message and any roll made."""
+    with transaction.atomic():
+        # FOR NO KEY UPDATE, not FOR UPDATE: two changes of system_data still queue, but a
+        # row that merely points at the campaign (a player's Roll, stored while that player's
+        # character is locked) may be written meanwhile. With FOR UPDATE, an opportunity
+        # (campaign, then the character for its plot point) and a roll (the character, then
+        # the Roll's foreign-key check on the campaign) deadlocked on PostgreSQL
+        # (tests/systems/shahquest/test_shahquest_concurrency.py). Ignored where the database
+        # has no row locks.
+        locked = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
+        message, roll = action.apply(locked, data, by, rng)
+        locked.save(update_fields=["system_data"])
+        announce(locked.pk, "campaignChanged")
+    return locked, message, roll

@@ -1,0 +1,122 @@
+"""The GM's table: the campaign's page (the dashboard for its GM) and the GM's changes of the
+system's campaign data.
+
+Every view loads its campaign through ``campaigns.permissions``: a non-member gets 404, the
+GM-only views give 404 to players too. The dashboard's live regions, its party cards and the
+system's panel are partials of ``table/campaign_detail.html`` and of the system's
+``dashboard.html``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+import systems
+from campaigns.invites import invite_context
+from campaigns.models import Campaign
+from campaigns.permissions import get_campaign_as_gm, get_membership
+from characters.cards import party_card_context
+from core import dice as server_dice
+from core.http import AuthenticatedHttpRequest
+from rolls.forms import RequestedRollForm, RequestWhoForm
+from rulesets import registry
+from rulesets.errors import RuleError
+from table import services
+
+if TYPE_CHECKING:
+    from django.http import HttpResponse
+
+RECENT_ROLLS = 10
+
+
+@login_required
+def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The campaign's page: members, characters, recent rolls; for the GM, the dashboard (a
+    card per character with health, willpower and XP, edited in place) and the invite link.
+    Live: cards and rolls refresh when the campaign's event stream says they changed.
+
+    A player may open only their own sheets (docs/decisions.md, "Who sees what"), so fellow
+    players' characters are passed separately and never with a link. A fixed number of
+    queries, whatever the number of members, characters or rolls.
+    """
+    membership = get_membership(request.user, pk)
+    campaign = membership.campaign
+    members = campaign.memberships.select_related("user")
+    characters = list(campaign.characters.select_related("owner"))
+    if membership.is_gm:
+        sheets, fellow_characters = characters, []
+    else:
+        sheets = [c for c in characters if c.owner_id == request.user.pk]
+        fellow_characters = [c for c in characters if c.owner_id != request.user.pk]
+    system = systems.for_campaign(campaign)
+    context = {
+        "campaign": campaign,
+        "live_campaign": campaign,
+        "membership": membership,
+        "system": system,
+        # The GM's panel of a described system (Shahquest's tension pool, skill lists...).
+        **(system.dashboard_context(campaign) if system and membership.is_gm else {}),
+        "members": members,
+        # The GM's dashboard: a card per character with the tracks that matter at the table.
+        "party": [party_card_context(c) for c in characters] if membership.is_gm else [],
+        "npc_examples": getattr(registry.get(campaign.ruleset).module, "QUICK_ROLL_EXAMPLES", ()),
+        "npc_text": request.GET.get("npc", "")[:200],
+        **_request_forms(campaign, system, [(c.pk, c.name) for c in characters
+                                                   if not c.dead and c.in_play]),
+        "sheets": sheets,
+        "fellow_characters": fellow_characters,
+        "rolls": campaign.rolls.filter(parent__isnull=True)
+        .visible_to(is_gm=membership.is_gm)
+        .select_related("character", "rolled_by")[:RECENT_ROLLS],
+        **invite_context(request, campaign, membership.is_gm),
+    }
+    return render(request, "table/campaign_detail.html", context)
+
+
+def _request_forms(campaign: Campaign, system: systems.SheetSystem | None,
+                   people: list[tuple[int, str]]) -> dict[str, object]:
+    """The "Ask for a roll" form: Maelstrom's, or whom-and-note plus what the described
+    system lets the GM ask for (``request_what``; none when it has no requests)."""
+    if system is None:
+        return {"request_form": RequestedRollForm(characters=people)}
+    return {"request_form": RequestWhoForm(characters=people),
+            "request_what": system.request_form(campaign)}
+
+
+@require_POST
+@login_required
+def campaign_system_action(request: AuthenticatedHttpRequest, pk: int, action: str
+                           ) -> HttpResponse:
+    """A GM change of the campaign's system data (``action`` names it: grow or roll the
+    Shahquest tension pool, edit the Genesys skill list). The system's form checks the
+    input, its rule makes the change atomically; HTMX gets the changed panel, a plain POST
+    a redirect to the dashboard with a message. Players and strangers get 404."""
+    campaign = get_campaign_as_gm(request.user, pk)
+    system = systems.for_campaign(campaign)
+    change = system.campaign_actions.get(action) if system else None
+    if system is None or change is None:
+        raise Http404("No such change in this campaign.")
+    form = change.form(request.POST)
+    error = success = ""
+    if not form.is_valid():
+        error = systems.errors_text(form)
+    else:
+        try:
+            campaign, success, _ = services.campaign_system_change(
+                campaign=campaign, action=change, data=form.cleaned_data, by=request.user,
+                rng=server_dice.get_rng())
+        except RuleError as exc:
+            error = str(exc)
+    if request.htmx:
+        context = {"campaign": campaign, "system": system, "error": error,
+                   "success": success, **system.dashboard_context(campaign)}
+        return render(request, f"{system.template('dashboard.html')}#{change.partial}",
+                      context)
+    (messages.error if error else messages.success)(request, error or success)
+    return redirect(campaign)
