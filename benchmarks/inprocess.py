@@ -1,0 +1,149 @@
+"""In-process timings of the hot pages: the sheet, the dashboard and the roll POST, through
+Django's test client in one process (no server, no network), DEBUG off, on PostgreSQL with the
+demo data (docs/performance.md, "In one process").
+
+Each request is made ``--warmup`` times, then ``--repeat`` times timed; the median and the
+query count of one request are printed as a Markdown table. It reads only URLs (by path) and
+the demo's names, so the same script measures an older checkout for a before/after:
+``python -m benchmarks.inprocess --database-url postgres://postgres@127.0.0.1:5432/inproc``
+run in each tree. The database named is DROPPED and made again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+
+def _fresh_database(url: str) -> None:
+    """Drop and create the database ``url`` names (through the server's ``postgres`` db)."""
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def _time(call: Callable[[], Any], *, warmup: int, repeat: int) -> float:
+    for _ in range(warmup):
+        call()
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url", required=True)
+    parser.add_argument("--warmup", type=int, default=30)
+    parser.add_argument("--repeat", type=int, default=300)
+    args = parser.parse_args()
+    _fresh_database(args.database_url)
+    os.environ["DATABASE_URL"] = args.database_url
+    os.environ["DEBUG"] = "0"
+    os.environ.setdefault("SECRET_KEY", "benchmark-only-" + "x" * 40)
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sheetkeeper.settings")
+    # DEBUG off serves the collected, hashed files: gather them where they harm nothing.
+    os.environ.setdefault("STATIC_ROOT", f"/tmp/sheetkeeper-inprocess-static-{os.getpid()}")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+
+    call_command("collectstatic", interactive=False, verbosity=0)
+    call_command("migrate", verbosity=0)
+    call_command("load_demo", verbosity=0)
+    settings.ALLOWED_HOSTS = ["testserver"]
+    # Rate limits would count the benchmark's own requests.
+    settings.RATELIMIT_ENABLE = False
+
+    from campaigns.models import Campaign
+    from characters.models import Character
+
+    users = get_user_model().objects
+    player, gm = users.get(username="demo-ana"), users.get(username="demo-gm")
+    maelstrom = Campaign.objects.get(ruleset="maelstrom")
+    sheet = Character.objects.get(campaign=maelstrom, owner=player)
+    others = Campaign.objects.exclude(ruleset="maelstrom").order_by("pk")
+    owner, game_master = Client(), Client()
+    owner.force_login(player)
+    game_master.force_login(gm)
+    traits = {"trait": _pool(sheet)}
+    body = {"kind": "action", "difficulty": "6", "threshold": "0", "required_specialties": "",
+            "damage_kind": "bashing", "armor": "0", **traits}
+    htmx = {"HTTP_HX_REQUEST": "true"}
+
+    def get(client: Client, path: str) -> Callable[[], Any]:
+        def call() -> Any:
+            answer = client.get(path, secure=True)
+            assert answer.status_code == 200, (path, answer.status_code)
+            return answer
+        return call
+
+    def roll() -> Any:
+        answer = owner.post(f"/characters/{sheet.pk}/roll/", body, secure=True, **htmx)
+        assert answer.status_code == 200 and b"error" not in answer.content[:200], answer
+        return answer
+
+    cases: list[tuple[str, Callable[[], Any]]] = [
+        ("Maelstrom sheet (owner)", get(owner, f"/characters/{sheet.pk}/")),
+        ("roll POST (Maelstrom, htmx)", roll),
+        ("Maelstrom dashboard (GM)", get(game_master, f"/campaigns/{maelstrom.pk}/")),
+    ]
+    for campaign in others:
+        character = Character.objects.filter(campaign=campaign).order_by("pk").first()
+        if character is not None:
+            cases.append((f"{campaign.ruleset} sheet (GM)",
+                          get(game_master, f"/characters/{character.pk}/")))
+    print(f"| request | median ms ({args.repeat} after {args.warmup}) | queries |")
+    print("|---|---:|---:|")
+    for label, call in cases:
+        executed: list[str] = []
+        count = _counter(executed)
+
+        # Every connection the request opens (a request closes and reopens the default one),
+        # so not CaptureQueriesContext, whose log the request_started signal empties.
+        with connection.execute_wrapper(count):
+            call()
+        median = _time(call, warmup=args.warmup, repeat=args.repeat)
+        print(f"| {label} | {median:.1f} | {len(executed)} |")
+        sys.stdout.flush()
+
+
+def _counter(executed: list[str]) -> Callable[..., Any]:
+    """A database execute wrapper that notes each statement in ``executed``."""
+
+    def count(execute: Any, sql: str, *rest: Any) -> Any:
+        executed.append(sql)
+        return execute(sql, *rest)
+
+    return count
+
+
+def _pool(character: Any) -> list[str]:
+    """An attribute and an ability with dots, as the sheet's roll dialog ticks them."""
+    rows = list(character.traits.filter(dots__gt=0).values_list("kind", "name"))
+    attribute = next(name for kind, name in rows if kind == "attribute")
+    ability = next(name for kind, name in rows if kind == "ability")
+    return [attribute, ability]
+
+
+if __name__ == "__main__":
+    main()
