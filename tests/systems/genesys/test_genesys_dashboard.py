@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from systems.genesys.system import SYSTEM, skills_of
+from tests.helpers import campaign_action_url
 from tests.systems.genesys import test_genesys_cast as cast
 from tests.systems.genesys.test_genesys_cast import (
     set_sheet,
@@ -20,10 +21,6 @@ pytestmark = pytest.mark.django_db
 
 # The shared cast's fixtures (tests/systems/genesys/test_genesys_cast.py).
 gx_campaign, kes = cast.gx_campaign, cast.kes
-
-
-def action_url(campaign: Campaign, action: str) -> str:
-    return reverse("table:campaign-system-action", args=[campaign.pk, action])
 
 
 def skill_names(campaign: Campaign) -> list[str]:
@@ -78,7 +75,7 @@ def test_the_gm_asks_for_a_roll_with_the_campaigns_skills(
 
 
 def test_the_gm_adds_a_skill_in_place(client_for, alice, gx_campaign) -> None:
-    response = client_for(alice, htmx=True).post(action_url(gx_campaign, "skill-set"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(gx_campaign, "skill-set"),
                                                  {"name": " Arcana ",
                                                   "characteristic": "Intellect"})
 
@@ -93,7 +90,7 @@ def test_the_gm_adds_a_skill_in_place(client_for, alice, gx_campaign) -> None:
 def test_the_same_name_moves_a_skill_to_another_characteristic(
     client_for, alice, gx_campaign
 ) -> None:
-    response = client_for(alice, htmx=True).post(action_url(gx_campaign, "skill-set"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(gx_campaign, "skill-set"),
                                                  {"name": "athletics", "characteristic": "Agility"})
 
     assert "Athletics now uses Agility." in text_of(response)
@@ -107,7 +104,7 @@ def test_a_plain_post_redirects_to_the_dashboard_with_the_message(
 ) -> None:
     client = client_for(alice)
 
-    response = client.post(action_url(gx_campaign, "skill-remove"), {"name": "Riding"})
+    response = client.post(campaign_action_url(gx_campaign, "skill-remove"), {"name": "Riding"})
     page = client.get(response.url)
 
     assert response.url == gx_campaign.get_absolute_url()
@@ -134,7 +131,7 @@ def test_a_bad_change_is_refused_with_a_message_and_writes_nothing(
 ) -> None:
     client = client_for(alice, htmx=htmx)
 
-    response = client.post(action_url(gx_campaign, action), data)
+    response = client.post(campaign_action_url(gx_campaign, action), data)
     shown = response if htmx else client.get(response.url)
 
     assert message in text_of(shown)
@@ -145,7 +142,7 @@ def test_the_last_skill_cannot_be_removed(client_for, alice, gx_campaign) -> Non
     Campaign.objects.filter(pk=gx_campaign.pk).update(
         system_data={"skills": [{"name": "Cool", "characteristic": "Presence"}]})
 
-    response = client_for(alice, htmx=True).post(action_url(gx_campaign, "skill-remove"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(gx_campaign, "skill-remove"),
                                                  {"name": "Cool"})
 
     assert "The list needs at least one skill." in text_of(response)
@@ -156,7 +153,7 @@ def test_the_default_list_comes_back(client_for, alice, gx_campaign) -> None:
     Campaign.objects.filter(pk=gx_campaign.pk).update(
         system_data={"skills": [{"name": "Cool", "characteristic": "Presence"}]})
 
-    response = client_for(alice, htmx=True).post(action_url(gx_campaign, "skills-reset"))
+    response = client_for(alice, htmx=True).post(campaign_action_url(gx_campaign, "skills-reset"))
 
     assert "The skill list is back to the default." in text_of(response)
     assert len(skill_names(gx_campaign)) == 28
@@ -165,14 +162,14 @@ def test_the_default_list_comes_back(client_for, alice, gx_campaign) -> None:
 @pytest.mark.parametrize("who", ["bob", "carol"])
 def test_players_and_strangers_get_404(client_for, request, who, gx_campaign) -> None:
     response = client_for(request.getfixturevalue(who)).post(
-        action_url(gx_campaign, "skill-remove"), {"name": "Riding"})
+        campaign_action_url(gx_campaign, "skill-remove"), {"name": "Riding"})
 
     assert response.status_code == 404
     assert "Riding" in skill_names(gx_campaign)
 
 
 def test_an_anonymous_visitor_is_sent_to_log_in(client, gx_campaign) -> None:
-    response = client.post(action_url(gx_campaign, "skill-remove"), {"name": "Riding"})
+    response = client.post(campaign_action_url(gx_campaign, "skill-remove"), {"name": "Riding"})
 
     assert response.status_code == 302
     assert "/login/" in response.url
@@ -181,7 +178,7 @@ def test_an_anonymous_visitor_is_sent_to_log_in(client, gx_campaign) -> None:
 def test_a_new_skill_reaches_the_sheet_the_check_dialog_and_the_xp_page(
     client_for, alice, bob, kes, gx_campaign
 ) -> None:
-    client_for(alice).post(action_url(gx_campaign, "skill-set"),
+    client_for(alice).post(campaign_action_url(gx_campaign, "skill-set"),
                            {"name": "Arcana", "characteristic": "Intellect"})
 
     sheet = text_of(client_for(bob).get(kes.get_absolute_url()))

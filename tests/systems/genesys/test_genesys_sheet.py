@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from characters.models import Character
 from systems.genesys import system as sheet_module
+from tests.helpers import action_url
 from tests.systems.genesys import test_genesys_cast as cast
 from tests.systems.genesys.test_genesys_cast import (
     set_sheet,
@@ -25,10 +25,6 @@ gx_campaign, kes = cast.gx_campaign, cast.kes
 
 # With rolls: their follow-ups are read only when one of them has any (these have none).
 SHEET_QUERIES = 5
-
-
-def action_url(character: Character, action: str) -> str:
-    return reverse("characters:character-action", args=[character.pk, action])
 
 
 # --- Who may see and change it -------------------------------------------------------------

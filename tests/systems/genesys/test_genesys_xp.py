@@ -13,6 +13,7 @@ from characters.models import Character, XpEntry
 from characters.services import xp_spend_advance, xp_undo
 from rulesets.errors import RuleError
 from systems.genesys.system import SYSTEM
+from tests.helpers import fresh
 from tests.systems.genesys import test_genesys_cast as cast
 from tests.systems.genesys.test_genesys_cast import (
     set_sheet,
@@ -32,10 +33,6 @@ def spend_url(character: Character) -> str:
 
 def xp_url(character: Character) -> str:
     return reverse("characters:character-xp", args=[character.pk])
-
-
-def fresh(character: Character) -> Character:
-    return Character.objects.get(pk=character.pk)
 
 
 # --- Prices --------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.urls import reverse
 
 from campaigns.models import Campaign
 from characters.models import Character
@@ -18,6 +17,7 @@ from systems.shattered_world.catalogue import catalogue, die_steps
 from systems.shattered_world.system import SYSTEM
 from tests.characters.test_health_and_willpower import text_of
 from tests.factories import UserFactory
+from tests.helpers import campaign_action_url, fresh
 from tests.systems.shattered_world import test_shattered_world_sheet as sheet_tests
 
 pytestmark = pytest.mark.django_db
@@ -28,14 +28,6 @@ STEPS = "d4 d8 0 start\nd6 d10 5\nd8 d12 15 knighted"
 FIREBALL = {"name": "Fireball", "cost": "3/E", "effect": "A ball of fire",
             "field_role": "Mage", "subrole": "", "ability": "MA", "hit_points": "0",
             "min_achievements": "0", "requires": ""}
-
-
-def action_url(campaign: Campaign, action: str) -> str:
-    return reverse("table:campaign-system-action", args=[campaign.pk, action])
-
-
-def fresh(campaign: Campaign) -> Campaign:
-    return Campaign.objects.get(pk=campaign.pk)
 
 
 def test_a_factory_campaign_falls_back_to_the_default_die_steps(sw_campaign):
@@ -61,7 +53,7 @@ def test_the_player_does_not_see_the_panel(client_for, bob, sw_campaign):
 
 
 def test_the_gm_edits_the_die_steps_in_place(client_for, alice, sw_campaign):
-    response = client_for(alice, htmx=True).post(action_url(sw_campaign, "die_steps"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(sw_campaign, "die_steps"),
                                                  {"steps": STEPS})
 
     assert response.content.decode().lstrip().startswith('<section id="system-panel"')
@@ -71,21 +63,22 @@ def test_the_gm_edits_the_die_steps_in_place(client_for, alice, sw_campaign):
 
 
 def test_a_plain_post_redirects_to_the_dashboard(client_for, alice, sw_campaign):
-    response = client_for(alice).post(action_url(sw_campaign, "die_steps"), {"steps": STEPS})
+    response = client_for(alice).post(campaign_action_url(sw_campaign, "die_steps"),
+                                      {"steps": STEPS})
 
     assert response.status_code == 302
     assert response["Location"] == sw_campaign.get_absolute_url()
 
 
 def test_new_die_steps_change_the_next_price(client_for, alice, kaelin):
-    client_for(alice).post(action_url(kaelin.campaign, "die_steps"), {"steps": STEPS})
+    client_for(alice).post(campaign_action_url(kaelin.campaign, "die_steps"), {"steps": STEPS})
 
     kaelin = Character.objects.get(pk=kaelin.pk)
     assert SYSTEM.quote(kaelin, "buy_in:Action Die").cost == 5
 
 
 def test_die_steps_that_shrink_are_refused_naming_the_row(client_for, alice, sw_campaign):
-    response = client_for(alice, htmx=True).post(action_url(sw_campaign, "die_steps"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(sw_campaign, "die_steps"),
                                                  {"steps": "d4 d8 0\nd6 d6 10"})
 
     assert "row 2: the field role die cannot shrink (d8 then d6)" in text_of(response)
@@ -96,14 +89,14 @@ def test_a_table_shorter_than_a_bought_step_is_refused(client_for, alice, kaelin
     kaelin.sheet["action_die_level"] = 2
     kaelin.save()
 
-    response = client_for(alice, htmx=True).post(action_url(kaelin.campaign, "die_steps"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(kaelin.campaign, "die_steps"),
                                                  {"steps": "d4 d8 0\nd6 d10 10"})
 
     assert "Kaelin has bought 2 action die steps; keep at least 3 rows." in text_of(response)
 
 
 def test_the_gm_adds_a_custom_buy_in_with_its_notation(client_for, alice, sw_campaign):
-    response = client_for(alice, htmx=True).post(action_url(sw_campaign, "buy_in_add"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(sw_campaign, "buy_in_add"),
                                                  FIREBALL)
 
     assert "Fireball (3/e) added to the catalogue." in text_of(response)
@@ -112,7 +105,7 @@ def test_the_gm_adds_a_custom_buy_in_with_its_notation(client_for, alice, sw_cam
 
 
 def test_bad_cost_notation_is_refused(client_for, alice, sw_campaign):
-    response = client_for(alice, htmx=True).post(action_url(sw_campaign, "buy_in_add"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(sw_campaign, "buy_in_add"),
                                                  {**FIREBALL, "cost": "5/y"})
 
     assert "'5/y' is not buy-in cost notation" in text_of(response)
@@ -120,7 +113,7 @@ def test_bad_cost_notation_is_refused(client_for, alice, sw_campaign):
 
 
 def test_a_name_already_in_the_catalogue_is_refused(client_for, alice, sw_campaign):
-    response = client_for(alice, htmx=True).post(action_url(sw_campaign, "buy_in_add"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(sw_campaign, "buy_in_add"),
                                                  {**FIREBALL, "name": "Increase UAM"})
 
     assert "Increase UAM is already in the catalogue." in text_of(response)
@@ -128,9 +121,9 @@ def test_a_name_already_in_the_catalogue_is_refused(client_for, alice, sw_campai
 
 def test_the_gm_removes_a_custom_buy_in(client_for, alice, sw_campaign):
     client = client_for(alice, htmx=True)
-    client.post(action_url(sw_campaign, "buy_in_add"), FIREBALL)
+    client.post(campaign_action_url(sw_campaign, "buy_in_add"), FIREBALL)
 
-    response = client.post(action_url(sw_campaign, "buy_in_remove"), {"name": "Fireball"})
+    response = client.post(campaign_action_url(sw_campaign, "buy_in_remove"), {"name": "Fireball"})
 
     assert "Fireball removed from the catalogue." in text_of(response)
     assert fresh(sw_campaign).system_data["custom_buy_ins"] == []
@@ -141,7 +134,7 @@ def test_only_the_gm_changes_the_campaign(client, client_for, bob, carol, sw_cam
     visitor = {"bob": lambda: client_for(bob), "carol": lambda: client_for(carol),
                "anonymous": lambda: client}[who]()
 
-    response = visitor.post(action_url(sw_campaign, "die_steps"), {"steps": STEPS})
+    response = visitor.post(campaign_action_url(sw_campaign, "die_steps"), {"steps": STEPS})
 
     assert response.status_code == (302 if who == "anonymous" else 404)
     assert fresh(sw_campaign).system_data == {}

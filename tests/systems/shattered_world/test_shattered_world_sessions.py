@@ -20,6 +20,7 @@ from systems.shattered_world.system import SYSTEM
 from table.services import session_award, session_create
 from tests.characters.test_health_and_willpower import text_of
 from tests.factories import UserFactory
+from tests.helpers import fresh
 from tests.systems.shattered_world import test_shattered_world_sheet as sheet_tests
 from tests.systems.shattered_world.test_shattered_world_sheet import KAELIN
 
@@ -50,10 +51,6 @@ def session(sw_campaign) -> Session:  # type: ignore[no-untyped-def]
 
 def detail_url(session: Session) -> str:
     return reverse("table:session-detail", args=[session.campaign_id, session.pk])
-
-
-def fresh(character: Character) -> Character:
-    return Character.objects.get(pk=character.pk)
 
 
 def test_the_grid_offers_every_universal_milestone_then_every_feat(sw_campaign):

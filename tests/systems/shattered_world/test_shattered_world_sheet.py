@@ -12,6 +12,7 @@ from characters.models import Character
 from characters.services import character_create_from_data
 from tests.characters.test_health_and_willpower import text_of
 from tests.factories import CampaignFactory
+from tests.helpers import action_url
 
 pytestmark = pytest.mark.django_db
 
@@ -37,10 +38,6 @@ def sw_campaign(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
 def kaelin(sw_campaign, bob) -> Character:  # type: ignore[no-untyped-def]
     """Bob's Kaelin, an elven Warrior (Knight): PF 18, EN 16, 24 hit points, no XP."""
     return character_create_from_data(campaign=sw_campaign, owner=bob, data=KAELIN)
-
-
-def action_url(character: Character, action: str) -> str:
-    return reverse("characters:character-action", args=[character.pk, action])
 
 
 def sheet_of(character: Character) -> dict:  # type: ignore[type-arg]
