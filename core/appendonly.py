@@ -25,9 +25,11 @@ class AppendOnlyQuerySet(models.QuerySet[_M]):
     :class:`AppendOnlyError` with the model's own words."""
 
     def update(self, **kwargs: Any) -> int:
+        """Always raises :class:`AppendOnlyError` (the model's ``edit_refusal``)."""
         raise AppendOnlyError(getattr(self.model, "edit_refusal", "This log is append-only."))
 
     def delete(self) -> tuple[int, dict[str, int]]:
+        """Always raises :class:`AppendOnlyError` (the model's ``delete_refusal``)."""
         raise AppendOnlyError(getattr(self.model, "delete_refusal", "This log is append-only."))
 
 

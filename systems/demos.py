@@ -11,9 +11,8 @@ A demo module exports ``CAMPAIGN_NAME`` (the demo campaign's name) and
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from systems.registry import system_module
 
@@ -22,6 +21,13 @@ if TYPE_CHECKING:
 
     from campaigns.models import Campaign
     from rulesets.dice import Rng
+
+
+class DemoBuild(Protocol):
+    """A demo module's ``build``: fills ``campaign`` for ``player``, with ``gm`` as its GM,
+    rolling with ``rng``."""
+
+    def __call__(self, *, campaign: Campaign, gm: User, player: User, rng: Rng) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -36,12 +42,7 @@ class Demo:
     """
 
     campaign_name: str
-    build: Callable[..., None]
-
-    def load(self, *, campaign: Campaign, gm: User, player: User,
-             rng: Rng) -> None:
-        """Run :attr:`build` (typed keyword arguments for callers)."""
-        self.build(campaign=campaign, gm=gm, player=player, rng=rng)
+    build: DemoBuild
 
 
 def demo_for(slug: str) -> Demo | None:

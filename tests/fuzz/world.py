@@ -92,7 +92,7 @@ def build_world(system: str) -> World:
         campaign = campaign_create(name="Fuzz table", ruleset=system, starting_xp=0, gm=gm)
         for user in (player, second):
             Membership.objects.create(campaign=campaign, user=user)
-            demo.load(campaign=campaign, gm=gm, player=user, rng=rng)
+            demo.build(campaign=campaign, gm=gm, player=user, rng=rng)
         character = campaign.characters.get(owner=player)
         _system_extras(sheet_system, campaign, character, gm, player, rng)
     session = session_create(campaign=campaign, date=campaign.created_at.date(),

@@ -443,7 +443,7 @@ def _table(system: str, *, gm: Any, owner: Any, player: Any) -> Table:
     elif described is not None and demo is not None:
         campaign = campaign_create(name=name, ruleset=system, starting_xp=0, gm=gm)
         Membership.objects.create(campaign=campaign, user=owner)
-        demo.load(campaign=campaign, gm=gm, player=owner, rng=random.Random(7))
+        demo.build(campaign=campaign, gm=gm, player=owner, rng=random.Random(7))
         character = campaign.characters.get()
         _prepare_campaign(campaign, described, gm)
     else:

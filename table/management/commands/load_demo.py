@@ -88,8 +88,8 @@ class Command(BaseCommand):
                 other = campaign_create(name=name, ruleset=ruleset.slug, starting_xp=0,
                                         gm=users[GM])
                 Membership.objects.create(campaign=other, user=users[PLAYERS[0]])
-                demo.load(campaign=other, gm=users[GM], player=users[PLAYERS[0]],
-                          rng=random.Random(7))
+                demo.build(campaign=other, gm=users[GM], player=users[PLAYERS[0]],
+                           rng=random.Random(7))
                 self.stdout.write(self.style.SUCCESS(f"Loaded the demo campaign {name}."))
         self.stdout.write(
             f"Log in at http://127.0.0.1:8000/login/ as {GM} (the GM), "
