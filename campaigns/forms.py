@@ -26,7 +26,8 @@ class CampaignForm(forms.ModelForm[Campaign]):
         min_value=0,
         max_value=1000,
         initial=30,
-        help_text="XP every new character starts with (Maelstrom: 30 is the default).",
+        help_text="XP every new character starts with, where the system gives some "
+                  "(30 by default).",
     )
 
     class Meta:

@@ -23,7 +23,9 @@ class Campaign(models.Model):
     name = models.CharField(max_length=120)
     ruleset = models.CharField(max_length=32)
     starting_xp = models.PositiveIntegerField(
-        default=30, help_text="XP every new character starts with (Maelstrom: 30 is the default)."
+        default=30,
+        help_text="XP every new character starts with, where the system gives some "
+                  "(30 by default).",
     )
     invite_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     # The system's campaign data the GM edits (Genesys skill list, 3d6 trait names, Shattered

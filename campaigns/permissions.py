@@ -14,6 +14,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from campaigns.models import Campaign, Membership
+from rulesets.registry import RULESETS
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -24,12 +25,15 @@ if TYPE_CHECKING:
 def get_membership(user: AnyUser, campaign_id: int) -> Membership:
     """The user's membership of the campaign, with the campaign loaded.
 
-    Raises Http404 when the campaign does not exist or the user is not a member.
+    Raises Http404 when the campaign does not exist, the user is not a member, or the
+    campaign's rule system is not one this server plays (a row from elsewhere: its pages
+    could not be drawn, so it is as good as absent).
     """
     if not user.is_authenticated:
         raise Http404("No such campaign.")
     return get_object_or_404(
-        Membership.objects.select_related("campaign"), campaign_id=campaign_id, user=user
+        Membership.objects.select_related("campaign"), campaign_id=campaign_id, user=user,
+        campaign__ruleset__in=list(RULESETS),
     )
 
 

@@ -32,7 +32,7 @@ def campaign_create(*, name: str, ruleset: str, starting_xp: int, gm: User) -> C
             name=name,
             ruleset=ruleset,
             starting_xp=starting_xp,
-            system_data=system.default_system_data() if system else {},
+            system_data=system.default_system_data(),
             created_by=gm,
             invite_token=new_invite_token(),
         )

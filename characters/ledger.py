@@ -9,11 +9,33 @@ transaction and announces ``xpChanged`` once it commits.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from django.db.models import Sum
+
 from characters.models import Character, XpEntry
 from core.live import announce
 from rulesets.errors import RuleError
 
-RULE_SPENDING = "Maelstrom rules.md, Spending Experience"
+RULE_LEDGER = "Advancement"
+"""What the ledger's own guard cites (an overdraft no service let through): the systems'
+advancement rules all forbid spending XP one does not have."""
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """One ledger entry to write at creation (starting XP, a merit's price, a flaw's award, a
+    purchase made while building the character), in the order given: ``kind`` one of
+    ``XpEntry.Kind``, deltas in XP, ``trait_key`` the ledger key bought (``""`` for none) and
+    the ranks it went from and to (dots; ``None`` for none)."""
+
+    kind: str
+    available_delta: int = 0
+    total_delta: int = 0
+    trait_key: str = ""
+    reason: str = ""
+    rank_from: int | None = None
+    rank_to: int | None = None
 
 
 def lock_character(pk: int) -> Character:
@@ -25,7 +47,7 @@ def lock_character(pk: int) -> Character:
     transaction meanwhile. With FOR UPDATE their foreign-key checks waited for it, and a GM
     asking the whole party for a roll (rows written in name order) while awarding a session
     (characters locked in id order) deadlocked on PostgreSQL
-    (tests/concurrency/test_maelstrom_table.py). SQLite has no row locks and ignores it.
+    (tests/systems/maelstrom/test_maelstrom_table.py). SQLite has no row locks and ignores it.
 
     Raises Character.DoesNotExist.
     """
@@ -46,7 +68,20 @@ def ledger_append(character: Character, **fields: object) -> XpEntry:
     character.xp_available += entry.available_delta
     character.xp_total += entry.total_delta
     if character.xp_available < 0:  # a guard: callers check first, with a clearer message
-        raise RuleError("That would leave negative XP.", RULE_SPENDING)
+        raise RuleError("That would leave negative XP.", RULE_LEDGER)
     character.save(update_fields=["xp_available", "xp_total", "updated_at"])
     announce(character.campaign_id, "xpChanged", character_id=character.pk)
     return entry
+
+
+def banked_xp(character: Character) -> dict[str, int]:
+    """XP banked per ledger key, from the ledger: ``{"ability:Driving": 2}`` (zeros dropped;
+    ``{}`` for a system that banks nothing). One query."""
+    rows = (
+        XpEntry.objects.filter(character=character)
+        .exclude(banked_delta=0)
+        .values("bank_key")
+        .annotate(banked=Sum("banked_delta"))
+        .order_by()
+    )
+    return {row["bank_key"]: row["banked"] for row in rows if row["banked"]}

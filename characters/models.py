@@ -1,19 +1,20 @@
-"""Characters, their traits, merits and flaws, and the append-only XP ledger.
+"""Characters, whose sheet is their system's data, and the append-only XP ledger.
 
-The health chart and willpower are tracks on the character; the rules that change them live in
-``rulesets.maelstrom`` and the state changes in ``characters.services``.
+Every system keeps a character's whole sheet (traits, merits and flaws, tracks) in
+``Character.sheet``, in the shape its sheet layer reads and writes (``systems/<slug>/``); the
+rules that change it live in ``rulesets/`` and the state changes in ``characters.services``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-
 from django.conf import settings
 from django.db import models
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
 
 from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
-from rulesets import maelstrom
 from rulesets.errors import RuleError
 
 RULE_IMPORTS = "docs/backup.md, What an import is trusted for"
@@ -22,8 +23,10 @@ RULE_IMPORTS = "docs/backup.md, What an import is trusted for"
 class Character(models.Model):
     """A player character in one campaign, of the campaign's system.
 
-    Maelstrom characters keep their traits as ``Trait`` rows and their tracks in columns;
-    every other system keeps its whole sheet in ``sheet`` (systems/).
+    Every system keeps the character's whole sheet in ``sheet`` (systems/): a JSON object
+    whose shape the system's sheet layer owns. One rule of a shape is also kept by the
+    database: where a sheet has a ``willpower`` object (Maelstrom's), its ``current`` never
+    exceeds its ``permanent`` (Maelstrom rules.md, Willpower).
 
     ``xp_available`` and ``xp_total`` are kept in step with the ledger (``XpEntry``) inside the
     same transaction as every entry; they always equal the ledger's sums.
@@ -50,21 +53,9 @@ class Character(models.Model):
     name = models.CharField(max_length=80)
     concept = models.CharField(max_length=200, blank=True)
 
-    # Maelstrom rules.md, Willpower: permanent and current ranks, 1-10.
-    willpower_permanent = models.PositiveSmallIntegerField(default=maelstrom.STARTING_WILLPOWER)
-    willpower_current = models.PositiveSmallIntegerField(default=maelstrom.STARTING_WILLPOWER)
-
-    # Maelstrom rules.md, Marking Damage: the chart is fully described by these counts,
-    # because aggravated always sits on top of lethal, and lethal on top of bashing.
-    health_bashing = models.PositiveSmallIntegerField(default=0)
-    health_lethal = models.PositiveSmallIntegerField(default=0)
-    health_aggravated = models.PositiveSmallIntegerField(default=0)
-    dead = models.BooleanField(default=False)
-    huge_size = models.BooleanField(default=False, help_text="Huge Size merit: a ninth box.")
-
-    # Every system but Maelstrom keeps its sheet here (features, statistics, skills, tracks,
-    # plot points), in the shape its sheet description (systems/) validates; it is
-    # changed only under a row lock, by characters.services.
+    # Every system keeps its sheet here (traits, features, statistics, skills, tracks, plot
+    # points), in the shape its sheet description (systems/) validates; it is changed only
+    # under a row lock, by characters.services.
     sheet = models.JSONField(default=dict, blank=True)
 
     xp_available = models.IntegerField(default=0)
@@ -81,9 +72,19 @@ class Character(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
+            # Maelstrom rules.md, Willpower: current Willpower never exceeds permanent. Kept
+            # by the database too, so that no code path can store a sheet that breaks it; a
+            # sheet without "willpower" (every other system) passes. Both sides are cast to
+            # integers: Django cannot compare two key transforms with a numeric lookup on
+            # SQLite (``sheet__willpower__current__lte=F("sheet__willpower__permanent")``
+            # fails to compile there), and the cast also compares the numbers on PostgreSQL
+            # rather than two jsonb values.
             models.CheckConstraint(
-                condition=models.Q(willpower_current__lte=models.F("willpower_permanent")),
-                name="willpower_current_within_permanent",
+                condition=models.Q(LessThanOrEqual(
+                    Cast(KT("sheet__willpower__current"), models.IntegerField()),
+                    Cast(KT("sheet__willpower__permanent"), models.IntegerField()),
+                )) | models.Q(sheet__willpower__isnull=True),
+                name="sheet_willpower_current_within_permanent",
             ),
             models.CheckConstraint(
                 condition=models.Q(xp_available__gte=0), name="xp_available_not_negative"
@@ -127,24 +128,6 @@ class Character(models.Model):
                             "cannot roll, spend or receive XP, or be asked for a roll.",
                             RULE_IMPORTS)
 
-    @property
-    def health(self) -> maelstrom.HealthChart:
-        """The health chart as the rules engine's value object."""
-        return maelstrom.HealthChart(
-            bashing=self.health_bashing,
-            lethal=self.health_lethal,
-            aggravated=self.health_aggravated,
-            huge_size=self.huge_size,
-            dead=self.dead,
-        )
-
-    def set_health(self, chart: maelstrom.HealthChart) -> None:
-        """Copy a chart from the rules engine onto the row (the caller saves)."""
-        self.health_bashing = chart.bashing
-        self.health_lethal = chart.lethal
-        self.health_aggravated = chart.aggravated
-        self.dead = chart.dead
-
 
 class CharacterImport(models.Model):
     """Where an imported character came from, and the GM's decision on it.
@@ -177,133 +160,6 @@ class CharacterImport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character} ({self.character.get_review_display()})"
-
-
-class Trait(models.Model):
-    """One rated trait: an attribute or ability (0-5 dots) or a specialty (owned or not).
-
-    A specialty belongs to one ability (``ability``) and is general or advanced; it has
-    ``dots`` 1 while owned (Maelstrom rules.md, Specialties).
-    """
-
-    class Kind(models.TextChoices):
-        ATTRIBUTE = "attribute", "Attribute"
-        ABILITY = "ability", "Ability"
-        SPECIALTY = "specialty", "Specialty"
-
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="traits")
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    name = models.CharField(max_length=80)
-    group = models.CharField(max_length=32, blank=True)
-    ability = models.CharField(max_length=80, blank=True, help_text="For a specialty.")
-    advanced = models.BooleanField(default=False)
-    dots = models.PositiveSmallIntegerField(default=0)
-    position = models.PositiveSmallIntegerField(default=0)
-
-    class Meta:
-        ordering = ["kind", "position", "name"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["character", "kind", "ability", "name"], name="unique_trait_per_character"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        if self.kind == self.Kind.SPECIALTY:
-            return f"{self.ability}: {self.name}"
-        return self.name
-
-    @property
-    def key(self) -> str:
-        """The trait's ledger key, e.g. ``ability:Driving`` or ``specialty:Driving:Cars``."""
-        return trait_key(self.kind, self.name, self.ability)
-
-    @property
-    def bank_key(self) -> str:
-        """Where banked XP for this trait lives: a specialty draws on its ability's bank."""
-        if self.kind == self.Kind.SPECIALTY:
-            return trait_key(self.Kind.ABILITY, self.ability)
-        return self.key
-
-
-def trait_rows(
-    character: Character,
-    *,
-    attributes: Mapping[str, int],
-    abilities: Mapping[str, int],
-    specialties: Iterable[tuple[str, str, bool]] = (),
-) -> list[Trait]:
-    """The unsaved Trait rows of a Maelstrom character, as the sheet lays them out.
-
-    Args:
-        character: the saved character they belong to.
-        attributes: dots (1-5) by attribute name; all six are needed.
-        abilities: dots (0-5) by ability name; missing abilities get 0 dots.
-        specialties: ``(ability, name, advanced?)`` for each specialty owned.
-
-    Returns:
-        One row per attribute and per ability, in the seed's groups and order (``position``
-        follows the catalogue), then one per specialty (Maelstrom rules.md, Traits).
-    """
-    rows: list[Trait] = []
-    for group, names in maelstrom.ATTRIBUTE_GROUPS.items():
-        rows += [Trait(character=character, kind=Trait.Kind.ATTRIBUTE, name=name, group=group,
-                       dots=attributes[name], position=len(rows) + i)
-                 for i, name in enumerate(names)]
-    for group, names in maelstrom.ABILITY_GROUPS.items():
-        rows += [Trait(character=character, kind=Trait.Kind.ABILITY, name=name, group=group,
-                       dots=abilities.get(name, 0), position=len(rows) + i)
-                 for i, name in enumerate(names)]
-    for ability, name, advanced in specialties:
-        rows.append(Trait(character=character, kind=Trait.Kind.SPECIALTY, name=name,
-                          ability=ability, advanced=advanced, dots=1,
-                          group=maelstrom.ABILITIES[ability].group
-                          if ability in maelstrom.ABILITIES else ""))
-    return rows
-
-
-WILLPOWER_KEY = "willpower"
-
-
-def trait_key(kind: str, name: str = "", ability: str = "") -> str:
-    """The ledger key of a trait: ``attribute:Strength``, ``ability:Driving``,
-    ``specialty:Driving:Cars`` or ``willpower``."""
-    if kind == WILLPOWER_KEY:
-        return WILLPOWER_KEY
-    if kind == Trait.Kind.SPECIALTY:
-        return f"specialty:{ability}:{name}"
-    return f"{kind}:{name}"
-
-
-def trait_label(key: str) -> str:
-    """A readable name for a ledger key: ``ability:Driving`` -> ``Driving``."""
-    if key == WILLPOWER_KEY:
-        return "Willpower"
-    parts = key.split(":")
-    if parts[0] == "specialty" and len(parts) == 3:
-        return f"{parts[1]}: {parts[2]}"
-    return parts[-1]
-
-
-class MeritFlaw(models.Model):
-    """A merit (costs XP) or flaw (awards XP) taken at creation (Maelstrom rules.md,
-    Merits and Flaws). ``points`` is the price paid or awarded, in XP."""
-
-    class Kind(models.TextChoices):
-        MERIT = "merit", "Merit"
-        FLAW = "flaw", "Flaw"
-
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="merits_flaws")
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    name = models.CharField(max_length=80)
-    points = models.PositiveSmallIntegerField()
-    detail = models.CharField(max_length=120, blank=True, help_text="e.g. the sense, the drug.")
-
-    class Meta:
-        ordering = ["kind", "name"]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.points})"
 
 
 class XpEntryQuerySet(AppendOnlyQuerySet["XpEntry"]):

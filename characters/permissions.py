@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404
 
 from campaigns.models import Membership
 from characters.models import Character
+from rulesets.registry import RULESETS
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -29,7 +30,8 @@ def get_character(user: AnyUser, character_id: int) -> Character:
     One query: the character with its campaign and owner, and the viewer's role in the
     campaign as ``character.viewer_role`` ("gm", "player", or None for a non-member; read it
     with :func:`viewer_is_gm`). Raises Http404 for anyone else, and for a former player whose
-    membership was removed.
+    membership was removed, and for a character of a rule system this server does not play
+    (as :func:`campaigns.permissions.get_membership`).
     """
     if not user.is_authenticated:
         raise Http404("No such character.")
@@ -37,7 +39,7 @@ def get_character(user: AnyUser, character_id: int) -> Character:
     character = get_object_or_404(
         Character.objects.select_related("campaign", "owner")
         .annotate(viewer_role=Subquery(role.values("role")[:1])),
-        pk=character_id,
+        pk=character_id, campaign__ruleset__in=list(RULESETS),
     )
     viewer_role = character.viewer_role  # type: ignore[attr-defined]  # django-stubs: get_object_or_404 drops the annotate() attribute
     if viewer_role == Membership.Role.GM:

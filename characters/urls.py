@@ -1,18 +1,16 @@
 from django.urls import path
 
-from characters import views, wizard
+from characters import views
 
 app_name = "characters"
 
 urlpatterns = [
     path(
         "campaigns/<int:campaign_id>/characters/new/",
-        wizard.character_create,
+        views.character_create,
         name="character-create",
     ),
     path("characters/<int:pk>/", views.character_detail, name="character-detail"),
-    path("characters/<int:pk>/health/", views.character_health, name="character-health"),
-    path("characters/<int:pk>/willpower/", views.character_willpower, name="character-willpower"),
     path(
         "characters/<int:pk>/sheet/<slug:action>/",
         views.character_action,
@@ -21,7 +19,6 @@ urlpatterns = [
     path("characters/<int:pk>/xp/", views.character_xp, name="character-xp"),
     path("characters/<int:pk>/xp/award/", views.character_xp_award, name="character-xp-award"),
     path("characters/<int:pk>/xp/spend/", views.character_xp_spend, name="character-xp-spend"),
-    path("characters/<int:pk>/xp/bank/", views.character_xp_bank, name="character-xp-bank"),
     path(
         "characters/<int:pk>/xp/<int:entry_id>/undo/",
         views.character_xp_undo,

@@ -1,12 +1,12 @@
-"""The character sheet and its in-place changes: health, willpower and XP.
+"""The character sheet and its in-place changes, and the XP page, for every system.
 
 Every endpoint answers both ways: an HTMX request gets the partial of the box it changed,
-a plain POST is redirected back to the page (POST/redirect/GET) with a message.
+a plain POST is redirected back to the page (POST/redirect/GET) with a message. What a sheet
+shows and what each change means is the campaign's system's (:mod:`systems`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -19,103 +19,22 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
 import systems
+from campaigns.permissions import get_membership
 from characters import services
-from characters.cards import health_context, party_card_context
-from characters.forms import (
-    AwardForm,
-    BankForm,
-    DamageForm,
-    HealForm,
-    SpendForm,
-    SystemSpendForm,
-    WillpowerForm,
-)
-from characters.models import WILLPOWER_KEY, Character, Trait, XpEntry, trait_key, trait_label
+from characters.cards import party_card_context
+from characters.forms import AwardForm
+from characters.ledger import banked_xp
+from characters.models import Character, XpEntry
 from characters.permissions import get_character, viewer_is_gm
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
-from rolls.forms import RollForm
 from rolls.models import Roll
-from rulesets import maelstrom
-from rulesets.maelstrom import RuleError
+from rulesets.errors import RuleError
 
-SHEET = "characters/sheet.html"
 XP_PAGE = "characters/xp.html"
-# The XP page holds three forms with an "amount" field: distinct ids keep each label on its
+# The XP page holds several forms with an "amount" field: distinct ids keep each label on its
 # own input (names stay plain so the endpoints read the same fields).
-BANK_IDS, AWARD_IDS = "bank_%s", "award_%s"
-
-
-# The health forms' select options, read once from the forms that check the POST (the sheet
-# only draws the selects; building the forms on every page view cost more than the rest of
-# the health box).
-# The seed's advanced specialties, suggested for the GM's required specialties on every sheet.
-_CATALOGUE_ADVANCED = frozenset(
-    name for info in maelstrom.ABILITIES.values() for name in info.advanced_specialties
-)
-
-
-def _dots(value: int, maximum: int, on: str = "●", off: str = "○") -> str:
-    """``maximum`` dot characters, the first ``value`` of them filled: ``●●●○○``.
-
-    Built here rather than by a loop in the template: the sheet draws some forty of these.
-    """
-    filled = max(0, min(value, maximum))
-    return on * filled + off * (maximum - filled)
-
-
-def _dots_label(name: str, value: int) -> str:
-    """A trait's dots as a screen reader hears them: ``Driving: 3 dots``, ``Melee: 1 dot``."""
-    return f"{name}: {value} dot{'' if value == 1 else 's'}"
-
-
-def _trait_choices(traits: list[Trait], character: Character) -> list[tuple[str, str]]:
-    """Ledger keys of the traits XP can buy or be banked into, with the next rank's label."""
-    choices = [(t.key, f"{t.name} ({t.dots})") for t in traits if t.kind != Trait.Kind.SPECIALTY]
-    choices.append((WILLPOWER_KEY, f"Willpower ({character.willpower_permanent})"))
-    return choices
-
-
-# The trait columns the sheet shows, read as rows rather than model instances: a sheet has
-# some forty traits, and building a model for each was a tenth of the page's Python.
-_SHEET_TRAIT_FIELDS = ("kind", "name", "group", "ability", "advanced", "dots")
-
-
-def _layout(traits: list[Any], banked: dict[str, int]) -> dict[str, Any]:
-    """Group the trait rows as the seed's sheet does: attributes by group, abilities by
-    group with their specialties under them.
-
-    ``traits`` are rows with the attributes of :data:`_SHEET_TRAIT_FIELDS` (``Trait``
-    instances do too), in ``Trait``'s order; ``banked`` is :func:`services.banked_xp`.
-    """
-    specialties: dict[str, list[Any]] = {}
-    for t in traits:
-        if t.kind == Trait.Kind.SPECIALTY:
-            specialties.setdefault(t.ability, []).append(t)
-    attributes: dict[str, list[dict[str, Any]]] = {g: [] for g in maelstrom.ATTRIBUTE_GROUPS}
-    abilities: dict[str, list[dict[str, Any]]] = {g: [] for g in maelstrom.ABILITY_GROUPS}
-    for t in traits:
-        # Plain values the trait-row partial prints as they are (a dict is also the cheapest
-        # thing for the template engine to look into).
-        row = {"name": t.name, "dots": _dots(t.dots, maelstrom.DOTS_MAX),
-               "label": _dots_label(t.name, t.dots),
-               "banked": banked.get(trait_key(t.kind, t.name, t.ability), 0)}
-        if t.kind == Trait.Kind.ATTRIBUTE:
-            attributes.setdefault(t.group, []).append(row)
-        elif t.kind == Trait.Kind.ABILITY:
-            row["specialties"] = sorted(specialties.get(t.name, []), key=lambda s: s.name)
-            abilities.setdefault(t.group, []).append(row)
-    return {"attributes": attributes, "abilities": abilities}
-
-
-def _willpower_context(character: Character, banked: dict[str, int]) -> dict[str, Any]:
-    return {
-        "willpower_permanent": _dots(character.willpower_permanent, maelstrom.WILLPOWER_MAX),
-        "willpower_current": _dots(character.willpower_current, maelstrom.WILLPOWER_MAX,
-                                   on="■", off="□"),
-        "willpower_banked": banked.get(WILLPOWER_KEY, 0),
-        "chart": character.health,  # the roll dialog's wound note depends on willpower too
-    }
+AWARD_IDS = "award_%s"
 
 
 # What the recent-rolls box (characters/_recent_rolls.html) reads of a roll and of its
@@ -154,39 +73,9 @@ def _recent_rolls(character: Character, *fields: str) -> list[Roll]:
     return rolls
 
 
-def _sheet_context(request: AuthenticatedHttpRequest, character: Character) -> dict[str, Any]:
-    """Everything the sheet shows, in a fixed number of queries whatever the trait count."""
-    traits = list(character.traits.values_list(*_SHEET_TRAIT_FIELDS, named=True))
-    banked = services.banked_xp(character)
-    merits_flaws = list(character.merits_flaws.all())
-    return {
-        "character": character,
-        "live_campaign": character.campaign,
-        "is_gm": viewer_is_gm(character),
-        **_layout(traits, banked),
-        **health_context(character),
-        **_willpower_context(character, banked),
-        "merits": [m for m in merits_flaws if m.kind == "merit"],
-        "flaws": [m for m in merits_flaws if m.kind == "flaw"],
-        "banked_total": sum(banked.values()),
-        # The sheet writes the roll dialog's inputs out from the form's fields (sheet.html).
-        "roll_fields": RollForm.base_fields,
-        # Suggestions for the GM's required specialties: the seed's advanced ones and the
-        # character's own (Maelstrom rules.md, Required Specialties).
-        "advanced_specialties": sorted(
-            _CATALOGUE_ADVANCED
-            | {t.name for t in traits if t.kind == Trait.Kind.SPECIALTY and t.advanced}
-        ),
-        # Rolls the GM asked for and the player has not made yet (rolls/models.py).
-        "requested_rolls": list(character.requested_rolls.filter(answer__isnull=True)),
-        "recent_rolls": _recent_rolls(character),
-    }
-
-
-def _system_sheet_context(character: Character, system: systems.SheetSystem
-                          ) -> dict[str, Any]:
-    """A described system's sheet: the shared parts (roll dialog, requests, recent rolls) and
-    what the system adds, in a fixed number of queries."""
+def _sheet_context(character: Character, system: systems.SheetSystem) -> dict[str, Any]:
+    """A sheet's context: the shared parts (roll dialog, requests, recent rolls) and what
+    the system adds, in a fixed number of queries."""
     is_gm = viewer_is_gm(character)
     return {
         "character": character,
@@ -195,38 +84,65 @@ def _system_sheet_context(character: Character, system: systems.SheetSystem
         "system": system,
         "roll_form": system.roll_form(character),
         "requested_rolls": list(character.requested_rolls.filter(answer__isnull=True)),
-        # The Genesys sheet draws each roll's dice from its result (_recent_rolls.html, dice).
+        # A system's _roll.html draws each roll's dice from its result (_recent_rolls.html).
         "recent_rolls": _recent_rolls(character, "result"),
         "roll_template": system.template("_roll.html"),
         **system.sheet_context(character, is_gm=is_gm),
     }
 
 
+@require_http_methods(["GET", "POST"])
+@login_required
+def character_create(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpResponse:
+    """Create a character of the campaign's system on one page: the system's form checks
+    every rule and names the one broken; the form re-renders with the player's input until
+    it holds. The new character's starting XP, if the system has any, opens its ledger. A
+    system with creation pages of its own (:meth:`systems.SheetSystem.creation_url`) is sent
+    there. Any member of the campaign may; non-members get 404."""
+    campaign = get_membership(request.user, campaign_id).campaign
+    system = systems.for_campaign(campaign)
+    own_pages = system.creation_url(campaign)
+    if own_pages is not None:
+        return redirect(own_pages)
+    form = system.creation_form(campaign, request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            sheet = system.new_sheet(campaign, form.cleaned_data)
+        except RuleError as exc:
+            form.add_error(None, str(exc))
+        else:
+            character = services.character_create(
+                campaign=campaign, owner=request.user, name=form.cleaned_data["name"],
+                concept=form.cleaned_data.get("concept", ""), sheet=sheet,
+                starting_xp=system.creation_xp(campaign, form.cleaned_data),
+            )
+            messages.success(request, f"{character.name} is ready to play.")
+            return redirect(character)
+    status = 400 if request.method == "POST" else 200
+    return render(request, system.template("create.html"),
+                  {"campaign": campaign, "form": form, "system": system}, status=status)
+
+
 @login_required
 def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The sheet. Maelstrom (rules.md, Traits, Willpower, Health): traits as dots in the
-    seed's groups, specialties under their ability, willpower, the health chart, merits and
-    flaws, XP; each trait can join the roll pool. Every other system: the sheet its
-    description lays out (systems/)."""
+    """The sheet, as the campaign's system lays it out (``systems/<slug>/sheet.html``)."""
     character = get_character(request.user, pk)
     system = systems.for_campaign(character.campaign)
-    if system is not None:
-        return render(request, system.template("sheet.html"),
-                      _system_sheet_context(character, system))
-    return render(request, SHEET, _sheet_context(request, character))
+    return render(request, system.template("sheet.html"), _sheet_context(character, system))
 
 
 @require_POST
 @login_required
 def character_action(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
-    """One in-place change of a described system's sheet (``action`` names it: a stress
-    step, a plot point, a statistic spent). The system's form checks the input, its rule
-    makes the change atomically; HTMX gets the changed box (or the dashboard card), a plain
-    POST a redirect with a message. A GM-only action gives players 404."""
+    """One in-place change of a sheet (``action`` names it: damage marked, a stress step, a
+    plot point, XP banked). The system's form checks the input, its rule makes the change
+    atomically; HTMX gets the changed box (the dashboard card, or the XP panel for a change
+    made on the XP page), a plain POST a redirect with a message. A GM-only action gives
+    players 404."""
     character = get_character(request.user, pk)
     system = systems.for_campaign(character.campaign)
-    track = system.actions.get(action) if system else None
-    if system is None or track is None or (track.gm_only and not viewer_is_gm(character)):
+    track = system.actions.get(action)
+    if track is None or (track.gm_only and not viewer_is_gm(character)):
         raise Http404("No such change on this sheet.")
     form = (track.form(request.POST, character=character) if track.needs_character  # type: ignore[call-arg]  # TrackAction.form is typed Form; a needs_character form takes character=
             else track.form(request.POST))
@@ -242,20 +158,19 @@ def character_action(request: AuthenticatedHttpRequest, pk: int, action: str) ->
             character.viewer_role = role  # type: ignore[attr-defined]  # django-stubs: get_character's annotate() attribute is not on the model
         except RuleError as exc:
             error = str(exc)
-    return _respond(request, character, track.partial,
-                    lambda: _system_sheet_context(character, system),
-                    error=error, success=success, system=system)
+    if track.on_xp_page:
+        return _xp_answer(request, character, error=error, success=success)
+    return _respond(request, character, system, track.partial,
+                    error=error, success=success)
 
 
 def _respond(
-    request: AuthenticatedHttpRequest, character: Character, partial: str,
-    context_for: Callable[[], dict[str, Any]],
-    *, error: str = "", success: str = "", system: systems.SheetSystem | None = None,
+    request: AuthenticatedHttpRequest, character: Character, system: systems.SheetSystem,
+    partial: str, *, error: str = "", success: str = "",
 ) -> HttpResponse:
-    """The partial for HTMX, or a redirect to the sheet with a message.
+    """The sheet's partial for HTMX, or a redirect to the sheet with a message.
 
-    ``context_for`` builds the partial's context, only when the partial is rendered. A
-    change made from the GM dashboard's card (``from=dashboard``) answers with that card,
+    A change made from the GM dashboard's card (``from=dashboard``) answers with that card,
     or redirects back to the dashboard.
     """
     from_dashboard = request.POST.get("from") == "dashboard"
@@ -264,10 +179,9 @@ def _respond(
         return render(request, "table/campaign_detail.html#party-card", card)
     if request.htmx:
         # The track's answer also refreshes the roll dialog's wound note (out of band).
-        context = {"character": character, "error": error, "success": success,
-                   "oob_wound_note": True, **context_for()}
-        page = system.template("sheet.html") if system else SHEET
-        response = render(request, f"{page}#{partial}", context)
+        context = {"error": error, "success": success, "oob_wound_note": True,
+                   **_sheet_context(character, system)}
+        response = render(request, f"{system.template('sheet.html')}#{partial}", context)
         # Wounds and willpower change the pool: the roll dialog refreshes its odds.
         return trigger_client_event(response, "trackChanged") if not error else response
     if error:
@@ -277,67 +191,19 @@ def _respond(
     return redirect(character.campaign if from_dashboard else character)
 
 
-def _maelstrom_character(request: AuthenticatedHttpRequest, pk: int) -> Character:
-    """The character for a Maelstrom-only change (health boxes, willpower, banking): as
-    ``get_character``, and a 404 for a character of any other system, whose sheet has no
-    such track (its own changes go through ``character_action``)."""
-    character = get_character(request.user, pk)
-    if systems.for_campaign(character.campaign) is not None:
-        raise Http404("No such change on this sheet.")
-    return character
-
-
-@require_POST
-@login_required
-def character_health(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Mark damage or heal a level in place (Maelstrom rules.md, Marking Damage)."""
-    character = _maelstrom_character(request, pk)
-    if request.POST.get("action") == "heal":
-        form: DamageForm | HealForm = HealForm(request.POST)
-    else:
-        form = DamageForm(request.POST)
-    error = success = ""
-    if not form.is_valid():
-        error = "; ".join(str(e) for errors in form.errors.values() for e in errors)
-    else:
-        try:
-            if isinstance(form, HealForm):
-                character = services.damage_heal(
-                    character=character, kind=form.cleaned_data["kind"] or None
-                )
-                success = f"Healed one level: {character.health.level_name}."
-            else:
-                levels, kind = form.cleaned_data["levels"], form.cleaned_data["kind"]
-                character = services.damage_mark(character=character, kind=kind, levels=levels)
-                success = f"Marked {levels} {kind}: {character.health.level_name}."
-        except RuleError as exc:
-            error = str(exc)
-    return _respond(request, character, "health-track", lambda: health_context(character),
-                    error=error, success=success)
-
-
-@require_POST
-@login_required
-def character_willpower(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Spend or recover a current willpower dot in place (Maelstrom rules.md, Willpower)."""
-    character = _maelstrom_character(request, pk)
-    form = WillpowerForm(request.POST)
-    error = success = ""
-    if not form.is_valid():
-        error = "Choose to spend or recover willpower."
-    else:
-        try:
-            if form.cleaned_data["action"] == "spend":
-                character = services.willpower_spend(character=character)
-                success = "Spent a willpower dot."
-            else:
-                character = services.willpower_recover(character=character)
-                success = "Recovered a willpower dot."
-        except RuleError as exc:
-            error = str(exc)
-    return _respond(request, character, "willpower-track",
-                    lambda: _willpower_context(character, services.banked_xp(character)),
-                    error=error, success=success)
+def _xp_answer(request: AuthenticatedHttpRequest, character: Character, *, error: str,
+               success: str) -> HttpResponse:
+    """The answer to a change made on the XP page: the XP panel (HTMX) or a redirect to the
+    XP page, with the message."""
+    if error:
+        messages.error(request, error)
+    elif success:
+        messages.success(request, success)
+    if not request.htmx:
+        return redirect("characters:character-xp", pk=character.pk)
+    character.refresh_from_db()
+    return render(request, f"{XP_PAGE}#xp-panel", _xp_context(request, character),
+                  status=200)
 
 
 # --- XP -----------------------------------------------------------------------------------
@@ -347,40 +213,58 @@ def _xp_context(
     request: AuthenticatedHttpRequest, character: Character, **forms: Any
 ) -> dict[str, Any]:
     system = systems.for_campaign(character.campaign)
-    traits = [] if system else list(character.traits.all())
-    choices = _trait_choices(traits, character)
-    banked = {} if system else services.banked_xp(character)
     entries = Paginator(
         character.xp_entries.select_related("created_by", "reversal"), 25
     ).get_page(request.GET.get("page"))
     gm = viewer_is_gm(character)
     # Mirrors xp_undo: a player may undo the latest spend once, if it is their own.
     latest_own = services.player_undoable(character)
+    banked = banked_xp(character)
+    campaign = character.campaign
+    awards = ([(name, system.award_label(name)) for name in system.session_awards(campaign)]
+              if system.session_awards_help(campaign) else [])
     return {
         "character": character,
         "is_gm": gm,
+        "system": system,
         "entries": entries,
         "undoable": {e.pk for e in entries if e.kind == XpEntry.Kind.SPEND
                      and not hasattr(e, "reversal")
                      and (gm or (e.pk == latest_own and e.created_by_id == request.user.pk))},
-        "banked": [(trait_label(k), v) for k, v in sorted(banked.items())],
-        "spend_form": forms.get("spend_form") or SpendForm(trait_choices=choices),
-        "bank_form": forms.get("bank_form") or BankForm(trait_choices=choices, auto_id=BANK_IDS),
-        "award_form": forms.get("award_form") or AwardForm(auto_id=AWARD_IDS),
-        "quote": forms.get("quote"),
-        "abilities": maelstrom.ABILITIES,
-        # A described system lists what XP buys next, each with its price (and its own
-        # extras: achievements, the buy-in catalogue) instead of Maelstrom's banks.
-        "system": system,
-        "advances": system.advances(character) if system else [],
+        "banked": [(system.key_label(k), v) for k, v in sorted(banked.items())],
+        "spend_form": forms.get("spend_form") or system.spend_form(character),
+        "award_form": forms.get("award_form") or AwardForm(awards=awards, auto_id=AWARD_IDS),
+        "award_help": system.session_awards_help(campaign) if awards else "",
+        **_quote_context(character, forms.get("quote"), forms.get("from_bank", 0)),
+        "quote_key": forms.get("quote_key", ""),
+        "advances": system.advances(character),
         "spend_error": forms.get("spend_error", ""),
-        **(system.xp_context(character, is_gm=gm) if system else {}),
+        **system.xp_context(character, is_gm=gm),
+    }
+
+
+def _quote_context(character: Character, quote: systems.Advance | None, from_bank: int
+                   ) -> dict[str, Any]:
+    """The quote box: the price, what the bank pays of it, and whether the balance covers the
+    rest (else the refusal ``services.xp_spend`` would give)."""
+    if quote is None:
+        return {"quote": None}
+    from_available = quote.cost - from_bank
+    bank = f" plus {from_bank} banked" if from_bank else ""
+    return {
+        "quote": quote,
+        "from_bank": from_bank,
+        "quote_from_available": from_available,
+        "quote_affordable": from_available <= character.xp_available,
+        "quote_refusal": f"{quote.label} costs {quote.cost} XP; you have "
+                         f"{character.xp_available} XP available{bank} "
+                         f"({from_available - character.xp_available} short).",
     }
 
 
 @login_required
 def character_xp(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The XP page: balance, banks, the ledger, and the spend, bank and award forms."""
+    """The XP page: balance, banks, what XP buys, the ledger, and the GM's award form."""
     character = get_character(request.user, pk)
     return render(request, XP_PAGE, _xp_context(request, character))
 
@@ -388,54 +272,23 @@ def character_xp(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def character_xp_spend(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Spend XP on a dot or specialty: GET shows the cost (from the bank and from available
-    XP) before confirming; POST with the confirmed ``expected_cost`` buys it
-    (Maelstrom rules.md, Spending Experience)."""
+    """A purchase with XP: GET shows the price (the system's quote, with what banked XP
+    pays and any unmet prerequisite named) before confirming; POST with the confirmed
+    ``expected_cost`` buys the next rank as one ledger entry (banked XP first: Maelstrom
+    rules.md, Spending Experience)."""
     character = get_character(request.user, pk)
     system = systems.for_campaign(character.campaign)
-    if system is not None:
-        return _system_xp_spend(request, character, system)
-    choices = _trait_choices(list(character.traits.all()), character)
     data = request.POST if request.method == "POST" else request.GET
-    form = SpendForm(data, trait_choices=choices)
-    quote = None
-    if form.is_valid():
-        try:
-            # A purchase is confirmed at the price the player saw; without one, show it.
-            if request.method == "POST" and form.cleaned_data["expected_cost"] is not None:
-                entry = services.xp_spend(
-                    character=character, **form.purchase_args(),
-                    expected_cost=form.cleaned_data["expected_cost"], by=request.user,
-                )
-                messages.success(request, f"Spent {entry.cost} XP: {entry.reason}.")
-                if request.htmx:
-                    character.refresh_from_db()
-                    return render(request, f"{XP_PAGE}#xp-panel",
-                                  _xp_context(request, character))
-                return redirect("characters:character-xp", pk=character.pk)
-            quote = services.xp_quote(character=character, **form.purchase_args())
-        except RuleError as exc:
-            form.add_error(None, str(exc))
-    context = _xp_context(request, character, spend_form=form, quote=quote)
-    return render_page(request, XP_PAGE, "xp-panel", context)
-
-
-def _system_xp_spend(
-    request: AuthenticatedHttpRequest, character: Character, system: systems.SheetSystem
-) -> HttpResponse:
-    """A described system's purchase: GET ``key`` shows the price (the system's quote, with
-    any unmet prerequisite named); POST ``key`` with the confirmed ``expected_cost`` buys
-    the next rank as one ledger entry."""
-    data = request.POST if request.method == "POST" else request.GET
-    form = SystemSpendForm(data)
-    quote, error = None, ""
+    form = system.spend_form(character, data)
+    quote, from_bank, key, error = None, 0, "", ""
     if not form.is_valid():
         error = systems.errors_text(form)
     else:
         key = form.cleaned_data["key"]
         try:
-            if request.method == "POST":
-                entry = services.xp_spend_advance(
+            # A purchase is confirmed at the price the player saw; without one, show it.
+            if request.method == "POST" and form.cleaned_data["expected_cost"] is not None:
+                entry = services.xp_spend(
                     character=character, key=key, by=request.user,
                     expected_cost=form.cleaned_data["expected_cost"])
                 messages.success(request, f"Spent {entry.cost} XP: {entry.reason}.")
@@ -444,49 +297,30 @@ def _system_xp_spend(
                     return render(request, f"{XP_PAGE}#xp-panel",
                                   _xp_context(request, character))
                 return redirect("characters:character-xp", pk=character.pk)
-            quote = system.quote(character, key)
+            quote, from_bank = services.xp_quote(character, key)
         except RuleError as exc:
             error = str(exc)
-    context = _xp_context(request, character, quote=quote, spend_error=error)
+    context = _xp_context(request, character, spend_form=form, quote=quote, quote_key=key,
+                          from_bank=from_bank, spend_error=error)
     status = 400 if error and not request.htmx else 200
     return render_page(request, XP_PAGE, "xp-panel", context, status=status)
 
 
 @require_POST
 @login_required
-def character_xp_bank(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Bank available XP into a trait (Maelstrom rules.md, Banking Experience)."""
-    character = _maelstrom_character(request, pk)
-    choices = _trait_choices(list(character.traits.all()), character)
-    form = BankForm(request.POST, trait_choices=choices, auto_id=BANK_IDS)
-    if form.is_valid():
-        try:
-            entry = services.xp_bank(character=character, key=form.cleaned_data["trait"],
-                                     amount=form.cleaned_data["amount"], by=request.user)
-        except RuleError as exc:
-            form.add_error(None, str(exc))
-        else:
-            messages.success(request, f"{entry.banked_delta} XP banked in "
-                                      f"{trait_label(entry.bank_key)}.")
-            if not request.htmx:
-                return redirect("characters:character-xp", pk=character.pk)
-            character.refresh_from_db()
-            return render(request, f"{XP_PAGE}#xp-panel", _xp_context(request, character))
-    context = _xp_context(request, character, bank_form=form)
-    return render_page(request, XP_PAGE, "xp-panel", context)
-
-
-@require_POST
-@login_required
 def character_xp_award(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The GM awards XP: the seed's chapter and story awards and/or a custom amount
-    (Maelstrom rules.md, Earning Experience). Players get 404."""
+    """The GM awards XP: the system's named awards ticked (Maelstrom's chapter and story
+    awards) and/or a custom amount with its reason. Players get 404."""
     character = get_character(request.user, pk)
     if not viewer_is_gm(character):
         raise Http404("No such page.")
-    form = AwardForm(request.POST, auto_id=AWARD_IDS)
+    system = systems.for_campaign(character.campaign)
+    offered = [(name, system.award_label(name))
+               for name in system.session_awards(character.campaign)]
+    form = AwardForm(request.POST, awards=offered, auto_id=AWARD_IDS)
     if form.is_valid():
-        awards = [(1, f"{name} award") for name in form.cleaned_data["awards"]]
+        named = list(form.cleaned_data["awards"])
+        awards = []
         if form.cleaned_data["amount"]:
             awards.append((form.cleaned_data["amount"], form.cleaned_data["reason"]))
         try:
@@ -495,14 +329,14 @@ def character_xp_award(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
             done = submissions.submit_once(
                 user=request.user, form="xp-award", token=submissions.posted_token(request),
                 act=lambda: services.xp_award_many(character=character, awards=awards,
-                                                   by=request.user),
+                                                   named=named, by=request.user),
                 result_id=lambda _: character.pk)
         except RuleError as exc:
             form.add_error(None, str(exc))
         except submissions.BadToken as exc:
             form.add_error(None, str(exc))
         else:
-            total = sum(amount for amount, _ in awards)
+            total = len(named) + sum(amount for amount, _ in awards)
             messages.success(request, f"Awarded {total} XP to {character.name}."
                              if not done.replayed else
                              f"This award to {character.name} was already given: the form was "
@@ -519,8 +353,7 @@ def character_xp_award(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
 @login_required
 def character_xp_undo(request: AuthenticatedHttpRequest, pk: int, entry_id: int) -> HttpResponse:
     """Undo a spend with a reversing entry: GET asks to confirm, POST undoes it. A player
-    undoes only their own latest spend; the GM any (Maelstrom rules.md, Spending
-    Experience; our ledger never deletes)."""
+    undoes only their own latest spend; the GM any (our ledger never deletes)."""
     character = get_character(request.user, pk)
     entry = get_object_or_404(XpEntry, pk=entry_id, character=character)
     if request.method == "GET":

@@ -19,12 +19,14 @@ class RollQuerySet(AppendOnlyQuerySet["Roll"]):
 class Roll(AppendOnlyModel):
     """One server-side roll and its outcome, in the system's own terms.
 
-    ``pool`` holds the pool as built by the rules engine (traits, dice, difficulty, threshold,
-    wound penalty, notes); ``dice`` the regular dice, ``bonus_dice`` the dice added by
-    exploding tens, ``experience_die`` an experience die and the dice its tens chained.
-    A follow-up (experience die, willpower spent to succeed) is a new row whose ``parent`` is
-    the roll it builds on, so the log stays append-only. An NPC quick roll has no character;
-    ``result`` keeps the engine's whole result whatever the system, and a ``gm_only`` roll is
+    ``result`` keeps the rules engine's whole result (its ``as_dict()``), whatever the system:
+    the dice and their faces live there (e.g. a Maelstrom roll's ``result["dice"]``,
+    ``["bonus_dice"]``, ``["experience_die"]`` and ``["resolution"]["botches"]``). ``pool``
+    holds the pool as the engine built it (traits, dice, difficulty, threshold, wound
+    penalty, notes); ``outcome``, ``net`` and ``summary`` repeat the result's verdict so the
+    logs can show and filter it without reading the result. A follow-up (an experience die,
+    willpower spent to succeed) is a new row whose ``parent`` is the roll it builds on, so
+    the log stays append-only. An NPC quick roll has no character, and a ``gm_only`` roll is
     shown to the GM alone.
 
     An ``imported`` roll came in a file (``transfer``): this server did not roll it, whatever
@@ -74,12 +76,8 @@ class Roll(AppendOnlyModel):
     )
     description = models.TextField(help_text="The pool as the rules engine describes it.")
     pool = models.JSONField(default=dict)
-    dice = models.JSONField(default=list)
-    bonus_dice = models.JSONField(default=list)
-    experience_die = models.JSONField(default=list)
     outcome = models.CharField(max_length=16, choices=Outcome.choices)
     net = models.IntegerField(default=0, help_text="Successes left after threshold and botches.")
-    botches = models.PositiveSmallIntegerField(default=0)
     summary = models.CharField(max_length=200)  # "2 successes", "Botch (1 botch)"
     result = models.JSONField(
         default=dict, blank=True,
@@ -126,9 +124,16 @@ class Roll(AppendOnlyModel):
 
 
 class RequestedRoll(models.Model):
-    """A roll the GM asks a player's character to make, with its pool preset (traits,
-    difficulty, threshold). It shows on the character's sheet until the player rolls it;
-    ``answer`` is then that roll, set once (the roll itself stays append-only)."""
+    """A roll the GM asks a player's character to make, with its pool preset. It shows on
+    the character's sheet until the player rolls it; ``answer`` is then that roll, set once
+    (the roll itself stays append-only).
+
+    ``data`` is the system's roll dialog's POST data that answers the request (field names
+    to a string, or a list of strings for a multiple choice, e.g. Maelstrom's
+    ``{"kind": "action", "trait": ["Precision", "Driving"], "difficulty": "7",
+    "threshold": "0"}``); ``description`` is the pool in the system's words ("Precision +
+    Driving, difficulty 7"); ``note`` is the GM's.
+    """
 
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="requested_rolls"
@@ -139,13 +144,8 @@ class RequestedRoll(models.Model):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    kind = models.CharField(max_length=20, default="action")
-    traits = models.JSONField(default=list)
-    difficulty = models.PositiveSmallIntegerField(default=6)
-    threshold = models.PositiveSmallIntegerField(default=0)
     note = models.CharField(max_length=200, blank=True)
-    # A described system's request (systems/): the roll dialog's data to prefill,
-    # and the pool in words as the system put it.
+    # The roll dialog's data to prefill, and the pool in words as the system put it.
     data = models.JSONField(default=dict, blank=True)
     description = models.CharField(max_length=200, blank=True)
     answer = models.OneToOneField(
@@ -161,12 +161,9 @@ class RequestedRoll(models.Model):
         return f"{self.character}: {self.describe()}"
 
     def prefill(self) -> list[tuple[str, str]]:
-        """The request as the roll dialog's ``(name, value)`` pairs, for hidden inputs: a
-        Maelstrom request's kind, traits, difficulty and threshold, or a described system's
-        ``data`` (a list value gives one pair per item, as ticked checkboxes post)."""
-        if not self.data:
-            return [("kind", self.kind), *(("trait", name) for name in self.traits),
-                    ("difficulty", str(self.difficulty)), ("threshold", str(self.threshold))]
+        """The request's ``data`` as the roll dialog's ``(name, value)`` pairs, for hidden
+        inputs: a list value gives one pair per item (as ticked checkboxes post), True gives
+        "on", and None or False give none (an unticked box posts nothing)."""
         pairs = []
         for name, value in self.data.items():
             for item in value if isinstance(value, list) else [value]:
@@ -176,10 +173,6 @@ class RequestedRoll(models.Model):
         return pairs
 
     def describe(self) -> str:
-        """"Precision + Driving, difficulty 7, threshold 1" (threshold only when set), or a
-        described system's own words ("Athletics (Brawn), Average")."""
-        if self.description:
-            return self.description
-        what = " + ".join(self.traits) if self.kind == "action" else self.kind.capitalize()
-        text = f"{what}, difficulty {self.difficulty}"
-        return text + (f", threshold {self.threshold}" if self.threshold else "")
+        """The pool in the system's words, as stored: "Precision + Driving, difficulty 7,
+        threshold 1", "Athletics (Brawn), Average"."""
+        return self.description

@@ -8,16 +8,6 @@ urlpatterns = [
     path("characters/<int:character_id>/roll/", views.roll_create, name="roll-create"),
     path("characters/<int:character_id>/roll/odds/", views.roll_odds, name="roll-odds"),
     path("rolls/<int:pk>/", views.roll_detail, name="roll-detail"),
-    path(
-        "rolls/<int:pk>/experience-die/",
-        views.roll_experience_die,
-        name="roll-experience-die",
-    ),
-    path(
-        "rolls/<int:pk>/willpower-spend/",
-        views.roll_willpower_spend,
-        name="roll-willpower-spend",
-    ),
     path("rolls/<int:pk>/act/<slug:action>/", views.roll_act, name="roll-act"),
     path("campaigns/<int:campaign_id>/rolls/", views.roll_list, name="roll-list"),
     path("campaigns/<int:campaign_id>/npc-roll/", views.npc_roll_create, name="npc-roll-create"),

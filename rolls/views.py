@@ -1,8 +1,9 @@
-"""Rolling from the sheet, roll follow-ups (experience die, willpower), and the roll logs."""
+"""Rolling from the sheet, the odds preview, follow-ups on a roll, the GM's NPC rolls and roll
+requests, and the roll logs: one set of views for every system, each asking the campaign's
+:class:`systems.SheetSystem` for its dialog, its pool and its drawing of a roll."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from operator import attrgetter
 from urllib.parse import urlencode
 
@@ -10,41 +11,24 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, prefetch_related_objects
-from django.http import Http404, HttpResponse, QueryDict
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
 import systems
-from campaigns.models import Campaign
 from campaigns.permissions import get_campaign_as_gm, get_membership
-from characters.models import Character, Trait
+from characters.models import Character
 from characters.permissions import get_character
 from core import dice as server_dice
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
 from rolls import services
-from rolls.forms import NpcRollForm, RequestedRollForm, RequestWhoForm, RollForm
+from rolls.forms import NpcRollForm, RequestWhoForm
 from rolls.models import Roll
-from rulesets import maelstrom
-from rulesets.maelstrom import RuleError
+from rulesets.errors import RuleError
 
 RESULT = "rolls/roll_detail.html#roll-result"
-
-
-def _roll_form(character_traits: list[Trait], data: object = None) -> RollForm:
-    return _dialog(((t.kind, t.name, t.ability) for t in character_traits), data)
-
-
-def _dialog(rows: Iterable[tuple[str, str, str]], data: object = None) -> RollForm:
-    """The roll dialog for a character whose traits are ``(kind, name, ability)`` rows."""
-    names, specialties = [], []
-    for kind, name, ability in rows:
-        if kind == Trait.Kind.SPECIALTY:
-            specialties.append(f"{ability}: {name}")
-        else:
-            names.append(name)
-    return RollForm(data, traits=names, specialties=specialties)
 
 
 def _visible_roll(request: AuthenticatedHttpRequest, pk: int) -> Roll:
@@ -64,7 +48,9 @@ def _result_context(
     roll: Roll, request: AuthenticatedHttpRequest, *, just_made: bool = False,
     editable: bool | None = None,
 ) -> dict[str, object]:
-    """The result partial's context for ``roll``.
+    """The result partial's context for ``roll``: the roll, its system (whose ``_roll.html``
+    draws its dice, outcome and follow-ups), its follow-ups and their kinds, and whether the
+    user may act on it.
 
     ``just_made``: this request made the roll, so it has no follow-ups yet (known without
     asking). ``editable``: whether the user may act on the roll's character, when the view
@@ -72,26 +58,21 @@ def _result_context(
     :func:`_can_edit` said so); ``None`` asks.
     """
     system = systems.for_ruleset(roll.ruleset)
-    if system is not None:
-        # A system's _roll.html reads ``roll.followups.all()`` itself: one read (none at all
-        # for a roll just made: a queryset that is none() runs no query) serves it and us.
-        rows = Roll.objects.none() if just_made else Roll.objects.select_related("rolled_by")
-        prefetch_related_objects([roll], Prefetch("followups", queryset=rows))
-        followups = list(roll.followups.all())
-    else:
-        followups = [] if just_made else list(roll.followups.select_related("rolled_by"))
+    # A system's _roll.html may read ``roll.followups.all()`` itself: one read (none at all
+    # for a roll just made: a queryset that is none() runs no query) serves it and us.
+    rows = Roll.objects.none() if just_made else Roll.objects.select_related("rolled_by")
+    prefetch_related_objects([roll], Prefetch("followups", queryset=rows))
+    followups = list(roll.followups.all())
     can_act = roll.character is not None and (
         _can_edit(request, roll) if editable is None else editable)
     return {
         "roll": roll,
-        # A described system draws its own dice and follow-ups (systems/<slug>/_roll.html).
         "system": system,  # base.html links its stylesheet
-        "roll_template": system.template("_roll.html") if system else "",
+        "roll_template": system.template("_roll.html"),
         "followups": followups,
+        # Which follow-ups the roll has: a system offers each kind once.
+        "followup_kinds": {f.kind for f in followups},
         "can_act": can_act,
-        "experience_keys": services.experience_die_keys(roll) if can_act else [],
-        "has_experience_die": any(f.kind == Roll.Kind.EXPERIENCE_DIE for f in followups),
-        "has_willpower_spend": any(f.kind == Roll.Kind.WILLPOWER_SPEND for f in followups),
     }
 
 
@@ -135,6 +116,13 @@ def _can_edit(request: AuthenticatedHttpRequest, roll: Roll) -> bool:
     return True
 
 
+def _dialog_page(character: Character, system: systems.SheetSystem) -> dict[str, object]:
+    """The roll dialog on its own page (no JavaScript needed): the same partial the sheet
+    shows (``sheet.html#roll-dialog``); ``roll_page`` tells it that no sheet is around it."""
+    return {"character": character, "system": system, "roll_page": True,
+            "dialog_template": system.template("sheet.html") + "#roll-dialog"}
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def roll_create(request: AuthenticatedHttpRequest, character_id: int) -> HttpResponse:
@@ -143,47 +131,7 @@ def roll_create(request: AuthenticatedHttpRequest, character_id: int) -> HttpRes
     roll. A GET shows the roll dialog on its own page."""
     character = get_character(request.user, character_id)
     system = systems.for_campaign(character.campaign)
-    if system is not None:
-        return _system_roll_create(request, character, system)
-    # The dialog needs only the traits' names (for its choices); the pool is built from the
-    # rows the service reads again under the character's lock. Plain tuples cost a third of
-    # what model instances do.
-    traits = list(character.traits.values_list("kind", "name", "ability"))
-    if request.method == "GET":
-        return render(request, "rolls/roll_form.html",
-                      {"character": character, "form": _dialog(traits)})
-    form = _dialog(traits, request.POST)
-    error = ""
-    answers = request.POST.get("answers", "")
-    if form.is_valid():
-        try:
-            done = submissions.submit_once(
-                user=request.user, form="roll", token=submissions.posted_token(request),
-                act=lambda: services.roll_create(
-                    character=character, request=form.to_request(), by=request.user,
-                    rng=server_dice.get_rng(),
-                    answers=int(answers) if answers.isdecimal() else None),
-                result_id=attrgetter("pk"))
-        except (RuleError, submissions.BadToken) as exc:
-            error = str(exc)
-        else:
-            return _answer_roll(request, done)
-    else:
-        error = systems.errors_text(form)
-    if request.htmx:
-        return render(request, RESULT, {"error": error})
-    messages.error(request, error)
-    return render(request, "rolls/roll_form.html",
-                  {"character": character, "form": form}, status=400)
-
-
-def _system_roll_create(
-    request: AuthenticatedHttpRequest, character: Character, system: systems.SheetSystem
-) -> HttpResponse:
-    """Roll from a described system's sheet: its form, its pool, the server's dice, stored
-    before shown. A GET shows the dialog on its own page (no JavaScript needed)."""
-    page = {"character": character, "system": system,
-            "dialog_template": system.template("sheet.html") + "#roll-dialog"}
+    page = _dialog_page(character, system)
     if request.method == "GET":
         return render(request, "rolls/roll_form.html",
                       {**page, "roll_form": system.roll_form(character)})
@@ -194,7 +142,7 @@ def _system_roll_create(
         try:
             done = submissions.submit_once(
                 user=request.user, form="roll", token=submissions.posted_token(request),
-                act=lambda: services.system_roll_create(
+                act=lambda: services.roll_create(
                     character=character, data=form.cleaned_data, by=request.user,
                     rng=server_dice.get_rng(),
                     answers=int(answers) if answers.isdecimal() else None),
@@ -211,59 +159,17 @@ def _system_roll_create(
     return render(request, "rolls/roll_form.html", {**page, "roll_form": form}, status=400)
 
 
-def _odds_context(character: Character, traits: list[Trait], data: QueryDict) -> dict[str, object]:
-    """The exact odds of the pool the form describes, or the reason there is no pool yet."""
-    form = _roll_form(traits, data)
-    if not form.is_valid():
-        return {"form": form, "odds_error": systems.errors_text(form)}
-    try:
-        pool = services.build_pool(character, form.to_request(), traits)
-    except RuleError as exc:
-        return {"form": form, "odds_error": str(exc)}
-    odds = maelstrom.pool_odds(pool)
-    successes = list(odds.successes.items())
-    shown = [(f"{net}", systems.percent_text(p)) for net, p in successes[:4]]
-    rest = sum(p for _, p in successes[4:])
-    if rest:
-        shown.append((f"{successes[4][0]}+", systems.percent_text(rest)))
-    return {
-        "form": form,
-        "pool": pool,
-        "odds": odds,
-        # (label, probability, text, whether more is better: colours the meter)
-        "odds_rows": [
-            ("Success", odds.success, systems.percent_text(odds.success), True),
-            ("Failure", odds.failure, systems.percent_text(odds.failure), False),
-            ("Botch", odds.botch, systems.percent_text(odds.botch), False),
-        ],
-        "net_successes": shown,
-    }
-
-
 @require_GET
 @login_required
 def roll_odds(request: AuthenticatedHttpRequest, character_id: int) -> HttpResponse:
     """Exact odds of the pool being assembled in the roll dialog, before anything is rolled.
 
-    HTMX asks for them as traits are ticked and gets the odds fragment; without JavaScript
+    HTMX asks for them as the dialog changes and gets the odds fragment; without JavaScript
     the dialog's "Show the odds" button lands on the roll page with the odds and the form as
-    it was filled in. Nothing is stored: only a roll is (Maelstrom rules.md, Dice Pool).
+    it was filled in. Nothing is stored: only a roll is.
     """
     character = get_character(request.user, character_id)
     system = systems.for_campaign(character.campaign)
-    if system is not None:
-        return _system_odds(request, character, system)
-    traits = list(character.traits.all())
-    context = {"character": character, **_odds_context(character, traits, request.GET)}
-    if request.htmx:
-        return render(request, "rolls/_odds.html", context)
-    return render(request, "rolls/roll_form.html", {**context, "traits": traits})
-
-
-def _system_odds(
-    request: AuthenticatedHttpRequest, character: Character, system: systems.SheetSystem
-) -> HttpResponse:
-    """A described system's exact odds for the pool in its roll dialog (nothing stored)."""
     form = system.roll_form(character, request.GET)
     context: dict[str, object] = {"character": character, "system": system}
     if not form.is_valid():
@@ -276,19 +182,20 @@ def _system_odds(
     if request.htmx:
         return render(request, "rolls/_odds.html", context)
     return render(request, "rolls/roll_form.html",
-                  {**context, "roll_form": form,
-                   "dialog_template": system.template("sheet.html") + "#roll-dialog"})
+                  {**context, **_dialog_page(character, system), "roll_form": form})
 
 
 @require_POST
 @login_required
 def roll_act(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
-    """A follow-up on a described system's roll (``action`` names it: Shahquest's choice of
-    effort and effect dice). Only the character's player and the GM may; the follow-up is
-    stored as a new roll, so the log stays append-only."""
+    """A follow-up on a roll (``action`` names one of its system's ``roll_actions``:
+    Maelstrom's "experience-die" and "willpower-spend", Shahquest's "choose"). Only the
+    character's player and the GM may; the follow-up is stored as a new roll, so the log
+    stays append-only. HTMX gets the roll's result partial (with the refusal, if any), a
+    plain POST a redirect to the roll (the refusal as a message)."""
     roll = _visible_roll(request, pk)
     system = systems.for_ruleset(roll.ruleset)
-    followup = system.roll_actions.get(action) if system else None
+    followup = system.roll_actions.get(action)
     if followup is None or roll.character_id is None or not _can_edit(request, roll):
         raise Http404("No such roll.")
     form = followup.form(request.POST)
@@ -297,8 +204,8 @@ def roll_act(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpRes
         error = systems.errors_text(form)
     else:
         try:
-            services.system_roll_act(roll=roll, action=followup, data=form.cleaned_data,
-                                     by=request.user, rng=server_dice.get_rng())
+            services.roll_act(roll=roll, action=followup, data=form.cleaned_data,
+                              by=request.user, rng=server_dice.get_rng())
         except RuleError as exc:
             error = str(exc)
     if error and not request.htmx:
@@ -344,53 +251,16 @@ def npc_roll_create(request: AuthenticatedHttpRequest, campaign_id: int) -> Http
 @require_POST
 @login_required
 def requested_roll_create(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpResponse:
-    """The GM asks a character, or everyone, for a roll with traits, difficulty and
-    threshold preset; it appears on each sheet as a prefilled pool the player confirms.
-    A pool someone could not roll is refused with the rule and asks nothing of anyone."""
+    """The GM asks a character, or everyone, for a roll with its pool preset: whom (and a
+    note) from the shared form, what to roll from the system's ``request_form``. It appears
+    on each sheet as a prefilled roll dialog the player confirms. A pool someone could not
+    roll is refused with the rule, naming them, and asks nothing of anyone."""
     campaign = get_campaign_as_gm(request.user, campaign_id)
-    # Imports awaiting the GM (or refused) are asked nothing: not even as part of "everyone".
-    party = [c for c in campaign.characters.filter(dead=False).order_by("name") if c.in_play]
     system = systems.for_campaign(campaign)
-    if system is not None:
-        return _system_request(request, campaign, party, system)
-    form = RequestedRollForm(request.POST, characters=[(c.pk, c.name) for c in party])
-    error = success = ""
-    if form.is_valid():
-        data = form.cleaned_data
-        chosen = party if data["character"] == "all" else [
-            c for c in party if str(c.pk) == data["character"]]
-        try:
-            asked = services.requested_roll_create(
-                characters=chosen, kind=data["kind"], traits=data["trait_names"],
-                difficulty=data["difficulty"], threshold=data["threshold"],
-                note=data["note"], by=request.user,
-            )
-        except RuleError as exc:
-            error = str(exc)
-        else:
-            who = ", ".join(r.character.name for r in asked) or "nobody"
-            success = f"Asked {who} for {asked[0].describe()}." if asked else "No one to ask."
-    else:
-        error = systems.errors_text(form)
-    if request.htmx:
-        return render(request, "table/campaign_detail.html#request-form",
-                      {"campaign": campaign, "request_form": form if error else _blank(party),
-                       "request_error": error, "request_success": success})
-    (messages.error if error else messages.success)(request, error or success)
-    return redirect(campaign)
-
-
-def _blank(party: list[Character]) -> RequestedRollForm:
-    return RequestedRollForm(characters=[(c.pk, c.name) for c in party])
-
-
-def _system_request(
-    request: AuthenticatedHttpRequest, campaign: Campaign, party: list[Character],
-    system: systems.SheetSystem,
-) -> HttpResponse:
-    """A described system's roll request: whom (and a note) from the shared form, what to
-    roll from the system's ``request_form``; each character's prefilled dialog is checked
-    before anyone is asked."""
+    # Imports awaiting the GM (or refused) and characters out of the story (Maelstrom's dead)
+    # are asked nothing: not even as part of "everyone".
+    party = [c for c in campaign.characters.order_by("name")
+             if c.in_play and not system.is_out_of_play(c)]
     people = [(c.pk, c.name) for c in party]
     who = RequestWhoForm(request.POST, characters=people)
     what = system.request_form(campaign, request.POST)
@@ -401,7 +271,7 @@ def _system_request(
         chosen = party if who.cleaned_data["character"] == "all" else [
             c for c in party if str(c.pk) == who.cleaned_data["character"]]
         try:
-            asked = services.system_requested_roll_create(
+            asked = services.requested_roll_create(
                 characters=chosen, system=system, what=what.cleaned_data,
                 note=who.cleaned_data["note"], by=request.user)
         except RuleError as exc:
@@ -428,43 +298,6 @@ def roll_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return render(request, "rolls/roll_detail.html", _result_context(roll, request))
 
 
-def _followup(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
-    roll = _visible_roll(request, pk)
-    # Experience dice and willpower are Maelstrom's; other systems' follow-ups are roll_act's.
-    if (roll.character_id is None or roll.ruleset != "maelstrom"
-            or not _can_edit(request, roll)):
-        raise Http404("No such roll.")
-    try:
-        if action == "experience_die":
-            services.roll_experience_die(roll=roll, key=request.POST.get("key", ""),
-                                         by=request.user, rng=server_dice.get_rng())
-        else:
-            services.roll_willpower_spend(roll=roll, by=request.user)
-    except RuleError as exc:
-        if not request.htmx:
-            messages.error(request, str(exc))
-            return redirect(roll)
-        return render(request, RESULT,
-                      {**_result_context(roll, request, editable=True), "error": str(exc)})
-    return _show_roll(request, roll, editable=True)
-
-
-@require_POST
-@login_required
-def roll_experience_die(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Add an experience die: bank 1 XP in a trait the roll used, roll one bonus die
-    (Maelstrom rules.md, Adding Experience Dice)."""
-    return _followup(request, pk, "experience_die")
-
-
-@require_POST
-@login_required
-def roll_willpower_spend(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Spend a willpower dot to succeed on a Willpower roll (Maelstrom rules.md, Rolling
-    Willpower)."""
-    return _followup(request, pk, "willpower_spend")
-
-
 @login_required
 def roll_list(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpResponse:
     """The campaign's roll log, newest first, 25 a page, filterable by character; GM-only
@@ -486,7 +319,7 @@ def roll_list(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpRespon
     system = systems.for_campaign(campaign)
     context = {"campaign": campaign, "live_campaign": campaign, "page": page,
                "system": system,
-               "roll_template": system.template("_roll.html") if system else "",
+               "roll_template": system.template("_roll.html"),
                "characters": characters,
                "selected": selected}
     return render_page(request, "rolls/roll_list.html", "roll-log", context)

@@ -15,6 +15,8 @@ import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
+from rulesets.registry import RULESETS
+
 # Lets the classes that django-stubs types as generic (ModelAdmin[Campaign],
 # ModelForm[Session]) be subscripted at run time too: it adds a __class_getitem__ that
 # returns the class itself, and changes nothing else.
@@ -120,12 +122,9 @@ INSTALLED_APPS = [
     "rolls",
     "table",
     # Each system's sheet layer is an app of its own so that its templates/ and static/ are
-    # found (systems/<slug>/); systems.registry finds its SheetSystem by the campaign's slug.
-    "systems.maelstrom",
-    "systems.shahquest",
-    "systems.shattered_world",
-    "systems.genesys",
-    "systems.three_d6",
+    # found (systems/<slug>/), one per entry of the rules registry: a new system adds no line
+    # here. systems.registry finds its SheetSystem by the campaign's slug.
+    *(f"systems.{slug}" for slug, ruleset in RULESETS.items() if not ruleset.package),
     "transfer",
 ]
 

@@ -27,6 +27,9 @@ from systems.base import (
     SheetSystem as SheetSystem,
 )
 from systems.base import (
+    SpendForm as SpendForm,
+)
+from systems.base import (
     TrackAction as TrackAction,
 )
 from systems.base import (

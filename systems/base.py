@@ -5,10 +5,9 @@ The shared shape lives once: one ``Character`` (its sheet as JSON in ``Character
 views (``characters.views``, ``rolls.views``, ``campaigns.views``) that ask the campaign's
 :class:`SheetSystem` what to show and what each change means. Adding a system means a rules
 package in ``rulesets/``, a package in ``systems/`` (its ``SheetSystem``, its templates and
-stylesheet), and its line in ``INSTALLED_APPS``; nothing in ``rolls/`` or ``campaigns/``.
-
-Maelstrom predates this layer and keeps its own models (``Trait`` rows, track columns) and
-views; :func:`systems.for_ruleset` returns ``None`` for it.
+stylesheet; its own ``urls.py`` and ``views.py`` only where it has pages of its own, as
+Maelstrom's creation steps), and its line in ``INSTALLED_APPS``; nothing in ``rolls/`` or
+``campaigns/``.
 
 Every *apply* function of an action runs inside ``transaction.atomic()`` with the row it
 changes locked (``SELECT ... FOR UPDATE``) by the generic service that calls it; it changes
@@ -47,6 +46,7 @@ __all__ = [
     "RollAction",
     "RolledResult",
     "SheetSystem",
+    "SpendForm",
     "TrackAction",
     "errors_text",
     "is_whole_number",
@@ -120,6 +120,17 @@ def stored_object(data: Mapping[str, Any], key: str, what: str) -> Mapping[str, 
     raise RuleError(f"{what} ({key!r}) must be an object, not {value!r}", RULE_STORED)
 
 
+class SpendForm(forms.Form):
+    """What XP buys: the key of the next rank (as :meth:`SheetSystem.quote` takes it), and on
+    confirming, the price the player saw (a changed price is refused). The default
+    :meth:`SheetSystem.spend_form`; a system's own keeps ``key`` and ``expected_cost`` in its
+    ``cleaned_data``."""
+
+    key = forms.CharField(max_length=200, label="Buy")
+    expected_cost = forms.IntegerField(required=False, min_value=0, max_value=100000,
+                                       widget=forms.HiddenInput)
+
+
 @dataclass(frozen=True)
 class TrackAction:
     """One in-place change of a character's sheet (a stress step, a plot point, a pool spent).
@@ -134,6 +145,9 @@ class TrackAction:
             renders (named after the DOM id it replaces).
         gm_only: only the GM may make this change (an achievement, a setting die).
         needs_character: pass ``character=`` to the form's constructor.
+        on_xp_page: the form is on the XP page, not the sheet (Maelstrom's banking): the
+            HTMX answer is the XP page's ``xp-panel`` and a plain POST returns to the XP
+            page; ``partial`` is then unused.
     """
 
     form: type[forms.Form]
@@ -141,6 +155,7 @@ class TrackAction:
     partial: str
     gm_only: bool = False
     needs_character: bool = False
+    on_xp_page: bool = False
 
 
 @dataclass(frozen=True)
@@ -178,11 +193,17 @@ class Advance:
     """The price of the next rank of something XP buys, shown before confirming.
 
     Attributes:
-        key: the ledger's ``trait_key`` (``skill:Athletics``, ``buy_in:Hit Points``).
+        key: the ledger's ``trait_key`` (``skill:Athletics``, ``buy_in:Hit Points``); the
+            key :meth:`SheetSystem.quote` was asked with may say more (Maelstrom's
+            ``advanced-specialty:Driving:Cars`` buys the ledger's ``specialty:Driving:Cars``).
         label: what the player reads ("Athletics 2 -> 3").
         rank_from, rank_to: ranks before and after (dots, die size, levels bought).
         cost: XP.
         notes: how the price was made (multipliers), shown with it.
+        bank_key: the ledger ``bank_key`` whose banked XP pays for this advance first, the
+            rest coming from available XP (Maelstrom rules.md, Spending Experience: "use
+            any banked experience points that apply before spending available points");
+            ``""`` where the system banks nothing.
     """
 
     key: str
@@ -191,6 +212,7 @@ class Advance:
     rank_to: int
     cost: int
     notes: tuple[str, ...] = ()
+    bank_key: str = ""
 
 
 @dataclass(frozen=True)
@@ -283,6 +305,13 @@ class SheetSystem:
 
     # --- creation --------------------------------------------------------------------------
 
+    def creation_url(self, campaign: Campaign) -> str | None:
+        """Where a new character of ``campaign`` is made when the system has creation pages
+        of its own (Maelstrom's steps: ``systems/<slug>/urls.py``, included by the root
+        URLconf under the slug's namespace), or ``None`` for the one-form creation page
+        (:meth:`creation_form`, :meth:`new_sheet`, :meth:`creation_xp`)."""
+        return None
+
     def creation_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
                       ) -> forms.Form:
         """The creation form; its ``clean()`` checks the rules and names the one broken."""
@@ -355,6 +384,18 @@ class SheetSystem:
         """Set ``key`` to ``rank`` on ``character.sheet`` (a spend or its undo)."""
         raise RuleError("Nothing here is bought with XP.", "Advancement")
 
+    def spend_form(self, character: Character, data: Mapping[str, Any] | None = None
+                   ) -> forms.Form:
+        """The XP page's purchase form: its ``cleaned_data`` holds ``key`` (what
+        :meth:`quote` prices) and ``expected_cost`` (XP, or ``None`` before confirming).
+        The default is :class:`SpendForm`, fed by the page's list of :meth:`advances`."""
+        return SpendForm(data)
+
+    def key_label(self, key: str) -> str:
+        """A ledger ``trait_key`` in words for the XP page and undo's messages (the part
+        after the last colon: ``skill:Athletics`` -> ``Athletics``)."""
+        return key.rpartition(":")[2]
+
     def xp_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
         """Extras for the XP page's ``systems/<slug>/xp.html`` (achievements, the buy-in
         catalogue); database queries allowed, it is not a hot page."""
@@ -365,6 +406,21 @@ class SheetSystem:
         World's universal achievements), in the order the award grid shows them; ``()`` when
         the system has only custom amounts."""
         return ()
+
+    def award_label(self, name: str) -> str:
+        """How the XP page's award box reads the named award ``name`` (Maelstrom:
+        "Participation (chapter)"); the name itself by default."""
+        return name
+
+    def session_awards_help(self, campaign: Campaign) -> str:
+        """The sentence above the award grid saying what the named awards are worth; ``""``
+        for none."""
+        return ""
+
+    def is_out_of_play(self, character: Character) -> bool:
+        """Whether the character is out of the story (Maelstrom: dead), so that an award
+        "for everyone" passes it over. Reads the sheet, no queries."""
+        return False
 
     def session_award(self, character: Character, name: str, *, by: User,
                       session: Any) -> XpEntry:

@@ -46,23 +46,20 @@ def system_module(slug: str, name: str) -> ModuleType | None:
         raise
 
 
-def _module_for(slug: str) -> SheetSystem | None:
+def for_ruleset(slug: str) -> SheetSystem:
+    """The sheet layer of the system ``slug``: its package's ``system.SYSTEM``.
+
+    Raises:
+        LookupError: no system package has that slug (a campaign's ruleset is one of
+            :data:`rulesets.registry.RULESETS`, so only a bug or a hand-edited row meets it).
+    """
     module = system_module(slug, "system")
     if module is None:
-        return None
+        raise LookupError(f"No sheet layer for the system {slug!r}.")
     system: SheetSystem = module.SYSTEM
     return system
 
 
-def for_ruleset(slug: str) -> SheetSystem | None:
-    """The sheet description of the system ``slug``, or ``None`` for Maelstrom (its own
-    views) and for a system whose sheet has not landed."""
-    if slug == "maelstrom":
-        return None
-    return _module_for(slug)
-
-
-def for_campaign(campaign: Campaign) -> SheetSystem | None:
+def for_campaign(campaign: Campaign) -> SheetSystem:
     """:func:`for_ruleset` of the campaign's system."""
     return for_ruleset(campaign.ruleset)
-

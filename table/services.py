@@ -16,11 +16,10 @@ from django.db import transaction
 
 import systems
 from campaigns.models import Campaign, Session
-from characters.ledger import lock_character
 from characters.models import Character, XpEntry
-from characters.services import CHAPTER_AWARDS, STORY_AWARDS, xp_award_many
+from characters.services import xp_award_many
 from core.live import announce
-from rulesets.maelstrom import RuleError
+from rulesets.errors import RuleError
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -29,18 +28,11 @@ if TYPE_CHECKING:
     from rulesets.dice import Rng
     from systems.base import CampaignAction
 
-RULE_AWARDS = "Maelstrom rules.md, Chapter and Story Experience Awards"
-RULE_EARNING = "Maelstrom rules.md, Earning Experience"
-
-SESSION_AWARDS = (*CHAPTER_AWARDS, *STORY_AWARDS)
-"""The seed's suggested awards, 1 XP each, in the order the award grid shows them."""
+RULE_AWARDS = "Sessions and awards"
+"""What a refused award cites: the award grid's own rules (whose characters, which awards,
+what amount), the same for every system."""
 
 CUSTOM_MIN, CUSTOM_MAX = 1, 100
-
-
-def award_reason(name: str) -> str:
-    """The ledger reason of one of the seed's awards, as the XP page writes it too."""
-    return f"{name} award"
 
 
 def session_create(
@@ -64,8 +56,9 @@ def session_award(
 
     Args:
         session: the session the awards belong to; every entry is linked to it.
-        awards: the seed's awards ticked per character id, e.g. ``{12: ["Heroism"]}``
-            (1 XP each; see ``SESSION_AWARDS``).
+        awards: the system's named awards ticked per character id, e.g.
+            ``{12: ["Heroism"]}`` (:meth:`systems.SheetSystem.session_awards`: Maelstrom's
+            chapter and story awards, Shattered World's universal achievements).
         custom: a custom amount (1-100 XP) and its reason per character id.
         custom_for_all: a custom amount and reason for every living character of the
             campaign (on top of any custom amount of their own).
@@ -76,7 +69,8 @@ def session_award(
 
     Raises RuleError, before writing anything, for an unknown award, a character outside
     the session's campaign, a character not in play (an import awaiting the GM, or refused:
-    ``custom_for_all`` skips those, as it skips the dead), a custom amount outside 1-100 or
+    ``custom_for_all`` skips those, as it skips a character out of the story:
+    :meth:`systems.SheetSystem.is_out_of_play`), a custom amount outside 1-100 or
     without a reason, and when nothing at all is awarded. Returns the entries, by character
     id then in award order.
     """
@@ -96,28 +90,24 @@ def session_award(
             character = characters.get(character_id)
             if character is not None and not character.in_play:
                 character.require_in_play()  # raises, naming it and why
-        system = systems.for_ruleset(session.campaign.ruleset)
-        named: Mapping[int, Iterable[str]] = {}
-        if system is not None:  # the system's own awards (achievements), not Maelstrom's
-            named, awards = _named_awards(awards, system.session_awards(session.campaign),
-                                          characters), {}
-        per_character = _awards_by_character(awards, custom, custom_for_all, characters)
-        if not per_character and not named:
+        system = systems.for_campaign(session.campaign)
+        named = _named_awards(awards, system.session_awards(session.campaign), characters)
+        custom_awards = _custom_awards(custom, custom_for_all, characters, system)
+        if not custom_awards and not named:
             raise RuleError("Tick at least one award or enter an amount of XP, for a character "
                             "or for everyone.", RULE_AWARDS)
         entries: list[XpEntry] = []
-        for character_id, character_awards in sorted(per_character.items()):
-            entries += xp_award_many(character=characters[character_id],
-                                     awards=character_awards, by=by, session=session)
-        for character_id, names in sorted(named.items()):
-            locked = lock_character(character_id)
-            for name in names:
-                assert system is not None
-                try:
-                    entries.append(system.session_award(locked, name, by=by,
-                                                        session=session))
-                except RuleError as exc:
-                    raise RuleError(f"{locked.name}: {exc.message}", exc.rule) from None
+        for character_id in sorted({*named, *custom_awards}):
+            try:
+                entries += xp_award_many(character=characters[character_id],
+                                         named=named.get(character_id, ()),
+                                         awards=custom_awards.get(character_id, []),
+                                         by=by, session=session)
+            except RuleError as exc:
+                name = characters[character_id].name
+                if exc.message.startswith(f"{name}"):
+                    raise
+                raise RuleError(f"{name}: {exc.message}", exc.rule) from None
     return entries
 
 
@@ -125,7 +115,7 @@ def _named_awards(
     awards: Mapping[int, Iterable[str]], offered: tuple[str, ...],
     characters: Mapping[int, Character],
 ) -> dict[int, list[str]]:
-    """A described system's ticked awards, checked against what it offers and the
+    """The system's ticked awards, checked against what it offers and the
     campaign's characters. Raises RuleError for the first problem."""
     result: dict[int, list[str]] = {}
     for character_id, names in awards.items():
@@ -139,27 +129,21 @@ def _named_awards(
     return result
 
 
-def _awards_by_character(
-    awards: Mapping[int, Iterable[str]],
+def _custom_awards(
     custom: Mapping[int, tuple[int, str]],
     custom_for_all: tuple[int, str] | None,
     characters: Mapping[int, Character],
+    system: systems.SheetSystem,
 ) -> dict[int, list[tuple[int, str]]]:
-    """Check every award and spell them out as ``{character id: [(xp, reason), ...]}``;
+    """Check the custom amounts and spell them out as ``{character id: [(xp, reason), ...]}``;
     characters who get nothing are left out. Raises RuleError for the first problem."""
-    strangers = sorted((set(awards) | set(custom)) - set(characters))
+    strangers = sorted(set(custom) - set(characters))
     if strangers:
         raise RuleError(
             f"Character #{strangers[0]} is not in this campaign; awards go to its characters "
             "only.", RULE_AWARDS,
         )
     result: dict[int, list[tuple[int, str]]] = {}
-    for character_id, names in awards.items():
-        for name in names:
-            if name not in SESSION_AWARDS:
-                raise RuleError(f"{name!r} is not one of the chapter or story awards.",
-                                RULE_AWARDS)
-            result.setdefault(character_id, []).append((1, award_reason(name)))
     for character_id, (amount, reason) in custom.items():
         _check_custom(amount, reason, for_whom=characters[character_id].name)
         result.setdefault(character_id, []).append((amount, reason.strip()))
@@ -167,7 +151,7 @@ def _awards_by_character(
         amount, reason = custom_for_all
         _check_custom(amount, reason, for_whom="everyone")
         for character in characters.values():
-            if not character.dead and character.in_play:
+            if character.in_play and not system.is_out_of_play(character):
                 result.setdefault(character.pk, []).append((amount, reason.strip()))
     return result
 
@@ -175,9 +159,9 @@ def _awards_by_character(
 def _check_custom(amount: int, reason: str, *, for_whom: str) -> None:
     if not CUSTOM_MIN <= amount <= CUSTOM_MAX:
         raise RuleError(f"The custom award for {for_whom} must be between {CUSTOM_MIN} and "
-                        f"{CUSTOM_MAX} XP.", RULE_EARNING)
+                        f"{CUSTOM_MAX} XP.", RULE_AWARDS)
     if not reason.strip():
-        raise RuleError(f"Give a reason for the custom award for {for_whom}.", RULE_EARNING)
+        raise RuleError(f"Give a reason for the custom award for {for_whom}.", RULE_AWARDS)
 
 
 def campaign_system_change(

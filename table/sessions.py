@@ -25,12 +25,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 import systems
-from campaigns.models import Campaign, Membership, Session
+from campaigns.models import Membership, Session
 from campaigns.permissions import get_membership
 from characters.models import Character, XpEntry
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
-from rulesets.maelstrom import RuleError
+from rulesets.errors import RuleError
 from table import services as session_services
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ class SessionAwardForm(forms.Form):
     ROW_FIELD = re.compile(r"^(?:awards|amount|reason)-(\d+)$")
 
     def __init__(self, *args: Any, characters: Iterable[Character],
-                 award_names: Iterable[str] = session_services.SESSION_AWARDS,
+                 award_names: Iterable[str] = (),
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [(name, name) for name in award_names]
@@ -167,10 +167,12 @@ def session_detail(request: AuthenticatedHttpRequest, pk: int, session_pk: int) 
     if request.method == "POST" and not membership.is_gm:
         raise Http404("No such page.")
     characters = {c.pk: c for c in session.campaign.characters.select_related("owner")}
-    # The grid lists who can receive XP: not the dead, nor an import awaiting the GM or
-    # refused (session_award refuses those too; the grid should not offer them).
-    living = [c for c in characters.values() if not c.dead and c.in_play]
-    names = award_names(session.campaign)
+    # The grid lists who can receive XP: not a character out of the story (the dead), nor an
+    # import awaiting the GM or refused (session_award refuses those too; the grid should
+    # not offer them).
+    system = systems.for_campaign(session.campaign)
+    living = [c for c in characters.values() if c.in_play and not system.is_out_of_play(c)]
+    names = system.session_awards(session.campaign)
     form = None
     if membership.is_gm:
         data = request.POST if request.method == "POST" else None
@@ -195,15 +197,8 @@ def session_detail(request: AuthenticatedHttpRequest, pk: int, session_pk: int) 
             if not request.htmx:
                 return redirect(session)
             form = SessionAwardForm(characters=living, award_names=names)
-    context = _detail_context(request, membership, session, characters, form, names)
+    context = _detail_context(request, membership, session, characters, form, names, system)
     return render_page(request, DETAIL_PAGE, "session-awards", context)
-
-
-def award_names(campaign: Campaign) -> tuple[str, ...]:
-    """The awards the grid offers: Maelstrom's chapter and story awards, or what the
-    campaign's system names (Shattered World's achievements; none: custom amounts only)."""
-    system = systems.for_campaign(campaign)
-    return system.session_awards(campaign) if system else session_services.SESSION_AWARDS
 
 
 @dataclass
@@ -222,6 +217,7 @@ class Received:
 def _detail_context(
     request: AuthenticatedHttpRequest, membership: Membership, session: Session,
     characters: dict[int, Character], form: SessionAwardForm | None, names: tuple[str, ...],
+    system: systems.SheetSystem,
 ) -> dict[str, Any]:
     """The session page's context; the award grid only ever enters the GM's."""
     received: dict[int, Received] = {}
@@ -239,7 +235,7 @@ def _detail_context(
         "received_total": sum(r.total for r in rows),
         "entry_count": sum(len(r.entries) for r in rows),
         "award_names": names,
-        "maelstrom_awards": session.campaign.ruleset == "maelstrom",
+        "award_help": system.session_awards_help(session.campaign),
         "form": form,
         "award_rows": form.rows(characters) if form is not None else [],
     }

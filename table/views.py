@@ -19,12 +19,11 @@ from django.views.decorators.http import require_POST
 
 import systems
 from campaigns.invites import invite_context
-from campaigns.models import Campaign
 from campaigns.permissions import get_campaign_as_gm, get_membership
 from characters.cards import party_card_context
 from core import dice as server_dice
 from core.http import AuthenticatedHttpRequest
-from rolls.forms import RequestedRollForm, RequestWhoForm
+from rolls.forms import RequestWhoForm
 from rulesets import registry
 from rulesets.errors import RuleError
 from table import services
@@ -60,15 +59,19 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "live_campaign": campaign,
         "membership": membership,
         "system": system,
-        # The GM's panel of a described system (Shahquest's tension pool, skill lists...).
-        **(system.dashboard_context(campaign) if system and membership.is_gm else {}),
+        # The GM's panel of the system (Shahquest's tension pool, skill lists...).
+        **(system.dashboard_context(campaign) if membership.is_gm else {}),
         "members": members,
         # The GM's dashboard: a card per character with the tracks that matter at the table.
         "party": [party_card_context(c) for c in characters] if membership.is_gm else [],
         "npc_examples": getattr(registry.get(campaign.ruleset).module, "QUICK_ROLL_EXAMPLES", ()),
         "npc_text": request.GET.get("npc", "")[:200],
-        **_request_forms(campaign, system, [(c.pk, c.name) for c in characters
-                                                   if not c.dead and c.in_play]),
+        # The "Ask for a roll" form: whom (not a character out of the story, nor one
+        # awaiting the GM) and what the system lets the GM ask for (none: no form).
+        "request_form": RequestWhoForm(characters=[
+            (c.pk, c.name) for c in characters
+            if c.in_play and not system.is_out_of_play(c)]),
+        "request_what": system.request_form(campaign),
         "sheets": sheets,
         "fellow_characters": fellow_characters,
         "rolls": campaign.rolls.filter(parent__isnull=True)
@@ -77,16 +80,6 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         **invite_context(request, campaign, membership.is_gm),
     }
     return render(request, "table/campaign_detail.html", context)
-
-
-def _request_forms(campaign: Campaign, system: systems.SheetSystem | None,
-                   people: list[tuple[int, str]]) -> dict[str, object]:
-    """The "Ask for a roll" form: Maelstrom's, or whom-and-note plus what the described
-    system lets the GM ask for (``request_what``; none when it has no requests)."""
-    if system is None:
-        return {"request_form": RequestedRollForm(characters=people)}
-    return {"request_form": RequestWhoForm(characters=people),
-            "request_what": system.request_form(campaign)}
 
 
 @require_POST
@@ -99,8 +92,8 @@ def campaign_system_action(request: AuthenticatedHttpRequest, pk: int, action: s
     a redirect to the dashboard with a message. Players and strangers get 404."""
     campaign = get_campaign_as_gm(request.user, pk)
     system = systems.for_campaign(campaign)
-    change = system.campaign_actions.get(action) if system else None
-    if system is None or change is None:
+    change = system.campaign_actions.get(action)
+    if change is None:
         raise Http404("No such change in this campaign.")
     form = change.form(request.POST)
     error = success = ""

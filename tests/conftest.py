@@ -13,8 +13,8 @@ from django.db.models import Sum
 from django.test import Client, override_settings
 
 from campaigns.models import Campaign, Membership
+from characters.ledger import banked_xp
 from characters.models import Character
-from characters.services import banked_xp
 from rulesets import registry
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
 from tests.tally import rules as tally_rules

@@ -3,6 +3,12 @@
 Both directions read it: the export (``transfer.services``) writes these columns, the import's
 schema (``transfer.schema``) types them and the import writes them back. docs/backup.md
 describes the format for people.
+
+Version 2 (written since Maelstrom moved onto the shared sheet layer) carries every system
+alike: a character's sheet in ``sheet``, a roll's dice in ``result``, a request's pool in
+``data`` and ``description``. Version 1 also carried the columns and rows Maelstrom kept of its
+own, which the system declares (:func:`transfer.schema.version_1_columns`); every version 1
+file still imports (``transfer.services`` reads it into version 2 first).
 """
 
 from __future__ import annotations
@@ -12,11 +18,14 @@ from typing import Any
 from django.db import models
 
 from campaigns.models import Campaign, Membership, Session
-from characters.models import Character, MeritFlaw, Trait, XpEntry
+from characters.models import Character, XpEntry
 from rolls.models import RequestedRoll, Roll
 
 FORMAT = "sheetkeeper"
-VERSION = 1
+VERSION = 2
+"""The version an export writes."""
+VERSIONS = (1, 2)
+"""Every version an import reads."""
 KINDS = ("character", "campaign")
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -27,18 +36,13 @@ FIELDS: dict[type[models.Model], tuple[str, ...]] = {
     Campaign: ("name", "starting_xp", "system_data", "created_at"),
     Membership: ("role", "joined_at"),
     Session: ("date", "title", "notes", "created_at"),
-    Character: ("name", "concept", "willpower_permanent", "willpower_current",
-                "health_bashing", "health_lethal", "health_aggravated", "dead", "huge_size",
-                "sheet", "xp_available", "xp_total", "created_at", "updated_at"),
-    Trait: ("kind", "name", "group", "ability", "advanced", "dots", "position"),
-    MeritFlaw: ("kind", "name", "points", "detail"),
+    Character: ("name", "concept", "sheet", "xp_available", "xp_total", "created_at",
+                "updated_at"),
     XpEntry: ("kind", "available_delta", "total_delta", "banked_delta", "trait_key",
               "bank_key", "rank_from", "rank_to", "reason", "created_at"),
-    Roll: ("ruleset", "kind", "description", "pool", "dice", "bonus_dice", "experience_die",
-           "outcome", "net", "botches", "summary", "result", "gm_only", "imported",
-           "created_at"),
-    RequestedRoll: ("kind", "traits", "difficulty", "threshold", "note", "data",
-                    "description", "created_at"),
+    Roll: ("ruleset", "kind", "description", "pool", "outcome", "net", "summary", "result",
+           "gm_only", "imported", "created_at"),
+    RequestedRoll: ("note", "data", "description", "created_at"),
 }
 """The columns each model carries in the document, under their own names, as they are."""
 
@@ -60,8 +64,6 @@ LINKS: dict[type[models.Model], dict[str, str]] = {
                 "owner": "a username",
                 "review": "never exported: the import sets it (a player's character awaits "
                           "the GM; the GM's own file is theirs to vouch for)"},
-    Trait: {"id": _NUMBER, "character": "listed under its character"},
-    MeritFlaw: {"id": _NUMBER, "character": "listed under its character"},
     XpEntry: {"id": _NUMBER, "character": "listed under its character",
               "reverses": _NUMBER, "session": _NUMBER, "created_by": "a username"},
     Roll: {"id": _NUMBER, "campaign": "the document's campaign", "character": _NUMBER,

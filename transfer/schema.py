@@ -9,28 +9,35 @@ besides the links, ledger and rules checks of :mod:`transfer.services`:
    character in any text or key (NUL, escapes, lone surrogates; tab and newlines only),
    no fraction and no whole number outside what JSON carries exactly. A hostile file stops
    here before any rule reads it.
-2. :func:`check_document`, once the rows are read: the document against its system's
-   schema (pydantic, strict): the envelope, the campaign, members, sessions, characters,
-   trait rows, merits and flaws, ledger entries, rolls and roll requests, each with exactly
-   its known keys (every column of :data:`transfer.format.FIELDS` typed from its model:
-   lengths, ranges, choices), and the JSON a system keeps (a sheet, campaign data, a roll's
-   pool and result by kind, a request's data, the dice) against the system's own
+2. :func:`check_document`, once the rows are read: the document (format version 2)
+   against its system's schema (pydantic, strict): the envelope, the campaign, members,
+   sessions, characters, ledger entries, rolls and roll requests, each with exactly its
+   known keys (every column of :data:`transfer.format.FIELDS` typed from its model: lengths,
+   ranges, choices), and the JSON a system keeps (a sheet, campaign data, a roll's pool and
+   result by kind, a request's data) against the system's own
    :class:`~systems.schema.ImportSchema`. Names may not be empty, text holds one
    line unless it is notes, and no date or time lies in the future
    (:data:`CLOCK_SKEW` allowed).
 
-Either raises :class:`SchemaError` naming the field as a path
+A version 1 file is read into the version 2 document it stands for (``transfer.services``)
+and checked as one; before that, :func:`check_version_1` checks the parts only version 1 has
+(:func:`version_1_columns`: Maelstrom's trait rows, track, dice and request columns), typed
+as their columns were and, for the JSON ones, as the file's system's
+:class:`~systems.schema.ImportSchema` says (``dice``, ``request_traits``).
+
+Each raises :class:`SchemaError` naming the field as a path
 (``characters[0].sheet.features[2].die``) and the rule.
 """
 
 from __future__ import annotations
 
 import datetime
+import importlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol, TypeVar, cast
 
 from django.db import models
 from django.utils import timezone
@@ -39,10 +46,12 @@ from pydantic import AfterValidator, Field, TypeAdapter, ValidationError, create
 from pydantic_core import ErrorDetails
 
 from campaigns.models import Campaign, Membership, Session
-from characters.models import Character, MeritFlaw, Trait, XpEntry
+from characters.models import Character, XpEntry
 from rolls.models import RequestedRoll, Roll
+from rulesets.registry import RULESETS
 from systems import schema as sk
-from transfer.format import FIELDS, LATER_FIELDS
+from systems.registry import package_of
+from transfer.format import FIELDS, LATER_FIELDS, VERSION
 
 MAX_DEPTH = 16
 """Deepest nesting of objects and lists in a document (a genuine export nests 8 deep)."""
@@ -73,7 +82,7 @@ MAX_CHARACTERS = 1_000
 MAX_MEMBERS = 1_000
 MAX_SESSIONS = 10_000
 MAX_ROWS = MAX_LIST
-"""Most characters, members, sessions, and rolls, requests, trait rows or ledger entries."""
+"""Most rolls, requests or ledger entries."""
 
 INTEGER_RANGES: dict[str, tuple[int, int]] = {
     "PositiveSmallIntegerField": (0, 32_767),
@@ -208,28 +217,29 @@ Username = Annotated[str, sk.name_line(150)]
 _SYSTEM_PARTS: dict[tuple[type[models.Model], str], str] = {
     (Campaign, "system_data"): "system_data",
     (Character, "sheet"): "sheet",
-    (Roll, "dice"): "dice",
-    (Roll, "bonus_dice"): "dice",
-    (Roll, "experience_die"): "dice",
-    (RequestedRoll, "traits"): "request_traits",
     (RequestedRoll, "data"): "request_data",
 }
 # A roll's pool and result depend on its kind: checked one roll at a time (_check_rolls).
 _BY_KIND = {(Roll, "pool"), (Roll, "result")}
 
 
-def _column_type(model: type[models.Model], name: str, system: sk.ImportSchema) -> Any:
-    """The pydantic type of one column as the document carries it."""
+def _model_column(model: type[models.Model], name: str, system: sk.ImportSchema) -> Any:
+    """The pydantic type of one column of ``model`` as the document carries it."""
     column = model._meta.get_field(name)
     # FIELDS names concrete columns only (tests/transfer checks it against the models), never
     # a reverse relation or a generic foreign key.
     assert isinstance(column, models.Field)
     if (model, name) in _SYSTEM_PARTS:
-        kind: Any = getattr(system, _SYSTEM_PARTS[(model, name)])
-    elif (model, name) in _BY_KIND:
-        kind = Any
-    elif isinstance(column, models.JSONField):  # a column no system declares
-        kind = dict[str, Any] if column.get_default() == {} else list[Any]
+        return getattr(system, _SYSTEM_PARTS[(model, name)])
+    if (model, name) in _BY_KIND:
+        return Any
+    return _column_type(column)
+
+
+def _column_type(column: models.Field[Any, Any]) -> Any:
+    """The pydantic type of a column no system declares, from the column's own limits."""
+    if isinstance(column, models.JSONField):
+        kind: Any = dict[str, Any] if column.get_default() == {} else list[Any]
     elif isinstance(column, models.DateTimeField):
         kind = Timestamp
     elif isinstance(column, models.DateField):
@@ -255,7 +265,8 @@ def _row_model(model: type[models.Model], fields: tuple[str, ...], system: sk.Im
                ) -> type[sk.Schema]:
     # Any: create_model's keyword arguments also name its options (__doc__, __module__), so a
     # precisely typed dict of (type, default) pairs matches none of its overloads.
-    columns: dict[str, Any] = {name: (_column_type(model, name, system), later.get(name, ...))
+    columns: dict[str, Any] = {name: (_model_column(model, name, system),
+                                      later.get(name, ...))
                                for name in fields}
     columns.update({name: (kind, ...) for name, kind in links.items()})
     return create_model(f"{slug}_{model.__name__}", __base__=sk.Schema, **columns)
@@ -289,16 +300,14 @@ def _schemas(slug: str) -> _Schemas:
     session = row(Session, id=Number)
     entry = row(XpEntry, id=Number, reverses=optional_number, session=optional_number,
                 created_by=Username)
-    character = row(Character, id=Number, owner=Username,
-                    traits=_rows(row(Trait), 500), merits_flaws=_rows(row(MeritFlaw), 200),
-                    xp_entries=_rows(entry, MAX_ROWS))
+    character = row(Character, id=Number, owner=Username, xp_entries=_rows(entry, MAX_ROWS))
     roll = row(Roll, id=Number, character=optional_number, parent=optional_number,
                rolled_by=Username)
     request = row(RequestedRoll, character=Number, answer=optional_number,
                   requested_by=Username)
     campaign = row(Campaign, created_by=Username, members=_rows(member, MAX_MEMBERS))
     envelope: dict[str, Any] = {  # Any: see _row_model
-        "format": (Literal["sheetkeeper"], ...), "version": (Literal[1], ...),
+        "format": (Literal["sheetkeeper"], ...), "version": (Literal[VERSION], ...),
         "system": (Literal[slug], ...), "exported_at": (Timestamp, ...),
         "sessions": (_rows(session, MAX_SESSIONS), ...),
         "rolls": (_rows(roll, MAX_ROWS), ...),
@@ -342,6 +351,175 @@ def check_document(data: Mapping[str, Any]) -> None:
                                                   f"{', '.join(schemas.rolls)})")
         _validate(kinds[0], roll["pool"], ("rolls", i, "pool"))
         _validate(kinds[1], roll["result"], ("rolls", i, "result"))
+
+
+# --- format version 1 -------------------------------------------------------------------------
+
+
+class Version1Reader(Protocol):
+    """What a system that kept data of its own in format version 1 declares as ``VERSION_1``
+    in ``systems/<slug>/schema.py`` (Maelstrom: its trait rows and merits and flaws, its
+    track columns, a roll's dice columns, a request's pool columns): the columns it was kept
+    in, which every version 1 file carries on its rows (another system's holding their
+    defaults), and how the version 2 parts of a row are made of them.
+
+    The ``make_*`` functions take the row's columns as checked (those of
+    :data:`transfer.format.FIELDS` and the version 1 ones of its kind, each of its column's
+    type) and raise RuleError for what the rules refuse (KeyError, TypeError, ValueError on
+    a shape they cannot read, which the import reports as data that cannot be read)."""
+
+    @property
+    def character(self) -> Mapping[str, models.Field[Any, Any]]:
+        """A character's columns, by name (unbound model fields)."""
+
+    @property
+    def rows(self) -> Mapping[str, Mapping[str, models.Field[Any, Any]]]:
+        """The lists of rows a character carried (``"traits"``) and their columns."""
+
+    @property
+    def row_words(self) -> Mapping[str, tuple[str, str]]:
+        """Each list's row in words, one and many (``("trait", "traits")``)."""
+
+    @property
+    def rows_max(self) -> Mapping[str, int]:
+        """The most rows of each list a character may carry."""
+
+    @property
+    def roll(self) -> Mapping[str, models.Field[Any, Any]]:
+        """A roll's columns."""
+
+    @property
+    def request(self) -> Mapping[str, models.Field[Any, Any]]:
+        """A roll request's columns."""
+
+    @property
+    def typed_by(self) -> Mapping[str, str]:
+        """A JSON column of a roll or request -> the field of the file's system's
+        :class:`~systems.schema.ImportSchema` that types it (``"dice"``)."""
+
+    @property
+    def make_sheet(self) -> Callable[[Mapping[str, Any], list[dict[str, Any]],
+                                      list[dict[str, Any]]], dict[str, Any]]:
+        """``(character's columns, its trait rows, its merits and flaws)`` -> its
+        ``Character.sheet``."""
+
+    @property
+    def make_roll(self) -> Callable[[Mapping[str, Any]],
+                                    tuple[dict[str, Any], dict[str, Any]]]:
+        """A roll's columns -> its ``(pool, result)``."""
+
+    @property
+    def make_request(self) -> Callable[[Mapping[str, Any]], tuple[dict[str, Any], str]]:
+        """A request's columns -> its ``(data, description)``."""
+
+
+_V = TypeVar("_V")
+
+
+@cache
+def version_1_reader(slug: str) -> Version1Reader | None:
+    """The system's reader of its own version 1 data (``VERSION_1`` of its schema module),
+    or ``None`` for a system that kept nothing of its own there."""
+    module = importlib.import_module(f"{package_of(slug)}.schema")
+    return cast("Version1Reader | None", getattr(module, "VERSION_1", None))
+
+
+@dataclass(frozen=True)
+class Version1Columns:
+    """The columns and rows a version 1 document carries beyond version 2, on every
+    system's rows (see :class:`Version1Reader` for each attribute)."""
+
+    character: Mapping[str, models.Field[Any, Any]]
+    rows: Mapping[str, Mapping[str, models.Field[Any, Any]]]
+    row_words: Mapping[str, tuple[str, str]]
+    rows_max: Mapping[str, int]
+    roll: Mapping[str, models.Field[Any, Any]]
+    request: Mapping[str, models.Field[Any, Any]]
+    typed_by: Mapping[str, str]
+
+
+@cache
+def version_1_columns() -> Version1Columns:
+    """The columns a version 1 document carries beyond version 2: those every registered
+    system that kept data of its own there declares (:func:`version_1_reader`), together."""
+    readers = [reader for slug in RULESETS
+               if (reader := version_1_reader(slug)) is not None]
+
+    def merged(part: Callable[[Version1Reader], Mapping[str, _V]]) -> dict[str, _V]:
+        return {key: value for reader in readers for key, value in part(reader).items()}
+
+    return Version1Columns(
+        character=merged(lambda r: r.character), rows=merged(lambda r: r.rows),
+        row_words=merged(lambda r: r.row_words), rows_max=merged(lambda r: r.rows_max),
+        roll=merged(lambda r: r.roll), request=merged(lambda r: r.request),
+        typed_by=merged(lambda r: r.typed_by))
+
+
+@dataclass(frozen=True)
+class _Part:
+    """The version 1 columns of one kind of row, and their schema."""
+
+    keys: frozenset[str]
+    adapter: TypeAdapter[Any]
+
+
+def _model(name: str, columns: Mapping[str, Any]) -> type[sk.Schema]:
+    """A model of exactly ``columns`` (name -> type), every one required."""
+    fields: dict[str, Any] = {key: (kind, ...) for key, kind in columns.items()}  # see _row_model
+    return create_model(name, __base__=sk.Schema, **fields)
+
+
+def _part(name: str, columns: Mapping[str, Any]) -> _Part:
+    return _Part(keys=frozenset(columns), adapter=TypeAdapter(_model(name, columns)))
+
+
+@cache
+def _version_1_parts(slug: str) -> tuple[_Part, _Part, _Part]:
+    """The schemas of the columns only version 1 has in a file of the system ``slug``: (a
+    character's, a roll's, a request's)."""
+    system = sk.import_schema(slug)
+    v1 = version_1_columns()
+
+    def typed(columns: Mapping[str, models.Field[Any, Any]]) -> dict[str, Any]:
+        return {name: getattr(system, v1.typed_by[name]) if name in v1.typed_by
+                else _column_type(column) for name, column in columns.items()}
+
+    character = typed(v1.character)
+    character.update({key: _rows(_model(f"{slug}_v1_{key}", typed(columns)),
+                                 v1.rows_max[key])
+                      for key, columns in v1.rows.items()})
+    if version_1_reader(slug) is not None:  # its sheet was in those rows and columns
+        character["sheet"] = sk.NO_DATA
+    return (_part(f"{slug}_v1_Character", character),
+            _part(f"{slug}_v1_Roll", typed(v1.roll)),
+            _part(f"{slug}_v1_RequestedRoll", typed(v1.request)))
+
+
+def check_version_1(data: Mapping[str, Any]) -> None:
+    """Check the parts of a version 1 document that version 2 does not have: each
+    character's track columns, trait rows and merits and flaws, each roll's dice columns
+    (the faces the system's ``ImportSchema.dice`` takes: none for a system that keeps its
+    dice in the result), each request's pool columns (``ImportSchema.request_traits``).
+
+    Args:
+        data: the decoded version 1 document, its rows read (every row an object with every
+            column, each of its column's JSON type: ``transfer.services`` checks that first).
+
+    Raises:
+        SchemaError: naming the first field that breaks the schema, and the rule.
+    """
+    character, roll, request = _version_1_parts(data["system"])
+    characters: list[tuple[tuple[str | int, ...], Any]] = (
+        [(("character",), data["character"])] if data["kind"] == "character"
+        else [(("characters", i), row) for i, row in enumerate(data["characters"])])
+    rows = [
+        *((character, where, row) for where, row in characters),
+        *((roll, ("rolls", i), row) for i, row in enumerate(data["rolls"])),
+        *((request, ("requested_rolls", i), row)
+          for i, row in enumerate(data["requested_rolls"])),
+    ]
+    for part, where, row in rows:
+        _validate(part.adapter, {key: row[key] for key in part.keys if key in row}, where)
 
 
 def _validate(adapter: TypeAdapter[Any], value: Any, where: tuple[str | int, ...]) -> None:

@@ -1,8 +1,8 @@
 """Export and import of characters and whole campaigns as one JSON document.
 
-The document, format version 1 (docs/backup.md describes it for people)::
+The document, format version 2 (docs/backup.md describes it for people)::
 
-    {"format": "sheetkeeper", "version": 1, "kind": "character" | "campaign",
+    {"format": "sheetkeeper", "version": 2, "kind": "character" | "campaign",
      "system": "<ruleset slug>", "exported_at": "<ISO 8601>",
 
      # kind "campaign":
@@ -19,9 +19,15 @@ The document, format version 1 (docs/backup.md describes it for people)::
                           <RequestedRoll columns>}, ...]}
 
     <character> = {"id": 1, "owner": "<username>", <Character columns>,
-                   "traits": [<Trait columns>], "merits_flaws": [<MeritFlaw columns>],
                    "xp_entries": [{"id": 1, "reverses": 1 | null, "session": 1 | null,
                                    "created_by": "<username>", <XpEntry columns>}, ...]}
+
+Every system's character keeps its whole sheet in ``sheet``, every roll its dice in ``result``
+and every request its pool in ``data`` and ``description``. Format version 1 also carried the
+rows and columns Maelstrom kept of its own (trait rows, merits and flaws, track columns, a
+roll's dice columns, a request's pool columns); a version 1 file is read into the version 2
+document it stands for (:func:`_from_version_1`, through the system's own reader of that data)
+and then checked and written exactly as a version 2 one.
 
 :data:`FIELDS` lists the columns each model carries; :data:`LINKS` says how every other column
 travels. ``id`` values are the document's own numbers (1, 2, ... in the order the rows were
@@ -48,9 +54,10 @@ from __future__ import annotations
 
 import copy
 import json
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 from django.contrib.auth import get_user_model
@@ -62,14 +69,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 import systems
 from campaigns.models import Campaign, Membership, Session, new_invite_token
 from characters.ledger import lock_character
-from characters.models import (
-    RULE_IMPORTS,
-    Character,
-    CharacterImport,
-    MeritFlaw,
-    Trait,
-    XpEntry,
-)
+from characters.models import RULE_IMPORTS, Character, CharacterImport, XpEntry
 from core.live import announce
 from rolls.models import RequestedRoll, Roll
 from rulesets import registry
@@ -82,6 +82,7 @@ from transfer.format import (
     LATER_FIELDS,
     MAX_UPLOAD_BYTES,
     VERSION,
+    VERSIONS,
 )
 
 if TYPE_CHECKING:
@@ -99,8 +100,8 @@ class TransferError(ValueError):
 
 
 def export_character(character: Character, *, gm_only_rolls: bool = True) -> dict[str, Any]:
-    """The character as a document of kind ``"character"``: its columns, trait rows, merits
-    and flaws, its whole XP ledger (with reversal and session links, and the sessions those
+    """The character as a document of kind ``"character"``: its columns (its sheet among
+    them), its whole XP ledger (with reversal and session links, and the sessions those
     link to), its rolls (follow-ups included) and the roll requests made of it.
 
     Args:
@@ -126,8 +127,7 @@ def export_character(character: Character, *, gm_only_rolls: bool = True) -> dic
                          entries=entries, rolls=rolls)
     return {
         **_header("character", character.campaign.ruleset),
-        "character": exporter.character(character, list(character.traits.order_by("pk")),
-                                        list(character.merits_flaws.order_by("pk"))),
+        "character": exporter.character(character),
         **exporter.tail(requests),
     }
 
@@ -141,12 +141,6 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
         A JSON-serialisable dict (see the module docstring).
     """
     characters = list(campaign.characters.select_related("owner").order_by("pk"))
-    traits: dict[int, list[Trait]] = defaultdict(list)
-    for trait in Trait.objects.filter(character__campaign=campaign).order_by("pk"):
-        traits[trait.character_id].append(trait)
-    merits: dict[int, list[MeritFlaw]] = defaultdict(list)
-    for row in MeritFlaw.objects.filter(character__campaign=campaign).order_by("pk"):
-        merits[row.character_id].append(row)
     exporter = _Exporter(
         sessions=list(campaign.sessions.order_by("pk")), characters=characters,
         entries=list(XpEntry.objects.filter(character__campaign=campaign)
@@ -165,7 +159,7 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
             "members": [{"username": m.user.get_username(), **_columns(m, Membership)}
                         for m in members],
         },
-        "characters": [exporter.character(c, traits[c.pk], merits[c.pk]) for c in characters],
+        "characters": [exporter.character(c) for c in characters],
         **exporter.tail(list(requests)),
     }
 
@@ -226,14 +220,11 @@ class _Exporter:
     def _ref(self, refs: dict[int, int], pk: int | None) -> int | None:
         return None if pk is None else refs[pk]
 
-    def character(self, character: Character, traits: list[Trait],
-                  merits_flaws: list[MeritFlaw]) -> dict[str, Any]:
+    def character(self, character: Character) -> dict[str, Any]:
         return {
             "id": self.character_refs[character.pk],
             "owner": character.owner.get_username(),
             **_columns(character, Character),
-            "traits": [_columns(t, Trait) for t in traits],
-            "merits_flaws": [_columns(m, MeritFlaw) for m in merits_flaws],
             "xp_entries": [{
                 "id": self.entry_refs[e.pk],
                 "reverses": self._ref(self.entry_refs, e.reverses_id),
@@ -271,7 +262,7 @@ def _map_roll_ids(ruleset: str, system_data: Any, change: Callable[[Any], Any]) 
     :attr:`~systems.SheetSystem.system_data_roll_ids`): database ids to document
     numbers on export, and back on import."""
     system = systems.for_ruleset(ruleset)
-    if system is None or not isinstance(system_data, dict):
+    if not isinstance(system_data, dict):
         return
     for key, id_key in system.system_data_roll_ids:
         part = system_data.get(key)
@@ -326,7 +317,7 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
     """Import a character document into ``campaign`` as ``owner``'s character, atomically.
 
     Everything is checked first (:class:`TransferError` otherwise, nothing written); then the
-    character, its traits, merits and flaws, ledger, rolls and requests are written as they
+    character (its sheet among its columns), its ledger, rolls and requests are written as they
     were, with new ids and the links between them kept. ``owner`` also becomes the author of
     every roll, ledger entry and request it brings (usernames do not travel). An award linked
     to a session is linked to the campaign's session of the same date and title when there is
@@ -353,7 +344,8 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
             out of range, a broken link, a ledger that does not add up, a sheet the rules
             refuse).
     """
-    _check_header(data, "character")
+    version = _check_header(data, "character")
+    data = _from_version_1(data) if version == 1 else data
     if data["system"] != campaign.ruleset:
         raise TransferError(
             f"This is a {registry.get(data['system']).name} character and {campaign.name} "
@@ -374,7 +366,7 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
         character = written[plan.characters[0].ref]
         CharacterImport.objects.create(
             character=character, imported_by=owner, exported_at=_exported_at(data),
-            file_system=data["system"], file_version=data["version"],
+            file_system=data["system"], file_version=version,
             sessions=[{"date": s.date.isoformat(), "title": s.title,
                        "linked": sessions[ref] is not None}
                       for ref, s in plan.sessions.items()],
@@ -412,7 +404,8 @@ def import_campaign(data: Any, gm: User, *, keep_users: bool = False) -> Campaig
     Raises:
         TransferError: naming the problem, as :func:`import_character` does.
     """
-    _check_header(data, "campaign")
+    if _check_header(data, "campaign") == 1:
+        data = _from_version_1(data)
     head = _campaign_row(data["campaign"], data["system"])
     plan = _Plan.read(data, head.campaign)
     accounts: dict[str, User] = {}
@@ -525,19 +518,149 @@ def _insert(row: models.Model) -> None:
     row.save_base(raw=True, force_insert=True)
 
 
+# --- Reading format version 1 ---------------------------------------------------------------
+
+
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """The version 2 document a version 1 document stands for (docs/backup.md, "Files of
+    format version 1").
+
+    Version 1 carried, besides every column of version 2, the rows and columns Maelstrom kept
+    of its own (:func:`transfer.schema.version_1_columns`, as the system declares them: a
+    character's trait rows, merits and flaws and track columns, a roll's dice columns, a
+    request's pool columns). Each row is checked as it was then (every column there and none
+    unknown, each of its column's type, then :func:`transfer.schema.check_version_1`); then
+    the system's reader of its own version 1 data (:func:`transfer.schema.version_1_reader`)
+    makes each character's sheet, each roll's pool and result, each request's data and
+    description from them. A system without one kept nothing there: its characters list no
+    such rows, its rolls keep no faces in those columns (its schema's ``dice``), and the
+    columns' defaults are dropped. The document returned is checked
+    and written exactly as a version 2 one (the system's ``check_sheet`` judges the sheet).
+
+    Args:
+        data: a version 1 document, its header and shape checked (:func:`_check_header`);
+            it is not changed.
+
+    Returns:
+        A new document of format version 2.
+
+    Raises:
+        TransferError: naming the row and the problem, or the rule that refuses a sheet or a
+            roll.
+    """
+    document = copy.deepcopy(data)
+    document["version"] = VERSION
+    slug = document["system"]
+    v1 = schema.version_1_columns()
+    reader = schema.version_1_reader(slug)
+    rules = registry.get(slug).name
+    if document["kind"] == "character":
+        characters = [_object(document["character"], "The character")]
+    else:
+        campaign = _object(document["campaign"], "The campaign")
+        _keys(campaign, {*FIELDS[Campaign], "created_by", "members"}, "The campaign", 1)
+        for i, row in enumerate(_list(campaign["members"], "The campaign's members"), 1):
+            where = f"Member {i} of the campaign"
+            _keys(_object(row, where), {*FIELDS[Membership], "username"}, where, 1)
+        characters = [_object(row, f"Character {i}") for i, row in
+                      enumerate(_list(document["characters"], "The characters"), start=1)]
+    for i, row in enumerate(_list(document["sessions"], "The sessions"), start=1):
+        _keys(_object(row, f"Session {i}"), {*FIELDS[Session], "id"}, f"Session {i}", 1)
+    wheres = [_version_1_character(row, i, v1) for i, row in enumerate(characters, start=1)]
+    rolls = _list(document["rolls"], "The rolls")
+    for i, row in enumerate(rolls, start=1):
+        _checked_columns({**_model_columns(Roll), **v1.roll},
+                         {**LATER_FIELDS[Roll], **_object(row, f"Roll {i}")}, f"Roll {i}",
+                         ("id", "character", "parent", "rolled_by"), 1)
+    requests = _list(document["requested_rolls"], "The requested rolls")
+    for i, row in enumerate(requests, start=1):
+        _checked_columns({**_model_columns(RequestedRoll), **v1.request},
+                         _object(row, f"Requested roll {i}"), f"Requested roll {i}",
+                         ("character", "answer", "requested_by"), 1)
+    _checked(schema.check_version_1, document)
+
+    # Every row is as version 1 wrote it: make the version 2 parts.
+    for row, where in zip(characters, wheres, strict=True):
+        columns = _version_1_columns(row, v1.character)
+        lists = [row.pop(key) for key in v1.rows]
+        if reader is None:
+            carried = [v1.row_words[key][1] for key, items in zip(v1.rows, lists, strict=True)
+                       if items]
+            if carried:
+                raise TransferError(f"{where}: the {rules} rules refuse this sheet: a {rules} "
+                                    f"character has no {' or '.join(carried)}.")
+            continue
+        try:
+            row["sheet"] = checks.readable(partial(reader.make_sheet, columns, *lists),
+                                           "the sheet")
+        except RuleError as exc:
+            raise TransferError(f"{where}: the {rules} rules refuse this sheet: {exc}"
+                                ) from None
+    for i, row in enumerate(rolls, start=1):
+        columns = _version_1_columns(row, v1.roll)
+        try:
+            if reader is not None:
+                row["pool"], row["result"] = checks.readable(
+                    partial(reader.make_roll, columns), "its dice")
+        except RuleError as exc:
+            raise TransferError(f"Roll {i} is refused: {exc}") from None
+    for i, row in enumerate(requests, start=1):
+        columns = _version_1_columns(row, v1.request)
+        try:
+            if reader is not None:
+                row["data"], row["description"] = checks.readable(
+                    partial(reader.make_request, columns), "its pool")
+        except RuleError as exc:
+            raise TransferError(f"Requested roll {i} is refused: {exc}") from None
+    return document
+
+
+def _version_1_columns(row: dict[str, Any], names: Collection[str]) -> dict[str, Any]:
+    """A copy of every column of a version 1 ``row``, which keeps those of version 2 only
+    (``names`` are taken out of it)."""
+    columns = dict(row)
+    for name in names:
+        del row[name]
+    return columns
+
+
+def _version_1_character(row: dict[str, Any], index: int, v1: schema.Version1Columns
+                         ) -> str:
+    """Check a version 1 character's columns and rows (and its ledger entries' keys);
+    returns how messages name it ("Character 1 (Rook)")."""
+    where = f"Character {index}"
+    values = _checked_columns({**_model_columns(Character), **v1.character}, row, where,
+                              ("id", "owner", "xp_entries", *v1.rows), 1)
+    where = f"Character {index} ({values['name']})"
+    for key, columns in v1.rows.items():
+        one, many = v1.row_words[key]
+        for i, item in enumerate(_list(row[key], f"{where}'s {many}"), start=1):
+            _checked_columns(columns, _object(item, f"{where}'s {one} {i}"),
+                             f"{where}'s {one} {i}", version=1)
+    for i, entry in enumerate(_list(row["xp_entries"], f"{where}'s XP ledger"), start=1):
+        entry_where = f"{where}'s XP entry {i}"
+        _keys(_object(entry, entry_where),
+              {*FIELDS[XpEntry], "id", "reverses", "session", "created_by"}, entry_where, 1)
+    return where
+
+
 # --- Checking a document --------------------------------------------------------------------
 
 
-def _check_header(data: Any, kind: str) -> None:
+def _check_header(data: Any, kind: str) -> int:
+    """Check the envelope of a document of ``kind``, then the shape of all of it
+    (:func:`transfer.schema.check_shape`); returns its format version (one of
+    :data:`~transfer.format.VERSIONS`). Raises TransferError."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TransferError('This is not a Sheetkeeper export: its "format" is not '
                             f'"{FORMAT}".')
     version = data.get("version")
-    if version != VERSION or not _is_int(version):
+    if not _is_int(version) or version not in VERSIONS:
         newer = _is_int(version) and version > VERSION
+        read = " and ".join(str(v) for v in VERSIONS)
         raise TransferError(
-            f"The file is format version {version!r}; this Sheetkeeper reads version "
-            f"{VERSION}{' (the file comes from a newer Sheetkeeper)' if newer else ''}.")
+            f"The file is format version {version!r}; this Sheetkeeper reads versions "
+            f"{read}{' (the file comes from a newer Sheetkeeper)' if newer else ''}.")
     if data.get("kind") not in KINDS:
         raise TransferError(f"The file's kind {data.get('kind')!r} is neither a character "
                             "nor a campaign.")
@@ -551,8 +674,9 @@ def _check_header(data: Any, kind: str) -> None:
                             f"plays ({', '.join(registry.RULESETS)}).")
     body = ("character",) if kind == "character" else ("campaign", "characters")
     _keys(data, {"format", "version", "kind", "system", "exported_at", *body, "sessions",
-                 "rolls", "requested_rolls"}, "The file")
+                 "rolls", "requested_rolls"}, "The file", version)
     _checked(schema.check_shape, data)
+    return version
 
 
 def _checked(check: Callable[[Any], None], data: Any) -> None:
@@ -567,7 +691,9 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _keys(data: Mapping[str, Any], expected: set[str], where: str) -> None:
+def _keys(data: Mapping[str, Any], expected: set[str], where: str,
+          version: int = VERSION) -> None:
+    """Every key of ``expected`` in ``data`` and no other (a file of format ``version``)."""
     missing = sorted(expected - set(data))
     if missing:
         raise TransferError(f"{where} lacks {', '.join(repr(k) for k in missing)}.")
@@ -576,7 +702,7 @@ def _keys(data: Mapping[str, Any], expected: set[str], where: str) -> None:
         # A hostile file may bring thousands of keys, each of any length: name a few.
         named = ", ".join(ascii(k[:40]) for k in unknown[:5])
         more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
-        raise TransferError(f"{where} has {named}{more}, which format version {VERSION} does "
+        raise TransferError(f"{where} has {named}{more}, which format version {version} does "
                             "not have.")
 
 
@@ -596,17 +722,31 @@ def _row(model: type[models.Model], data: Any, where: str, links: tuple[str, ...
          ) -> dict[str, Any]:
     """The model's columns from ``data``, each checked: every key present and none unknown,
     the JSON type the column needs, the column's own limits (length, range, choices)."""
-    data = _object(data, where)
-    data = {**LATER_FIELDS.get(model, {}), **data}
-    _keys(data, {*FIELDS[model], *links}, where)
-    return {name: _value(model, name, data[name], where) for name in FIELDS[model]}
+    data = {**LATER_FIELDS.get(model, {}), **_object(data, where)}
+    return _checked_columns(_model_columns(model), data, where, links)
 
 
-def _value(model: type[models.Model], name: str, raw: Any, where: str) -> Any:
-    column = model._meta.get_field(name)
-    # FIELDS names concrete columns only (tests/transfer checks it against the models), never
-    # a reverse relation or a generic foreign key.
-    assert isinstance(column, models.Field)
+def _model_columns(model: type[models.Model]) -> dict[str, models.Field[Any, Any]]:
+    columns = {}
+    for name in FIELDS[model]:
+        column = model._meta.get_field(name)
+        # FIELDS names concrete columns only (tests/transfer checks it against the models),
+        # never a reverse relation or a generic foreign key.
+        assert isinstance(column, models.Field)
+        columns[name] = column
+    return columns
+
+
+def _checked_columns(columns: Mapping[str, models.Field[Any, Any]], data: dict[str, Any],
+                     where: str, links: tuple[str, ...] = (), version: int = VERSION
+                     ) -> dict[str, Any]:
+    """The values of ``columns`` from the object ``data`` (which holds them, the ``links``
+    and nothing else), each checked as its column (:func:`_value`)."""
+    _keys(data, {*columns, *links}, where, version)
+    return {name: _value(column, name, data[name], where) for name, column in columns.items()}
+
+
+def _value(column: models.Field[Any, Any], name: str, raw: Any, where: str) -> Any:
     problem = f"{where}: {name!r} must be"
     value: Any = raw
     if raw is None:
@@ -725,8 +865,6 @@ class _CharacterPlan:
     ref: int
     owner: str
     character: Character
-    traits: list[Trait]
-    merits_flaws: list[MeritFlaw]
     entries: list[_Entry]
 
 
@@ -825,12 +963,6 @@ class _Plan:
             character.review = review
             _insert(character)
             written[plan.ref] = character
-            for trait in plan.traits:
-                trait.character = character
-            Trait.objects.bulk_create(plan.traits)
-            for merit in plan.merits_flaws:
-                merit.character = character
-            MeritFlaw.objects.bulk_create(plan.merits_flaws)
             entries: dict[int, XpEntry] = {}
             for entry in plan.entries:
                 row = entry.row
@@ -874,22 +1006,12 @@ def _read_character(data: dict[str, Any], index: int, campaign: Campaign,
                     sessions: Mapping[int, Session], entry_refs: dict[int, int],
                     taken: set[int]) -> _CharacterPlan:
     where = f"Character {index}"
-    values = _row(Character, data, where,
-                  links=("id", "owner", "traits", "merits_flaws", "xp_entries"))
+    values = _row(Character, data, where, links=("id", "owner", "xp_entries"))
     where = f"Character {index} ({values['name']})"
     ref = _id(data["id"], f"{where}'s 'id'")
     if ref in taken:
         raise TransferError(f"{where}: the number {ref} is used twice.")
     character = Character(campaign=campaign, **values)
-    traits = [Trait(**_row(Trait, row, f"{where}'s trait {i}"))
-              for i, row in enumerate(_list(data["traits"], f"{where}'s traits"), start=1)]
-    repeated = [key for key, n in Counter((t.kind, t.ability, t.name) for t in traits).items()
-                if n > 1]
-    if repeated:
-        raise TransferError(f"{where} has the trait {repeated[0][2]!r} twice.")
-    merits = [MeritFlaw(**_row(MeritFlaw, row, f"{where}'s merit or flaw {i}"))
-              for i, row in enumerate(_list(data["merits_flaws"],
-                                            f"{where}'s merits and flaws"), start=1)]
     entries: list[_Entry] = []
     by_ref: dict[int, _Entry] = {}
     for i, row in enumerate(_list(data["xp_entries"], f"{where}'s XP ledger"), start=1):
@@ -911,13 +1033,12 @@ def _read_character(data: dict[str, Any], index: int, campaign: Campaign,
         entry_refs[entry.ref] = ref
     _check_ledger(character, [e.row for e in entries], where)
     try:
-        checks.check_character(character, traits, merits)
+        checks.check_character(character)
     except RuleError as exc:
         raise TransferError(f"{where}: the {campaign.ruleset_name} rules refuse this sheet: "
                             f"{exc}") from None
     return _CharacterPlan(ref=ref, owner=_username(data["owner"], f"{where}'s 'owner'"),
-                          character=character, traits=traits, merits_flaws=merits,
-                          entries=entries)
+                          character=character, entries=entries)
 
 
 def _check_ledger(character: Character, entries: list[XpEntry], where: str) -> None:

@@ -6,15 +6,16 @@ imports this module.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from characters.services import (
     character_create_from_data,
     sheet_change,
     xp_award,
-    xp_spend_advance,
+    xp_spend,
 )
-from rolls.services import system_roll_create
+from rolls.services import roll_create
 from systems.genesys.system import SYSTEM
 
 if TYPE_CHECKING:
@@ -27,10 +28,11 @@ CAMPAIGN_NAME = "The Long Night (Genesys demo)"
 """The demo campaign's name."""
 
 
-def build(*, campaign: Campaign, gm: User, player: User, rng: Rng) -> None:
+def build(*, campaign: Campaign, gm: User, players: Sequence[User], rng: Rng) -> None:
     """Kestrel, a Scoundrel: created through the form, given 100 XP, two
     characteristics and a skill bought, creation finished, some wounds and strain, and
     two checks rolled."""
+    player = players[0]
     career = ["Cool", "Coordination", "Deception", "Perception", "Ranged", "Skulduggery",
               "Stealth", "Streetwise"]
     character = character_create_from_data(campaign=campaign, owner=player, data={
@@ -41,7 +43,7 @@ def build(*, campaign: Campaign, gm: User, player: User, rng: Rng) -> None:
     xp_award(character=character, amount=100, by=gm,
              reason="Demo starting XP (the core rules' Average Human has 110)")
     for key in ("characteristic:Agility", "characteristic:Cunning", "skill:Ranged"):
-        xp_spend_advance(character=character, key=key, by=player)
+        xp_spend(character=character, key=key, by=player)
         character.refresh_from_db()
     sheet_change(character=character, action=SYSTEM.actions["finish-creation"], data={},
                  by=player)
@@ -55,5 +57,5 @@ def build(*, campaign: Campaign, gm: User, player: User, rng: Rng) -> None:
         form = SYSTEM.roll_form(character, data)
         if not form.is_valid():
             raise ValueError(form.errors.as_text())
-        system_roll_create(character=character, data=form.cleaned_data, by=player, rng=rng)
+        roll_create(character=character, data=form.cleaned_data, by=player, rng=rng)
 

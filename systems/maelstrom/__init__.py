@@ -1,2 +1,6 @@
-"""Maelstrom's sheet layer: for now its import schema (``schema.py``); its sheet, creation and
-rolls still live in the apps until issue 15 moves them here."""
+"""Maelstrom's sheet layer (Maelstrom rules.md; /work/shared/RULES.md, Maelstrom): the sheet
+(``sheet.py``, ``system.py``), its in-place changes (``actions.py``), rolls and their
+follow-ups (``rolling.py``), the creation steps on pages of its own (``creation.py``,
+``views.py``, ``urls.py``), its checks of stored data, its demo, and the conversions from
+the storage it kept before issue 15 (``legacy.py``). Imports nothing: Django imports this
+package while the apps load."""

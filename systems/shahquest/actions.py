@@ -213,7 +213,7 @@ def _grant_plot_point(campaign: Campaign, character_id: int, rule: str) -> Chara
     every check that may refuse the move, so a refusal writes nothing.
 
     Raises:
-        RuleError: no such character in the campaign, a dead one, or one already holding
+        RuleError: no such character in the campaign, or one already holding
             the sheet's most plot points (``systems.shahquest.sheet.MAX_PLOT_POINTS``,
             a typing guard, not a rule).
     """
@@ -225,8 +225,6 @@ def _grant_plot_point(campaign: Campaign, character_id: int, rule: str) -> Chara
         character = None
     if character is None or character.campaign_id != campaign.pk:
         raise RuleError("choose a player's character of this campaign for the plot point", rule)
-    if character.dead:
-        raise RuleError(f"{character.name} is dead and cannot take a plot point", rule)
     sheet = dict(character.sheet or {})
     current = sheet.get("plot_points", 0)
     current = current if isinstance(current, int) and not isinstance(current, bool) else 0

@@ -7,10 +7,11 @@ package): nothing in the package imports it. :data:`DEMO_DATA` is also the tests
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from characters.services import character_create_from_data, sheet_change, xp_award
-from rolls.services import system_roll_create
+from rolls.services import roll_create
 from systems.shahquest.actions import ACTIONS
 from systems.shahquest.system import SYSTEM
 
@@ -44,13 +45,14 @@ DEMO_DATA: dict[str, str] = {
 Physical d8 with Athletics spread), as creation-form data."""
 
 
-def build(*, campaign: Campaign, gm: User, player: User, rng: Rng) -> None:
+def build(*, campaign: Campaign, gm: User, players: Sequence[User], rng: Rng) -> None:
     """Demetri from the seed's Dice Pools example, a roll, a stress hit and an award."""
+    player = players[0]
     character = character_create_from_data(campaign=campaign, owner=player, data=DEMO_DATA)
     xp_award(character=character, amount=10, reason="Demo award", by=gm)
     form = SYSTEM.roll_form(character, {"feature": ["1", "3", "8"],
                                         "specialization": ["6:0"], "setting_die": "6"})
     assert form.is_valid(), form.errors
-    system_roll_create(character=character, data=form.cleaned_data, by=player, rng=rng)
+    roll_create(character=character, data=form.cleaned_data, by=player, rng=rng)
     sheet_change(character=character, action=ACTIONS["stress-take"],
                  data={"kind": "physical", "die": 8}, by=gm)

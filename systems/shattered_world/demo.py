@@ -4,11 +4,12 @@ call (which is why this module, unlike the rest of the package, sits above the s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from characters.models import Character
-from characters.services import character_create_from_data, sheet_change, xp_spend_advance
-from rolls.services import system_roll_create
+from characters.services import character_create_from_data, sheet_change, xp_spend
+from rolls.services import roll_create
 from systems.shattered_world.actions import ACTIONS
 from systems.shattered_world.sheet import KEY_PREFIX, UAM
 from systems.shattered_world.system import SYSTEM
@@ -23,10 +24,10 @@ CAMPAIGN_NAME = "The Shattered Coast (Shattered World demo)"
 """The demo campaign's name."""
 
 
-def build(*, campaign: Campaign, gm: User, player: User,
-          rng: Rng) -> None:
+def build(*, campaign: Campaign, gm: User, players: Sequence[User], rng: Rng) -> None:
     """Kaelin, an elven Warrior (Knight) with a few achievements, a UAM level and two
     rolls."""
+    player = players[0]
     campaign.system_data = SYSTEM.default_system_data()
     campaign.save(update_fields=["system_data"])
     character = character_create_from_data(campaign=campaign, owner=player, data={
@@ -41,7 +42,7 @@ def build(*, campaign: Campaign, gm: User, player: User,
         character, _ = sheet_change(character=character, action=ACTIONS["achievement"],
                                     data={"kind": kind, "name": name,
                                           "category": "universal"}, by=gm)
-    xp_spend_advance(character=character, key=f"{KEY_PREFIX}{UAM}", by=player)
+    xp_spend(character=character, key=f"{KEY_PREFIX}{UAM}", by=player)
     character = Character.objects.get(pk=character.pk)
     sheet_change(character=character, action=ACTIONS["pool"],
                  data={"pool": "PF", "amount": 3, "direction": "lose"}, by=player)
@@ -49,4 +50,4 @@ def build(*, campaign: Campaign, gm: User, player: User,
                   "use_uam": True, "action": "Sword strike"},
                  {"die": "ad", "target": 4, "modifiers": (), "multipliers": "",
                   "use_uam": True, "action": "Spot the ambush"}):
-        system_roll_create(character=character, data=data, by=player, rng=rng)
+        roll_create(character=character, data=data, by=player, rng=rng)

@@ -42,7 +42,7 @@ def layer(module: str) -> int:
 
     rulesets 0 <- core 1 <- models, permissions, ledger and roll log (campaigns 2, characters 3,
     rolls 4) <- systems 5 <- services, forms and views of the apps, the GM's table, and each
-    system's demo (which composes the services) 6 <- transfer 7 <- urls, settings and
+    system's demo and own pages (which compose the services) 6 <- transfer 7 <- urls, settings and
     management commands 8.
     """
     parts = module.split(".")
@@ -56,7 +56,9 @@ def layer(module: str) -> int:
         if module == name or module.startswith(name + "."):
             return number
     if parts[0] == "systems":
-        return 6 if parts[-1] in {"demo", "demos"} else 5
+        # A system's demo, and its own pages (views and urls: Maelstrom's creation steps),
+        # compose the services as the apps' views do.
+        return 6 if parts[-1] in {"demo", "demos", "views", "urls"} else 5
     if parts[0] == "transfer":
         return 7
     return 6

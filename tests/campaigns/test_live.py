@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
@@ -16,8 +17,9 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
+import systems
 from campaigns.models import Membership
-from characters.services import damage_mark, xp_award
+from characters.services import sheet_change, xp_award
 from core.live import announce, group_name, seat_group_name
 from sheetkeeper.asgi import application
 
@@ -59,6 +61,13 @@ def test_an_event_goes_out_only_after_the_transaction_commits(
     assert message["data"] == {"campaign": campaign.pk, "character": 5}
 
 
+def _damage(character: Any, *, kind: str, levels: int) -> None:
+    """Damage marked through the sheet's own action, as the health box posts it."""
+    system = systems.for_campaign(character.campaign)
+    sheet_change(character=character, action=system.actions["damage"],
+                 data={"kind": kind, "levels": levels}, by=character.owner)
+
+
 def test_a_rolled_back_change_is_never_announced(
     campaign, bobs_character, django_capture_on_commit_callbacks
 ) -> None:  # type: ignore[no-untyped-def]
@@ -71,7 +80,7 @@ def test_a_rolled_back_change_is_never_announced(
             pytest.raises(RuntimeError),
             transaction.atomic(),
         ):
-            damage_mark(character=bobs_character, kind="lethal", levels=1)
+            _damage(bobs_character, kind="lethal", levels=1)
             raise RuntimeError("the request failed after the damage was marked")
         pending.extend(callbacks)
 
@@ -84,7 +93,7 @@ def test_damage_and_xp_are_announced_for_the_party_and_the_sheet(
 ) -> None:  # type: ignore[no-untyped-def]
     def play() -> None:
         with django_capture_on_commit_callbacks(execute=True):
-            damage_mark(character=bobs_character, kind="bashing", levels=2)
+            _damage(bobs_character, kind="bashing", levels=2)
         with django_capture_on_commit_callbacks(execute=True):
             xp_award(character=bobs_character, amount=2, reason="Heroism", by=alice)
 

@@ -1,68 +1,159 @@
-"""XP on the shared sheet layer under concurrency (3d6, docs/systems/three_d6.md: +1 to a
-subtrait costs 2 XP × the new modifier): Bob's two sessions buy Might and undo their latest
-purchase while the GM undoes from the XP page, all at once. Each confirmed purchase raised
-Might by one, each confirmed undo lowered it by one and refunded exactly that purchase, once;
-the balance is what the purchases still standing cost, and the ledger says the same."""
+"""XP on the shared sheet layer under concurrency, for every system of the registry: the
+player's two sessions buy the next rank of one key and undo their latest purchase while the
+GM undoes from the XP page, all at once. Each confirmed purchase raised the rank by one, each
+confirmed undo lowered it by one and refunded exactly that purchase, once; the ranks standing
+are the ones just above where the storm began, each charged its price; the balance is what
+the purchases still standing cost, and the ledger says the same.
+
+Each system's table is its demo campaign (tests/system_fixtures.py's ``demo_campaign``); what
+is bought is its fixtures' ``xp_buy``, or the cheapest purchase its XP page offers. The prices
+of the key's ranks, and the refusal at its maximum, are found first by buying rank after rank
+with plenty of XP in a transaction rolled back."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
+from django.db import transaction
 from django.db.models import Sum
 from django.test import Client
 from django.urls import reverse
 
+import systems
+from characters import services as character_services
+from characters.ledger import banked_xp
 from characters.models import Character, XpEntry
-from systems.three_d6.sheet import MODIFIER_CAP
-from tests import three_d6_cast as cast
+from rulesets.errors import RuleError
 from tests.concurrency import storm
 from tests.concurrency.storm import Attempt, made, refused
 from tests.helpers import fresh
+from tests.system_fixtures import demo_campaign, fixtures_for, purchases, selectable_systems
 
 pytestmark = [*storm.POSTGRES_ONLY, pytest.mark.usefixtures("ledger_stays_balanced")]
 
-# The 3d6 cast (tests/three_d6_cast.py): Bob's Mara has Might (subtrait s0) at 0 and 20 XP.
-table, mara = cast.table, cast.mara
+SYSTEMS = selectable_systems()
+"""Every system a campaign may choose (the tests' own tally too)."""
 
-KEY = "subtrait:s0"
 EXPECTED_COST = re.compile(r'name="expected_cost" value="(\d+)"')
 
+PROBED_RANKS = 12
+"""At most this many ranks are bought in the probe (a key without a maximum stops there)."""
 
-def might(character: Character) -> int:
-    return int(fresh(character).sheet["modifiers"]["s0"])
+STORM_RANKS = 3
+"""The storm's XP pays for this many ranks (fewer when the key's maximum comes first)."""
+
+SHARED_REFUSALS = ("The price changed", "already been undone", "only your own latest spend",
+                   "has been changed since this spend", "XP available")
+"""What the generic ledger says when a race is lost (characters/services.py): a changed
+price, an undo already made or no longer the player's to make, a rank changed since, and
+the shortfall ("... costs N XP; you have A XP available ...")."""
 
 
-def buy_might(client: Client, character: Character, who: str) -> Attempt | None:
-    """Ask the price of +1 Might (HTMX, as the XP page does) and confirm the price shown;
-    None when the quote offered nothing to confirm (too little XP, or Might at the cap)."""
+@dataclass(frozen=True)
+class Purchase:
+    """What the storm buys: ``key`` as the XP page posts it, ``ledger_key`` as the ledger
+    records it, ``prices`` (rank bought -> XP) and ``at_maximum`` (the system's refusal
+    when no rank is left, "" when the probe found none)."""
+
+    key: str
+    ledger_key: str
+    prices: dict[int, int]
+    at_maximum: str
+
+
+def probe(character: Character, key: str, by: Any) -> Purchase:
+    """Buy ``key`` rank after rank with plenty of XP, as ``by``, in a transaction rolled back:
+    the price of each rank, and what the system says at its maximum."""
+
+    class RollBack(Exception):
+        pass
+
+    prices: dict[int, int] = {}
+    refusal = ""
+    ledger_key = systems.for_campaign(character.campaign).quote(character, key).key
+    try:
+        with transaction.atomic():
+            for _ in range(5):
+                character_services.xp_award(character=character, amount=100, reason="Probe",
+                                            by=by)
+            for _ in range(PROBED_RANKS):
+                try:
+                    with transaction.atomic():
+                        entry = character_services.xp_spend(character=fresh(character),
+                                                            key=key, by=by)
+                except RuleError as exc:
+                    refusal = exc.message
+                    break
+                prices[int(entry.rank_to or 0)] = entry.cost
+            raise RollBack
+    except RollBack:
+        pass
+    assert prices, f"{character.campaign.ruleset}: {key} cannot be bought ({refusal})"
+    return Purchase(key=key, ledger_key=ledger_key, prices=prices, at_maximum=refusal)
+
+
+@pytest.fixture(params=SYSTEMS)
+def table(request: pytest.FixtureRequest, alice: Any, bob: Any
+          ) -> tuple[Character, Purchase, int]:
+    """Bob's character in the system's demo campaign (Alice GMs), what the storm buys, and
+    its rank before: he has the XP for :data:`STORM_RANKS` more ranks, none banked."""
+    campaign = demo_campaign(request.param, name="Storm table", gm=alice, players=[bob],
+                             rng=random.Random(7))
+    character = campaign.characters.get(owner=bob)
+    key = fixtures_for(request.param).xp_buy or purchases(character)[0][0]
+    purchase = probe(character, key, alice)
+    budget = sum(purchase.prices[rank] for rank in sorted(purchase.prices)[:STORM_RANKS])
+    character_services.xp_award(character=character, amount=budget, reason="Storm", by=alice)
+    assert not banked_xp(fresh(character)), "the balance check assumes nothing banked"
+    rank = systems.for_campaign(campaign).rank(fresh(character), purchase.ledger_key)
+    return fresh(character), purchase, rank
+
+
+def buy(client: Client, character: Character, key: str, who: str) -> Attempt | None:
+    """Ask the price of the next rank (HTMX, as the XP page does) and confirm the price
+    shown; None when the quote offered nothing to confirm (too little XP, or at the
+    maximum)."""
     url = reverse("characters:character-xp-spend", args=[character.pk])
-    quote = client.get(url, {"key": KEY}, headers={"HX-Request": "true"})
+    quote = client.get(url, {"key": key}, headers={"HX-Request": "true"})
     assert quote.status_code == 200
     seen = EXPECTED_COST.search(quote.content.decode())
     if seen is None:
         return None
-    return storm.post(client, url, {"key": KEY, "expected_cost": seen[1]},
+    return storm.post(client, url, {"key": key, "expected_cost": seen[1]},
                       who=who, action="spend", cost=int(seen[1]))
 
 
-def undo_latest(client: Client, character: Character, who: str) -> Attempt | None:
-    """Open the XP page and press the first (newest) Undo it offers; None when it offers
-    none (a player sees Undo only on their own latest spend, the GM on every spend)."""
+def undo_latest(client: Client, character: Character, ledger_key: str, who: str
+                ) -> Attempt | None:
+    """Open the XP page and press the first (newest) Undo it offers on a purchase of the
+    storm's key (the demo's own purchases are left alone); None when it offers none (a
+    player sees Undo only on their own latest spend, the GM on every spend)."""
     page = client.get(reverse("characters:character-xp", args=[character.pk]))
     assert page.status_code == 200
-    links = re.findall(rf"/characters/{character.pk}/xp/(\d+)/undo/", page.content.decode())
-    if not links:
+    links = [int(pk) for pk in re.findall(rf"/characters/{character.pk}/xp/(\d+)/undo/",
+                                          page.content.decode())]
+    ours = set(XpEntry.objects.filter(pk__in=links, trait_key=ledger_key)
+               .values_list("pk", flat=True))
+    entry = next((pk for pk in links if pk in ours), None)
+    if entry is None:
         return None
-    entry = int(links[0])
     return storm.post(client, reverse("characters:character-xp-undo", args=[character.pk, entry]),
                       {}, who=who, action="undo", entry=entry)
 
 
 def test_purchases_and_undos_from_three_sessions_at_once_keep_rank_and_balance_in_step(
-    mara, client_for, alice, bob
-):
+    table: tuple[Character, Purchase, int], client_for: Callable[..., Client], alice: Any,
+    bob: Any,
+) -> None:
+    character, purchase, start_rank = table
+    system = systems.for_campaign(character.campaign)
+    start_available = character.xp_available
+    before = set(XpEntry.objects.filter(character=character).values_list("pk", flat=True))
     sessions = {"bob-phone": client_for(bob), "bob-laptop": client_for(bob),
                 "alice": client_for(alice)}
 
@@ -71,33 +162,37 @@ def test_purchases_and_undos_from_three_sessions_at_once_keep_rank_and_balance_i
             # Bob's sessions mostly buy; the GM mostly undoes; everyone does both.
             buys = n % 3 != 2 if who.startswith("bob") else n % 3 == 2
             if buys:
-                return buy_might(client, mara, who)
-            return undo_latest(client, mara, who)
+                return buy(client, character, purchase.key, who)
+            return undo_latest(client, character, purchase.ledger_key, who)
         return act
 
     attempts = storm.storm({who: player(who, c) for who, c in sessions.items()}, rounds=24)
 
     bought, undone = made(attempts, "spend"), made(attempts, "undo")
     assert len(bought) > len(undone) > 0, "the storm should both buy and undo"
-    rank = might(mara)
-    # No lost update: the modifier moved once per confirmed purchase and undo.
-    assert rank == len(bought) - len(undone)
-    assert 0 <= rank <= MODIFIER_CAP
-    # An undo takes back the newest purchase, so the ranks standing are 1..rank, each at its
-    # price, and the balance is what is left of the 20.
-    assert fresh(mara).xp_available == 20 - sum(2 * r for r in range(1, rank + 1)) >= 0
+    rank = system.rank(fresh(character), purchase.ledger_key)
+    ours = XpEntry.objects.filter(character=character).exclude(pk__in=before)
+    spends = ours.filter(kind=XpEntry.Kind.SPEND)
+    # No lost update: one purchase standing per confirmed purchase not undone, and since an
+    # undo takes back the newest purchase, they climb from the start rank, one rank each (a
+    # rank is the system's: a dot, a modifier, a die size), to the rank the sheet shows.
+    standing = sorted(spends.filter(reversal__isnull=True), key=lambda e: e.rank_from or 0)
+    assert len(standing) == len(bought) - len(undone)
+    climb = [start_rank, *(e.rank_to for e in standing)]
+    assert [e.rank_from for e in standing] == climb[:-1]
+    assert rank == climb[-1]
+    # Each rank charged its price, and the balance is what is left.
+    assert all(e.cost == purchase.prices[int(e.rank_to or 0)] and e.banked_delta == 0
+               for e in spends)
+    assert fresh(character).xp_available == start_available - sum(e.cost for e in standing)
     # Each purchase was charged the price its session confirmed, and each undo refunded one
     # purchase, once.
-    spends = XpEntry.objects.filter(character=mara, kind=XpEntry.Kind.SPEND)
     assert sorted(e.cost for e in spends) == sorted(a.detail["cost"] for a in bought)
-    assert all(e.cost == 2 * e.rank_to for e in spends)
-    reversals = XpEntry.objects.filter(character=mara, kind=XpEntry.Kind.REVERSAL)
+    reversals = ours.filter(kind=XpEntry.Kind.REVERSAL)
     assert sorted(reversals.values_list("reverses_id", flat=True)) == sorted(
         a.detail["entry"] for a in undone)
     assert (reversals.aggregate(refunded=Sum("available_delta"))["refunded"] or 0) == -sum(
         XpEntry.objects.get(pk=a.detail["entry"]).available_delta for a in undone)
+    allowed = (*SHARED_REFUSALS, *([purchase.at_maximum] if purchase.at_maximum else []))
     for attempt in refused(attempts):
-        assert any(reason in attempt.message for reason in (
-            "The price changed", "already been undone", "only your own latest spend",
-            "has been changed since this spend", "available", "the most XP can buy",
-        )), attempt
+        assert any(reason in attempt.message for reason in allowed), attempt

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 def test_every_other_page_passes_axe(new_page, table, phone) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     vex = table["character"]
     campaign = vex.campaign
-    spend = xp_spend(character=vex, kind="ability", name="Stealth", by=table["player"])
+    spend = xp_spend(character=vex, key="ability:Stealth", by=table["player"])
     anonymous = new_page(phone=phone)
     for url in ("/", "/login/", "/signup/", reverse("campaigns:campaign-join",
                                                     args=["not-a-real-token"])):

@@ -8,8 +8,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+import systems
 from characters.models import Character, XpEntry
-from characters.services import xp_bank
+from characters.services import sheet_change
 from rolls.models import Roll
 from tests.e2e.conftest import PASSWORD, audit, no_horizontal_scroll, small_touch_targets
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
@@ -101,7 +102,7 @@ def test_the_gm_marks_damage_by_keyboard_and_keeps_the_place(new_page, table) ->
     # The focus stays in the health track, so the next key press carries on from there.
     assert gm.evaluate("!!document.activeElement.closest('#health-track')")
     vex.refresh_from_db()
-    assert vex.health_lethal == 2
+    assert vex.sheet["health"]["lethal"] == 2
 
 
 def test_the_sheet_fits_a_phone_with_thumb_sized_controls(new_page, table) -> None:  # type: ignore[no-untyped-def]
@@ -138,7 +139,9 @@ def test_a_second_tab_spending_the_same_xp_is_refused_clearly(new_page, table) -
     log_in(first, "pax")
     second = first.context.new_page()  # the same player, another tab
     # Leave 9 XP available: enough for one of the two 6-XP dots, not both.
-    xp_bank(character=vex, key="ability:Driving", amount=vex.xp_available - 9, by=table["player"])
+    bank = systems.for_campaign(vex.campaign).actions["bank"]
+    sheet_change(character=vex, action=bank, by=table["player"],
+                 data={"trait": "ability:Driving", "amount": vex.xp_available - 9})
 
     quote(first, vex, "ability:Stealth")
     quote(second, vex, "ability:Alertness")
@@ -151,7 +154,7 @@ def test_a_second_tab_spending_the_same_xp_is_refused_clearly(new_page, table) -
     vex.refresh_from_db()
     assert vex.xp_available == 3
     assert vex.xp_entries.filter(kind=XpEntry.Kind.SPEND).count() == 1
-    assert vex.traits.get(name="Alertness").dots == 2
+    assert vex.sheet["abilities"]["Alertness"] == 2
 
 
 def test_a_quote_left_open_after_the_dot_was_bought_is_not_charged(new_page, table) -> None:  # type: ignore[no-untyped-def]
@@ -168,5 +171,5 @@ def test_a_quote_left_open_after_the_dot_was_bought_is_not_charged(new_page, tab
     second.click("button:has-text('Confirm: spend 6 XP')")
     expect(second.locator("#xp-panel")).to_contain_text("The price changed to 8 XP")
     vex.refresh_from_db()
-    assert vex.traits.get(name="Stealth").dots == 3
+    assert vex.sheet["abilities"]["Stealth"] == 3
     assert vex.xp_available == 24

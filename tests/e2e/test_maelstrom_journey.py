@@ -173,4 +173,4 @@ def test_a_maelstrom_table_from_sign_up_to_spending_xp(new_page) -> None:  # typ
     expect(player.locator("#xp-panel")).to_contain_text(f"{before + 3 - 6} XP available")
     vex.refresh_from_db()
     assert vex.xp_available == before + 3 - 6
-    assert vex.traits.get(name="Stealth").dots == 3
+    assert vex.sheet["abilities"]["Stealth"] == 3

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from characters.models import Character, MeritFlaw
-from characters.services import damage_mark
+import systems
+from characters.models import Character
+from characters.services import sheet_change
 from tests.e2e.conftest import PASSWORD, screenshot
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
 
@@ -34,12 +35,14 @@ def ana(db) -> Character:  # type: ignore[no-untyped-def]
                    "Engineering": 1, "Navigation": 1, "Melee": 1, "Tradecraft": 1},
         specialties=[("Piloting", "Close Quarters", True), ("Driving", "Motorcycles", True),
                      ("Firearms", "Pistols", False), ("Firearms", "Extreme Range", True)],
+        merits_flaws=[{"kind": "merit", "name": "Ambidexterous", "points": 1, "detail": ""},
+                      {"kind": "flaw", "name": "Hunted", "points": 4,
+                       "detail": "by the Sable Syndicate"}],
     )
-    MeritFlaw.objects.create(character=character, kind=MeritFlaw.Kind.MERIT,
-                             name="Ambidexterous", points=1)
-    MeritFlaw.objects.create(character=character, kind=MeritFlaw.Kind.FLAW, name="Hunted",
-                             points=4, detail="by the Sable Syndicate")
-    return damage_mark(character=character, kind="lethal", levels=2)
+    damage = systems.for_campaign(campaign).actions["damage"]
+    marked, _ = sheet_change(character=character, action=damage,
+                             data={"kind": "lethal", "levels": 2}, by=player)
+    return marked
 
 
 def log_in(page: Page, username: str) -> None:

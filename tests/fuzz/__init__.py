@@ -7,11 +7,12 @@ How it finds what to fuzz, so that nothing is forgotten:
 - ``endpoints.py`` walks the URLconf for every pattern whose view accepts POST, and reads a
   page's forms and ``hx-post``/``hx-get`` elements (their real field names and the values
   offered);
-- ``world.py`` builds one campaign of each of the five systems with everything a form needs
-  to show (rolls, a spend to undo, a roll request, a session, a second player, a stranger with
-  the invite link);
+- ``world.py`` builds one campaign of each system of the registry (its demo, and its
+  tests/systems/<slug>/fixtures.py) with everything a form needs to show (rolls, a spend to
+  undo, a roll request, a session, a second player, a stranger with the invite link);
 - ``crawl.py`` reads the pages as the GM, the player, the stranger and a visitor: sheet,
-  dashboard, XP page, roll dialog, rolls, sessions, creation, confirmation and import pages;
+  dashboard, XP page, roll dialog, rolls, sessions, creation (a system's own creation pages
+  too), confirmation and import pages;
 - ``plan.py`` turns the crawl into endpoints to fuzz and lists what is deliberately left out
   (``EXCLUDED``, each with its reason); ``test_coverage.py`` fails when a POST pattern of the
   URLconf is neither fuzzed nor excluded, or a system's registered change is on no page.

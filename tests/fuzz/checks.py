@@ -46,6 +46,8 @@ from django.test import Client
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from characters.ledger import banked_xp
+from characters.models import Character
 from tests.fuzz.crawl import Endpoint
 from tests.fuzz.payloads import Payload, payloads, queries, sweep
 
@@ -123,9 +125,6 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 
 def invariants(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """Broken rules of a whole change: the ledger and the append-only logs."""
-    from characters.models import Character
-    from characters.services import banked_xp
-
     broken = []
     for label in APPEND_ONLY:
         old, new = before.get(label, {}), after.get(label, {})

@@ -346,7 +346,7 @@ def sweep(controls: dict[str, Control], extra: dict[str, set[str]]) -> list[Payl
     numeric = [name for name, c in everything.items() if c.kind != "file" and (
         c.kind == "hidden" or any(ch.isdigit() for v in c.values for ch in v))]
     numeric.sort(key=lambda n: everything[n].kind != "hidden")
-    requests = []
+    requests: list[Payload] = []
     for name in numeric[:SWEEP_FIELDS]:
         # "step-6" -> "step-²": an offered value's shape kept, its number unreadable.
         shaped = sorted({digits_swapped(v, SWEEP[0]) for v in everything[name].values

@@ -2,9 +2,9 @@
 
 ``open_table(system)`` builds the world of one system, logs its people in (clients that turn a
 500 into a status instead of raising), walks Bob through the system's ``creation_steps``
-(tests/systems/<slug>/fixtures.py: the first three steps of Maelstrom's creation wizard, so
-the crawl sees every step's form), and crawls. ``fuzz_plan`` turns the
-crawl into the endpoints to fuzz:
+(tests/systems/<slug>/fixtures.py, posted to the system's creation pages: the first three
+steps of Maelstrom's creation wizard, so the crawl sees every step's form), and crawls.
+``fuzz_plan`` turns the crawl into the endpoints to fuzz:
 
 - every form and htmx element that POSTs, grouped by URL pattern and action;
 - every page the crawl read whose view also answers POST (no method limit), posted to with
@@ -25,6 +25,7 @@ from typing import Any
 from django.test import Client
 from django.urls import reverse
 
+import systems
 from tests.fuzz.checks import Table
 from tests.fuzz.crawl import Endpoint, Page, crawl, pattern_of
 from tests.fuzz.endpoints import post_patterns
@@ -78,9 +79,12 @@ def open_table(system: str, reseed: Callable[[], None] | None = None) -> Crawled
 
 
 def _walk_creation(client: Client, world: World, steps: Sequence[Mapping[str, Any]]) -> None:
-    """Bob posts the creation pages' ``steps`` (Maelstrom's concept, attributes and abilities:
-    his draft stays in his session, so the wizard offers every step's form to the crawl)."""
-    url = reverse("characters:character-create", args=[world.campaign.pk])
+    """Bob posts the creation pages' ``steps`` where the system makes characters (its own
+    pages, :meth:`systems.SheetSystem.creation_url`, or the generic one): Maelstrom's concept,
+    attributes and abilities, whose draft stays in his session, so the wizard offers every
+    step's form to the crawl."""
+    url = (systems.for_campaign(world.campaign).creation_url(world.campaign)
+           or reverse("characters:character-create", args=[world.campaign.pk]))
     for data in steps:
         response = client.post(url, data)
         assert response.status_code == 302, response.content.decode()[:2000]

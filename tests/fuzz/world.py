@@ -1,11 +1,14 @@
 """The fuzz world: one campaign of one system with everything its pages can show a form for.
 
-Alice GMs it; Bob plays a finished character with rolls, XP spent (so an undo is offered) and
-an open roll request; Dora is a second player (so the GM's page offers "Remove") who has
+Alice GMs the system's demo campaign (tests/system_fixtures.py's ``demo_campaign``); Bob plays
+its finished character, with the demo's rolls, a roll whose follow-ups stay open (the system's
+fixtures' ``matrix_roll``), XP spent (so an undo is offered) and an open roll request; Dora is
+a second player with a character of her own (so the GM's page offers "Remove") who has
 imported a copy of Bob's character, awaiting the GM (so the GM's page links its review, with
 the accept and refuse forms); Carol is a stranger holding the invite link (so the join page
 offers "Join"). A session of play is open (so its award grid is shown). Everything is made
-through the same services the pages use.
+through the same services the pages use, for every system alike: what differs is the
+system's demo and its tests/systems/<slug>/fixtures.py.
 """
 
 from __future__ import annotations
@@ -17,17 +20,17 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth import get_user_model
 
 import systems
-from campaigns.models import Campaign, Membership, Session
-from campaigns.services import campaign_create
+from campaigns.models import Campaign, Session
 from characters import services as character_services
 from characters.models import Character, XpEntry
 from rolls import services as roll_services
-from systems import demos
 from table.services import session_create
-from tests.factories import CharacterFactory
 from tests.system_fixtures import (
     campaign_change,
+    demo_campaign,
+    first_purchase,
     fixtures_for,
+    open_roll,
     selectable_systems,
     sheet_change,
 )
@@ -37,8 +40,8 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 SYSTEMS = selectable_systems()
-"""Every system a campaign may choose: Maelstrom, those described in systems/ and the tests'
-own tally; what the world needs of each is its tests/systems/<slug>/fixtures.py."""
+"""Every system a campaign may choose (the tests' own tally too), in the registry's order;
+what the world needs of each is its demo and its tests/systems/<slug>/fixtures.py."""
 
 SEED = 20261121
 """The dice of the world (and of every fuzz example: tests/conftest.py's ``seeded_rng``)."""
@@ -73,28 +76,18 @@ class World:
 def build_world(system: str) -> World:
     """Make the world of ``system`` (see the module docstring). Needs the database.
 
-    Raises ValueError when the system's demo data no longer passes its own rules.
+    Raises ValueError when the system's demo data no longer passes its own rules (or its
+    fixtures' roll request), LookupError when the system has no demo.
     """
     User = get_user_model()
     # No passwords: the clients log in with force_login, and hashing costs seconds.
     gm, player, second, stranger = (User.objects.create_user(username=name)
                                     for name in ("alice", "bob", "dora", "carol"))
     rng = random.Random(SEED)
-    sheet_system = systems.for_ruleset(system)
-    demo = demos.demo_for(system)
-    if sheet_system is None or demo is None:
-        campaign = campaign_create(name="Fuzz table", ruleset=system, starting_xp=30, gm=gm)
-        for user in (player, second):
-            Membership.objects.create(campaign=campaign, user=user)
-        character = _maelstrom_character(campaign, player, rng)
-        CharacterFactory(campaign=campaign, owner=second, name="Vex")
-    else:
-        campaign = campaign_create(name="Fuzz table", ruleset=system, starting_xp=0, gm=gm)
-        for user in (player, second):
-            Membership.objects.create(campaign=campaign, user=user)
-            demo.build(campaign=campaign, gm=gm, player=user, rng=rng)
-        character = campaign.characters.get(owner=player)
-        _system_extras(sheet_system, campaign, character, gm, player, rng)
+    campaign = demo_campaign(system, name="Fuzz table", gm=gm, players=[player, second],
+                             rng=rng)
+    character = campaign.characters.get(owner=player)
+    _system_extras(systems.for_ruleset(system), campaign, character, gm, player, rng)
     session = session_create(campaign=campaign, date=campaign.created_at.date(),
                              title="Fuzz night")
     # Without the roll requests: the import only has to exist for the review page, and the
@@ -106,35 +99,12 @@ def build_world(system: str) -> World:
                  character=Character.objects.get(pk=character.pk), session=session)
 
 
-def _maelstrom_character(campaign: Campaign, player: Any, rng: random.Random) -> Character:
-    """Bob's Maelstrom character: a specialty, an action roll and a willpower roll that did
-    not botch (so the experience die and the willpower dot are offered), 30 XP with one dot
-    bought (so an undo is offered), two bashing levels, and a roll the GM asked for."""
-    character = CharacterFactory(campaign=campaign, owner=player, name="Rook",
-                                 specialties=[("Driving", "Motorcycles", True)])
-    character_services.xp_spend(character=character, kind="ability", name="Stealth", by=player)
-    character = character_services.damage_mark(character=character, kind="bashing", levels=2)
-    roll_services.roll_create(character=character, by=player, rng=rng,
-                              request=roll_services.RollRequest(
-                                  traits=("Precision", "Driving"),
-                                  specialties=("Driving: Motorcycles",)))
-    # A willpower roll that did not botch offers the willpower dot: roll until one stands.
-    for _ in range(10):
-        roll = roll_services.roll_create(character=character, by=player, rng=rng,
-                                         request=roll_services.RollRequest(kind="willpower",
-                                                                           difficulty=3))
-        if roll.outcome != "botch":
-            break
-    roll_services.requested_roll_create(
-        characters=[character], kind="action", traits=("Perception", "Alertness"),
-        difficulty=6, threshold=0, note="Listen at the door", by=campaign.created_by)
-    return character
-
-
 def _system_extras(sheet_system: systems.SheetSystem, campaign: Campaign, character: Character,
                    gm: Any, player: Any, rng: random.Random) -> None:
-    """What the demo may lack for a form to show: XP to spend and a spend to undo, a roll
-    the GM asked for (the system's fixtures' ``fuzz_request``), and the system's own changes
+    """What the demo may lack for a form to show: XP to spend and a spend to undo (the
+    cheapest purchase the XP page offers), a roll whose follow-ups stay open (the system's
+    fixtures' ``matrix_roll``: Maelstrom's experience die and willpower dot, Shahquest's dice
+    to pick), a roll the GM asked for (``fuzz_request``), and the system's own changes
     (``fuzz_other_character``, ``fuzz_campaign``): a Genesys character still in creation (the
     GM's "finish" form), a Shahquest tension die taken for an NPC (return and drop), a
     Shattered World custom buy-in (remove)."""
@@ -142,16 +112,15 @@ def _system_extras(sheet_system: systems.SheetSystem, campaign: Campaign, charac
     character_services.xp_award(character=character, amount=40, reason="Fuzz award", by=gm)
     character.refresh_from_db()
     if not character.xp_entries.filter(kind=XpEntry.Kind.SPEND).exists():
-        advance = min(sheet_system.advances(character), key=lambda a: a.cost, default=None)
-        if advance is not None:
-            character_services.xp_spend_advance(character=character, key=advance.key, by=player)
+        first_purchase(character, by=player)
+        character.refresh_from_db()
+    open_roll(character, by=player)
     what = sheet_system.request_form(campaign, dict(fixtures.fuzz_request))
     if what is None or not what.is_valid():
         raise ValueError(f"{sheet_system.slug} refuses the fuzz world's roll request: "
                          f"{what.errors.as_text() if what is not None else 'no requests'}")
-    roll_services.system_requested_roll_create(characters=[character], system=sheet_system,
-                                               what=what.cleaned_data, note="On three",
-                                               by=gm)
+    roll_services.requested_roll_create(characters=[character], system=sheet_system,
+                                        what=what.cleaned_data, note="On three", by=gm)
     if fixtures.fuzz_other_character:
         other = campaign.characters.exclude(pk=character.pk).get()
         for name, data in fixtures.fuzz_other_character:

@@ -1,5 +1,7 @@
-"""Dice drawn as SVG (templates/rolls/_die.html): one shape per die size, the face in the
-middle, and a state said in words and shown by more than colour."""
+"""Dice drawn as SVG (templates/rolls/_die.html, which every system's _roll.html draws its
+dice with): one shape per die size, the face in the middle, and a state said in words and
+shown by more than colour. How Maelstrom's roll page uses it: tests/systems/maelstrom/
+test_dice_faces.py."""
 
 from __future__ import annotations
 
@@ -7,11 +9,6 @@ import re
 
 import pytest
 from django.template.loader import render_to_string
-from django.urls import reverse
-
-from characters.models import Character
-from rolls.models import Roll
-from tests.factories import CharacterFactory
 
 SIZES = [4, 6, 8, 10, 12, 20]
 SVG_DIE = re.compile(r'<svg class="die ([^"]*)" role="img" aria-label="([^"]+)"[^>]*>(.*?)</svg>',
@@ -103,68 +100,3 @@ def test_the_svg_has_no_inline_style_or_script_for_the_content_security_policy()
             assert "style=" not in svg
             assert "<script" not in svg
             assert not re.search(r"\son\w+=", svg)
-
-
-# --- On the roll's page -------------------------------------------------------------------
-
-
-@pytest.fixture
-def sniper(campaign, bob) -> Character:  # type: ignore[no-untyped-def]
-    """Precision 3, Firearms 1, an advanced Extreme Range specialty (tens explode)."""
-    return CharacterFactory(
-        campaign=campaign, owner=bob, name="Sniper",
-        attributes={"Precision": 3}, abilities={"Firearms": 1},
-        specialties=[("Firearms", "Extreme Range", True)],
-    )
-
-
-@pytest.mark.django_db
-def test_the_roll_page_draws_every_die_as_a_d10_with_its_state_in_words(
-    client_for, bob, scripted_dice, sniper
-):
-    scripted_dice([1, 4, 8, 10, 1, 10, 4, 8])
-    client = client_for(bob)
-
-    response = client.post(reverse("rolls:roll-create", args=[sniper.pk]), {
-        "trait": ["Precision", "Firearms"], "specialty": ["Firearms: Extreme Range"],
-        "kind": "action", "difficulty": "8", "threshold": "0",
-        "required_specialties": "Extreme Range",
-    })
-    page = client.get(response.url)
-
-    roll = Roll.objects.get()
-    assert (roll.dice, roll.bonus_dice) == ([1, 4, 8, 10], [1, 10, 4, 8])
-    dice = SVG_DIE.findall(page.content.decode())
-    assert [name for _, name, _ in dice] == [
-        "1 botch", "4", "8 success", "10 success",
-        "bonus 1", "bonus 10 success", "bonus 4", "bonus 8 success",
-    ]
-    assert all("die-d10" in classes for classes, _, _ in dice)
-    assert [faces_of(body) for _, _, body in dice] == [
-        ["1"], ["4"], ["8"], ["10"], ["1"], ["10"], ["4"], ["8"]]
-    classes = [set(c.split()) for c, _, _ in dice]
-    assert {"botch"} <= classes[0] and {"success"} <= classes[2]
-    assert {"bonus", "ignored"} <= classes[4] and {"bonus", "success"} <= classes[5]
-    assert "<span class=\"die" not in page.content.decode()
-
-
-@pytest.mark.django_db
-def test_the_experience_die_is_drawn_dashed_and_named_as_the_experience_die(
-    client_for, bob, scripted_dice, sniper
-):
-    client = client_for(bob)
-    scripted_dice([3, 4, 8, 9])
-    response = client.post(reverse("rolls:roll-create", args=[sniper.pk]), {
-        "trait": ["Precision", "Firearms"], "kind": "action", "difficulty": "8",
-        "threshold": "0",
-    })
-    roll = Roll.objects.get()
-    scripted_dice([9])
-
-    client.post(reverse("rolls:roll-experience-die", args=[roll.pk]),
-                {"key": "ability:Firearms"})
-    page = client.get(response.url)
-
-    names = [name for _, name, _ in SVG_DIE.findall(page.content.decode())]
-    assert names[-1] == "experience 9 success"
-    assert names.count("8 success") == 2  # the roll and its follow-up both show the dice

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from characters.models import Character
 from rolls.models import Roll
+from tests.rolls.test_roll_list import maelstrom_result
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,8 @@ def add_rolls(character: Character, count: int, start: int = 0) -> list[Roll]:
         roll = Roll.objects.create(
             campaign=character.campaign, character=character, rolled_by=character.owner,
             ruleset="maelstrom", kind=Roll.Kind.ACTION, description=f"Roll number {n:03d}",
-            outcome=Roll.Outcome.SUCCESS, net=1, summary="1 success", dice=[7, 2],
+            outcome=Roll.Outcome.SUCCESS, net=1, summary="1 success",
+            result=maelstrom_result([7, 2]),
         )
         Roll.objects.create(
             campaign=character.campaign, character=character, rolled_by=character.owner,

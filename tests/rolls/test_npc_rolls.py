@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from rolls.models import Roll
 from tests.factories import CampaignFactory, UserFactory
-from tests.rolls.test_roll_create import text_of
+from tests.helpers import text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def test_the_gm_rolls_for_an_npc_in_maelstrom_notation(
     assert response.status_code == 200
     roll = Roll.objects.get()
     assert (roll.kind, roll.character, roll.rolled_by, roll.gm_only) == ("npc", None, alice, False)
-    assert len(roll.dice) == 5
+    assert len(roll.result["dice"]) == 5
     assert roll.pool["difficulty"] == 7 and roll.pool["threshold"] == 1
     assert roll.result["system"] == "maelstrom"
     assert roll.summary in text_of(response)

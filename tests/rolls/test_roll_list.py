@@ -4,6 +4,8 @@ filterable by character; the log answers HTMX requests with its ``roll-log`` par
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -12,6 +14,7 @@ from django.urls import reverse
 from campaigns.models import Campaign
 from characters.models import Character
 from rolls.models import Roll
+from rulesets import maelstrom
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -25,11 +28,22 @@ def log_url(campaign: Campaign) -> str:
     return reverse("rolls:roll-list", args=[campaign.pk])
 
 
-def make_roll(character: Character, description: str, **fields: object) -> Roll:
+def maelstrom_result(dice: Sequence[int], difficulty: int = 6) -> dict[str, Any]:
+    """A Maelstrom roll's stored result (``RollResult.as_dict()``) of these regular dice."""
+    pool = maelstrom.ActionPool(kind="action", dice=len(dice), difficulty=difficulty,
+                                threshold=0, exploding=False, wound_penalty=0, traits=(),
+                                specialties=(), experience_die_allowed=True)
+    return maelstrom.RollResult.from_dict({"pool": pool.as_dict(), "dice": list(dice),
+                                           "bonus_dice": [], "experience_die": []}).as_dict()
+
+
+def make_roll(character: Character, description: str, *, dice: Sequence[int] = (6, 3),
+              **fields: object) -> Roll:
+    result = maelstrom_result(dice)
     values = {"campaign": character.campaign, "character": character,
               "rolled_by": character.owner, "ruleset": "maelstrom", "kind": Roll.Kind.ACTION,
               "description": description, "outcome": Roll.Outcome.SUCCESS, "net": 1,
-              "summary": "1 success", "dice": [6, 3], **fields}
+              "summary": "1 success", "pool": result["pool"], "result": result, **fields}
     return Roll.objects.create(**values)
 
 
@@ -110,8 +124,7 @@ def test_the_log_lists_the_newest_roll_first(client_for, bob, bobs_character):
 
 
 def test_each_entry_shows_who_rolled_the_dice_and_the_outcome(client_for, bob, bobs_character):
-    make_roll(bobs_character, "Rook drives", dice=[1, 6, 9], summary="1 success",
-              pool={"dice": 3, "difficulty": 6, "threshold": 0})
+    make_roll(bobs_character, "Rook drives", dice=[1, 6, 9], summary="1 success")
 
     content = client_for(bob).get(log_url(bobs_character.campaign)).content.decode()
 

@@ -18,10 +18,16 @@ docs/decisions.md, "Who sees what"):
   need its permission, which ``test_admin_pages_open_for_staff_with_the_permissions`` checks);
 - ``405``: the method is not allowed (POST-only views answer GET so, before anything else).
 
-A URL that only means something for some rule systems (Maelstrom's health boxes, the sheet
-layer's actions) names them in ``only``: for a campaign of any other system everyone logged
-in gets 404. So does a "crossed" URL (a campaign's membership, session or XP entry asked for
-under the stranger's own campaign or character, ``urlmap.Plan.crossed``).
+Every URL inside a campaign is asked once per rule system of the registry, each system's
+data (a creation form, a pool to roll, each action's form) read from its
+tests/systems/<slug>/fixtures.py. A URL that only means something for some systems names them
+in ``only``: for a campaign of any other system everyone logged in gets 404. That is how a
+system's own pages (its package's ``urls.py``, under the system's slug as namespace: Maelstrom's
+creation steps) are asked: their rows and payloads come from the system's fixtures
+(``SystemFixtures.pages``), found by namespace, so a sixth system's pages need no line here.
+An action a system lacks is asked by another system's name and must be 404 too; so must a
+"crossed" URL (a campaign's membership, session or XP entry asked for under the stranger's
+own campaign or character, ``urlmap.Plan.crossed``).
 
 For every case: the status; no write unless the token says so (a snapshot of every table,
 sessions aside, before and after: a denied POST writes nothing); no secret in a denied
@@ -44,10 +50,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.urls import reverse
 
-from rulesets import registry
 from tests.security import urlmap
-from tests.security.urlmap import ROLES, Plan, Target, World
-from tests.system_fixtures import SystemFixtures, fixtures_for, form_data
+from tests.security.urlmap import HOME_SYSTEM, ROLES, Plan, Target, World
+from tests.system_fixtures import SystemFixtures, SystemPage, fixtures_for, form_data
 from transfer import services as transfer_services
 
 pytestmark = pytest.mark.django_db
@@ -77,8 +82,12 @@ def by_action(open_to_player: str, gm_only: str) -> Callable[[Plan], str]:
     return lambda plan: gm_only if plan.action_gm_only else open_to_player
 
 
-DESCRIBED = tuple(s for s in urlmap.SYSTEMS if s != "maelstrom")
-"""The systems on the shared sheet layer (systems/)."""
+def by_creation(own_pages: str, one_form: str) -> Callable[[Plan], str]:
+    """The expectation for a system that makes characters on pages of its own (the generic
+    creation page only sends its members there: ``urlmap.own_creation_pages``), and for one
+    made on the generic page's one form."""
+    return lambda plan: (own_pages if plan.system and urlmap.own_creation_pages(plan.system)
+                         else one_form)
 
 
 @dataclass(frozen=True)
@@ -121,7 +130,7 @@ TABLE: dict[str, Row] = {
     # --- a campaign
     "table:campaign-detail": Row(get=MEMBERS_200, post=MEMBERS_200),
     "campaigns:campaign-events": Row(get=MEMBERS_200, post=MEMBERS_200),
-    "table:campaign-system-action": Row(get=NOT_ALLOWED, post=GM_WRITES, only=DESCRIBED),
+    "table:campaign-system-action": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "campaigns:campaign-invite-renew": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "campaigns:campaign-invite-revoke": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "campaigns:membership-remove": Row(get=GM_200, post=GM_WRITES),
@@ -134,26 +143,19 @@ TABLE: dict[str, Row] = {
     "rolls:roll-list": Row(get=MEMBERS_200, post=MEMBERS_200),
     "rolls:npc-roll-create": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "rolls:requested-roll-create": Row(get=NOT_ALLOWED, post=GM_WRITES),
-    # Any member may create a character (the GM too). Maelstrom's wizard keeps its draft in
-    # the session until the last step, so its first step writes no row.
+    # Any member may create a character (the GM too). A system with creation pages of its own
+    # (its row below, from its fixtures) is sent there: nothing written here.
     "characters:character-create": Row(
-        get=MEMBERS_200,
-        post=lambda plan: ("login 404 302 302 302 404" if plan.system == "maelstrom"
-                           else "login 404 302+ 302+ 302+ 404")),
+        get=by_creation("login 404 302 302 302 404", MEMBERS_200),
+        post=by_creation("login 404 302 302 302 404", "login 404 302+ 302+ 302+ 404")),
     # --- a character: its owner and the GM only
     "characters:character-detail": Row(get=CHARACTER_200, post=CHARACTER_200),
-    "characters:character-health": Row(get=NOT_ALLOWED, post=CHARACTER_WRITES,
-                                       only=("maelstrom",)),
-    "characters:character-willpower": Row(get=NOT_ALLOWED, post=CHARACTER_WRITES,
-                                          only=("maelstrom",)),
+    # Each system's sheet actions (damage, heal, willpower, banking XP, stress, plot points...).
     "characters:character-action": Row(get=NOT_ALLOWED, post=by_action(CHARACTER_WRITES,
-                                                                       GM_WRITES),
-                                       only=DESCRIBED),
+                                                                       GM_WRITES)),
     "characters:character-xp": Row(get=CHARACTER_200, post=CHARACTER_200),
     "characters:character-xp-award": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "characters:character-xp-spend": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
-    "characters:character-xp-bank": Row(get=NOT_ALLOWED, post=CHARACTER_WRITES,
-                                        only=("maelstrom",)),
     "characters:character-xp-undo": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
     "rolls:roll-create": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
     "rolls:roll-odds": Row(get=CHARACTER_200, post=NOT_ALLOWED),
@@ -161,13 +163,9 @@ TABLE: dict[str, Row] = {
     # the character's owner and the GM
     "rolls:roll-detail": Row(get=by_roll(MEMBERS_200, GM_200),
                              post=by_roll(MEMBERS_200, GM_200)),
-    # A follow-up on the GM's NPC roll has no character to act for: 404 even for the GM.
-    "rolls:roll-experience-die": Row(get=NOT_ALLOWED, post=by_roll(CHARACTER_WRITES, NO_ONE),
-                                     only=("maelstrom",)),
-    "rolls:roll-willpower-spend": Row(get=NOT_ALLOWED, post=by_roll(CHARACTER_WRITES, NO_ONE),
-                                      only=("maelstrom",)),
-    "rolls:roll-act": Row(get=NOT_ALLOWED, post=by_roll(CHARACTER_WRITES, NO_ONE),
-                          only=DESCRIBED),
+    # Each system's roll follow-ups (an experience die, willpower spent, dice chosen). One on
+    # the GM's NPC roll has no character to act for: 404 even for the GM.
+    "rolls:roll-act": Row(get=NOT_ALLOWED, post=by_roll(CHARACTER_WRITES, NO_ONE)),
 }
 
 # --- the admin: staff only; a staff user without permissions sees the index and gets 403 on
@@ -228,6 +226,30 @@ TABLE.update({
     "transfer:import-review": Row(get=GM_200, post=GM_WRITES),
 })
 
+# --- each system's own pages (its package's urls.py, under its slug): their rows are the
+# system's decision, written in its fixtures (SystemFixtures.pages); in any other system's
+# campaign they are 404 for everyone logged in.
+ROUTES = urlmap.routes()
+
+
+def _system_page(route: urlmap.Route) -> SystemPage | None:
+    """The fixtures' row of a system's own page, or None (no decision written yet)."""
+    system = urlmap.page_system(route)
+    assert system is not None and route.name is not None, route
+    return fixtures_for(system).pages.get(route.name)
+
+
+SYSTEM_PAGES: dict[str, SystemPage] = {
+    route.key: page for route in ROUTES
+    if urlmap.page_system(route) and (page := _system_page(route)) is not None
+}
+"""URL key (``maelstrom:character-create``) -> its system's row."""
+
+TABLE.update({
+    key: Row(get=page.get, post=page.post, only=(key.partition(":")[0],))
+    for key, page in SYSTEM_PAGES.items()
+})
+
 # --- payloads: what each POST (and some GETs) sends --------------------------------------------
 
 Payload = Callable[[Plan, Target, World], dict[str, Any]]
@@ -259,46 +281,51 @@ def _action_data(kind: str) -> Payload:
 
 
 def _spend(plan: Plan, target: Target, world: World) -> dict[str, Any]:
+    """The purchase the XP page confirms: a key its form takes (``urlmap.Table.buy``, what
+    the character can still buy) and the price shown."""
     key, cost = _table(target).buy
-    field = "trait" if plan.system == "maelstrom" else "key"
-    return {field: key, "expected_cost": str(cost)}
+    return {"key": key, "expected_cost": str(cost)}
+
+
+def _page_data(plan: Plan, target: Target, world: World) -> dict[str, Any]:
+    """A system's own page's POST (its fixtures' ``pages``), asked in every system's
+    campaign: only its own answers."""
+    data = SYSTEM_PAGES[plan.key].data
+    return form_data(data, _table(target).character)
 
 
 def _export_file(plan: Plan, target: Target, world: World) -> dict[str, Any]:
     """The import form's upload: the world's character (or, for a campaign import, the
-    Maelstrom campaign) as its export file."""
+    registry's first system's campaign) as its export file."""
     if target.table is not None:
         document = transfer_services.export_character(target.table.character)
     else:
-        document = transfer_services.export_campaign(world.tables["maelstrom"].campaign)
+        document = transfer_services.export_campaign(world.tables[HOME_SYSTEM].campaign)
     return {"file": SimpleUploadedFile(transfer_services.document_filename(document),
                                        transfer_services.document_json(document).encode(),
                                        content_type="application/json")}
 
 
 PAYLOADS: dict[str, Payload] = {
-    "campaigns:campaign-create": lambda *_: {"name": "Matrix new table", "ruleset": "maelstrom",
+    "campaigns:campaign-create": lambda *_: {"name": "Matrix new table", "ruleset": HOME_SYSTEM,
                                              "starting_xp": "30"},
     "table:campaign-system-action": _action_data("campaign_actions"),
     "table:session-list": lambda *_: {"date": "2026-02-03", "title": "Matrix session"},
     "table:session-detail": lambda *_: {"amount_all": "2", "reason_all": "Matrix"},
     "rolls:npc-roll-create": lambda plan, *_: {
-        "text": registry.get(plan.system).module.QUICK_ROLL_EXAMPLES[0]},
+        "text": urlmap.quick_roll_example(plan.system or HOME_SYSTEM)},
     "rolls:requested-roll-create": lambda plan, *_: {
         "character": "all", "note": "Matrix request", **_fixtures(plan).request},
     "characters:character-create": lambda plan, *_: dict(_fixtures(plan).new_character),
-    "characters:character-health": lambda *_: {"levels": "1", "kind": "bashing"},
-    "characters:character-willpower": lambda *_: {"action": "spend"},
     "characters:character-action": _action_data("sheet_actions"),
     "characters:character-xp-award": lambda *_: {"amount": "2", "reason": "Matrix"},
     "characters:character-xp-spend": _spend,
-    "characters:character-xp-bank": lambda *_: {"trait": "ability:Melee", "amount": "1"},
     "rolls:roll-create": lambda plan, *_: dict(_fixtures(plan).roll_pool),
-    "rolls:roll-experience-die": lambda *_: {"key": "ability:Driving"},
     "rolls:roll-act": _action_data("roll_actions"),
     "transfer:character-import": _export_file,
     "transfer:campaign-import": _export_file,
     "transfer:import-review": lambda *_: {"decision": "accept", "confirm": "on"},
+    **dict.fromkeys(SYSTEM_PAGES, _page_data),
 }
 """POST data, for each URL whose POST needs some to change anything."""
 
@@ -306,6 +333,8 @@ QUERIES: dict[str, Payload] = {
     "characters:character-xp-spend": lambda plan, target, world: {
         k: v for k, v in _spend(plan, target, world).items() if k != "expected_cost"},
     "rolls:roll-odds": lambda plan, *_: dict(_fixtures(plan).roll_pool),
+    **dict.fromkeys([key for key, page in SYSTEM_PAGES.items() if page.query],
+                    lambda plan, *_: dict(SYSTEM_PAGES[plan.key].query)),
 }
 """GET query strings, for pages that show something only when asked (a price, the odds)."""
 
@@ -328,7 +357,6 @@ def _prepare(plan: Plan, target: Target, world: World) -> None:
 
 # --- the cases --------------------------------------------------------------------------------
 
-ROUTES = urlmap.routes()
 UNPLACED: list[str] = []
 PLANS: list[Plan] = []
 for _route in ROUTES:
@@ -354,7 +382,9 @@ def world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
 
 def test_every_url_of_the_urlconf_has_a_row() -> None:
     missing = sorted({r.key for r in ROUTES} - set(TABLE))
-    assert not missing, f"URLs without a row in TABLE (decide who may use them): {missing}"
+    assert not missing, (
+        f"URLs without a row in TABLE (decide who may use them): {missing}; a system's own "
+        "page's row is its tests/systems/<slug>/fixtures.py's `pages` entry")
 
 
 def test_every_row_names_a_url_that_exists() -> None:
@@ -413,7 +443,7 @@ def _body(response: Any) -> str:
     # An event stream runs for an hour: its status and headers are the answer, not its body.
     if response.streaming:
         return ""
-    return response.content.decode(errors="replace") + response.get("Location", "")
+    return str(response.content.decode(errors="replace") + response.get("Location", ""))
 
 
 def _assert_no_leak(response: Any, plan: Plan, target: Target, world: World, role: str,

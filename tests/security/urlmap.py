@@ -10,9 +10,10 @@ The authorization matrix (``test_authorization_matrix.py``) asks three things of
    exists (pytest collects them): one per rule system when the URL takes a campaign, a
    character, a roll or anything inside a campaign; one per named action of the system when
    it takes an ``<action>``; the character's roll and the GM-only roll when it takes a roll.
-3. :func:`build_world` and :func:`concrete_url`: the world (a campaign of every system with
-   its GM, a player who owns a character, a player who does not, a stranger who GMs a table
-   of their own, a staff user) and the concrete URL of a plan in it, built from the names of
+3. :func:`build_world` and :func:`concrete_url`: the world (a campaign of every system, filled
+   by the system's demo, with its GM, a player who owns a character, a player who does not, a
+   stranger who GMs a table of their own, a staff user) and the concrete URL of a plan in it,
+   built from the names of
    the URL's parameters (``pk`` after ``campaigns/`` is a campaign, ``entry_id`` an XP entry,
    ``token`` the invite token...). A parameter this module cannot place raises
    :class:`UnknownParameter`: a new kind of URL needs a decision here, not a guess.
@@ -25,32 +26,35 @@ import random
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import Any, cast
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
-from django.db import connection, models, transaction
+from django.db import connection, models
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.resolvers import RegexPattern, RoutePattern
 
 import systems
 from campaigns.models import Campaign, Membership, Session
-from campaigns.services import campaign_create
 from characters import services as character_services
 from characters.models import Character, CharacterImport, XpEntry
 from rolls import services as roll_services
 from rolls.models import Roll
 from rulesets import registry
-from rulesets.errors import RuleError
-from systems import demos
 from table.services import session_create
 from tests import system_fixtures
-from tests.conftest import ScriptedRng
 from tests.factories import CampaignFactory, CharacterFactory
-from tests.system_fixtures import fixtures_for, selectable_systems
+from tests.system_fixtures import (
+    demo_campaign,
+    first_purchase,
+    fixtures_for,
+    open_roll,
+    selectable_systems,
+)
 
 ROLES = ("anonymous", "stranger", "player", "owner", "gm", "staff")
 """Who asks, in the matrix's column order:
@@ -65,8 +69,12 @@ ROLES = ("anonymous", "stranger", "player", "owner", "gm", "staff")
 """
 
 SYSTEMS: tuple[str, ...] = selectable_systems()
-"""Every rule system a campaign can be created with (Maelstrom and the sheet layer's, the
-tests' own tally too); what the matrix needs of each is its tests/systems/<slug>/fixtures.py."""
+"""Every rule system a campaign can be created with (the tests' own tally too), in the
+registry's order; what the matrix needs of each is its tests/systems/<slug>/fixtures.py."""
+
+HOME_SYSTEM: str = SYSTEMS[0]
+"""The system whose table stands in where any campaign will do (the admin's rows, a campaign
+export to import, a new campaign's ruleset): the registry's first."""
 
 # The literal segment before a bare ``<pk>`` names what the pk is.
 PK_SUBJECTS = {"campaigns": "campaign", "characters": "character", "rolls": "roll"}
@@ -83,9 +91,6 @@ CAMPAIGN_SCOPED = {"campaign", "character", "roll", "membership", "session", "xp
 ADMIN_SUBJECTS = {"object_id": "admin-object", "id": "admin-object",
                   "content_type_id": "content-type", "app_label": "app-label",
                   "url": "admin-path"}
-
-# Which of a table's rolls a roll URL acts on, when not the character's plain roll.
-ROLL_FOR_URL = {"rolls:roll-willpower-spend": "willpower"}
 
 
 class UnknownParameter(LookupError):
@@ -202,6 +207,28 @@ def _segment_before(full: str, parameter: str) -> str:
     return head.rsplit("/", 1)[-1]
 
 
+def page_system(route: Route) -> str | None:
+    """The registered system whose own page ``route`` is (a URL of its package's
+    ``urls.py``, included under the system's slug as namespace), or None."""
+    return route.namespace if route.namespace in registry.RULESETS else None
+
+
+def quick_roll_example(system: str) -> str:
+    """The first of the system's engine's NPC quick roll examples (the GM's notation)."""
+    module = registry.get(system).module
+    assert module is not None, f"{system} has no rules engine"
+    return module.QUICK_ROLL_EXAMPLES[0]
+
+
+@cache
+def own_creation_pages(system: str) -> bool:
+    """Whether ``system`` makes its characters on pages of its own
+    (:meth:`systems.SheetSystem.creation_url`), so that the generic creation page only sends
+    its members there. Asked with an unsaved campaign: the answer is the system's, not a
+    campaign's."""
+    return systems.for_ruleset(system).creation_url(Campaign(pk=1, ruleset=system)) is not None
+
+
 # --- plans: the cases known at collection time ------------------------------------------------
 
 
@@ -285,14 +312,13 @@ def _actions(route: Route, system: str, takes_action: bool
     attribute = {"sheet": "actions", "system": "campaign_actions", "act": "roll_actions"}.get(kind)
     if attribute is None:
         raise UnknownParameter(f"{route.key}: <action> after {kind!r}/ is not placed")
-    described = systems.for_ruleset(system)
-    own = getattr(described, attribute) if described else {}
+    own = getattr(systems.for_ruleset(system), attribute)
     if own:
         return [(name, True, bool(getattr(a, "gm_only", attribute == "campaign_actions")))
                 for name, a in own.items()]
     # Nothing of this kind in the system: ask with another system's name; it must be 404.
     other = next(name for slug in SYSTEMS
-                 if (s := systems.for_ruleset(slug)) for name in getattr(s, attribute))
+                 for name in getattr(systems.for_ruleset(slug), attribute))
     return [(other, False, False)]
 
 
@@ -312,27 +338,16 @@ def _admin_plans(route: Route, kinds: set[str]) -> list[Plan]:
 # --- the world --------------------------------------------------------------------------------
 
 
-class Constant:
-    """An RNG whose every die shows the same face (a roll that neither botches nor
-    explodes: the follow-ups it allows are predictable)."""
-
-    def __init__(self, face: int) -> None:
-        self.face = face
-
-    def randint(self, a: int, b: int) -> int:
-        """The face, kept within ``a..b``."""
-        return min(max(self.face, a), b)
-
-
 @dataclass
 class Table:
     """One campaign of one rule system, and what its URLs point at.
 
     ``character``: the owner's character. ``membership``: the non-owning player's seat.
     ``spend``: the owner's latest own XP spend (which the owner may undo).
-    ``rolls``: ``roll`` (the character's, with follow-ups still open), ``gm-roll`` (an NPC
-    roll for the GM alone) and for Maelstrom ``willpower`` (a failed Willpower roll).
-    ``buy``: ``(ledger key, price)`` of something the character can still buy.
+    ``rolls``: ``roll`` (the character's, with follow-ups still open: the system's fixtures'
+    ``matrix_roll``, or the demo's latest) and ``gm-roll`` (an NPC roll for the GM alone).
+    ``buy``: ``(key, price)`` of something the character can still buy, the key as the XP
+    page's purchase form posts it (tests/system_fixtures.py's ``purchases``).
     ``secrets``: what no one outside the campaign may read (its name, the character's name
     and concept, the session's title, the invite token). ``gm_secrets``: what only the GM may
     read (the invite token, the GM-only roll's link and tag).
@@ -397,8 +412,8 @@ class World:
 def build_world() -> World:
     """Create the world in the current transaction (the caller rolls it back).
 
-    Returns a :class:`World`. Raises ``NotImplementedError`` for a rule system it does not
-    know how to seat (a new system needs its table here).
+    Returns a :class:`World`. Raises LookupError for a rule system without a demo (every
+    table is the system's demo campaign) or without fixtures.
     """
     User = get_user_model()
     users: dict[str, Any] = {"anonymous": None}
@@ -407,8 +422,11 @@ def build_world() -> World:
     gm, owner, player = users["gm"], users["owner"], users["player"]
 
     tables = {system: _table(system, gm=gm, owner=owner, player=player) for system in SYSTEMS}
-    elsewhere = CampaignFactory(name="The stranger's own table", created_by=users["stranger"])
-    hero = CharacterFactory(campaign=elsewhere, owner=users["stranger"], name="Stranger's hero")
+    # factory_boy's factories are untyped; each returns the row it made.
+    elsewhere = cast(Campaign, CampaignFactory(  # type: ignore[no-untyped-call]  # untyped factory
+        name="The stranger's own table", created_by=users["stranger"]))
+    hero = cast(Character, CharacterFactory(  # type: ignore[no-untyped-call]  # untyped factory
+        campaign=elsewhere, owner=users["stranger"], name="Stranger's hero"))
 
     editor = User.objects.create_user("staff-editor-matrix", is_staff=True)
     world = World(users=users, session_keys={}, tables=tables, elsewhere=elsewhere,
@@ -433,41 +451,38 @@ def _login(user: Any) -> str:
 
 
 def _table(system: str, *, gm: Any, owner: Any, player: Any) -> Table:
+    """The system's demo campaign for ``owner`` (tests/system_fixtures.py's
+    :func:`~tests.system_fixtures.demo_campaign`), the GM's ``matrix_campaign`` changes made,
+    ``player`` seated without a character, 40 XP awarded, the rolls, a session, a spend."""
     label = system.replace("_", " ").title()
-    name = f"Hidden {label} Table QX7"
-    described = systems.for_ruleset(system)
-    demo = demos.demo_for(system)
-    if system == "maelstrom":
-        campaign = CampaignFactory(name=name, ruleset=system, created_by=gm)
-        character = CharacterFactory(campaign=campaign, owner=owner)
-    elif described is not None and demo is not None:
-        campaign = campaign_create(name=name, ruleset=system, starting_xp=0, gm=gm)
-        Membership.objects.create(campaign=campaign, user=owner)
-        demo.build(campaign=campaign, gm=gm, player=owner, rng=random.Random(7))
-        character = campaign.characters.get()
-        _prepare_campaign(campaign, described, gm)
-    else:
-        raise NotImplementedError(f"No table for the rule system {system!r} yet")
+    campaign = demo_campaign(system, name=f"Hidden {label} Table QX7", gm=gm, players=[owner],
+                             rng=random.Random(7))
+    character = campaign.characters.get()
+    _prepare_campaign(campaign, gm)
     membership = Membership.objects.create(campaign=campaign, user=player)
     Character.objects.filter(pk=character.pk).update(
         name=f"Secret {label} Hero QX7", concept=f"Concealed {label} concept QX7")
     character_services.xp_award(character=character, amount=40, reason="Matrix award", by=gm)
     character = Character.objects.get(pk=character.pk)
 
-    rolls = _rolls(system, character, owner)
+    latest = open_roll(character, by=owner) or Roll.objects.filter(
+        character=character, parent__isnull=True).order_by("-pk").first()
+    assert latest is not None, f"{system}: the demo's character has no roll"
+    rolls = {"roll": latest}
     rolls["gm-roll"] = roll_services.npc_roll_create(
-        campaign=campaign, text=registry.get(system).module.QUICK_ROLL_EXAMPLES[0],
-        gm_only=True, by=gm, rng=random.Random(3))
+        campaign=campaign, text=quick_roll_example(system), gm_only=True, by=gm,
+        rng=random.Random(3))
     session = session_create(campaign=campaign, date=datetime.date(2026, 1, 2),
                              title=f"Covert {label} session QX7")
-    spend = _spend(system, described, character, owner)
+    # A spend of the owner's to undo, then something the character can still buy.
+    _, _, spend = first_purchase(character, by=owner)
     character = Character.objects.get(pk=character.pk)
-    buy = _buyable(system, described, character, owner)
+    key, cost, _ = first_purchase(character, by=owner, keep=False)
     campaign.refresh_from_db()
     assert campaign.invite_token
     return Table(
         system=system, campaign=campaign, character=character, membership=membership,
-        session=session, spend=spend, rolls=rolls, buy=buy,
+        session=session, spend=spend, rolls=rolls, buy=(key, cost),
         secrets=(campaign.name, character.name, character.concept, session.title,
                  campaign.invite_token),
         gm_secrets=(campaign.invite_token, f'href="{rolls["gm-roll"].get_absolute_url()}"',
@@ -475,11 +490,11 @@ def _table(system: str, *, gm: Any, owner: Any, player: Any) -> Table:
     )
 
 
-def _prepare_campaign(campaign: Campaign, system: systems.SheetSystem, gm: Any) -> None:
+def _prepare_campaign(campaign: Campaign, gm: Any) -> None:
     """Campaign data every GM change can act on (the system's fixtures' ``matrix_campaign``:
     a tension pool with a die out for an NPC, a changed skill list and trait names so the
     resets change something, a buy-in to remove)."""
-    for name, data in fixtures_for(system.slug).matrix_campaign:
+    for name, data in fixtures_for(campaign.ruleset).matrix_campaign:
         campaign = campaign_change(campaign, name, dict(data), by=gm)
 
 
@@ -496,70 +511,6 @@ sheet_action = system_fixtures.sheet_change
 (:func:`tests.system_fixtures.sheet_change`)."""
 
 
-def _rolls(system: str, character: Character, owner: Any) -> dict[str, Roll]:
-    if system == "maelstrom":
-        # All 8s: two successes, nothing botched, so an experience die may still be added.
-        roll = roll_services.roll_create(
-            character=character, by=owner, rng=Constant(8),
-            request=roll_services.RollRequest(traits=("Precision", "Driving")))
-        # All 5s against 8: failed, not botched, so willpower may still be spent on it.
-        willpower = roll_services.roll_create(
-            character=character, by=owner, rng=Constant(5),
-            request=roll_services.RollRequest(kind="willpower", difficulty=8))
-        return {"roll": roll, "willpower": willpower}
-    seeded = fixtures_for(system).matrix_roll
-    if seeded is not None:  # a roll whose follow-ups are still open (Shahquest's dice to pick)
-        described = systems.for_ruleset(system)
-        assert described is not None
-        data, faces = seeded
-        form = described.roll_form(character, data)
-        assert form.is_valid(), form.errors
-        roll = roll_services.system_roll_create(character=character, data=form.cleaned_data,
-                                                by=owner, rng=ScriptedRng(faces))
-        return {"roll": roll}
-    return {"roll": Roll.objects.filter(character=character, parent__isnull=True)
-            .order_by("-pk").first()}
-
-
-def _spend(system: str, described: systems.SheetSystem | None, character: Character,
-           owner: Any) -> XpEntry:
-    """The owner spends XP once, so there is a spend of theirs to undo."""
-    if described is None:
-        return character_services.xp_spend(character=character, kind="ability",
-                                           name="Firearms", by=owner)
-    for advance in sorted(described.advances(character), key=lambda a: a.cost):
-        try:
-            with transaction.atomic():
-                return character_services.xp_spend_advance(character=character,
-                                                           key=advance.key, by=owner)
-        except RuleError:
-            continue
-    raise AssertionError(f"{system}: nothing the character can buy")
-
-
-def _buyable(system: str, described: systems.SheetSystem | None, character: Character,
-             owner: Any) -> tuple[str, int]:
-    """A purchase the character can still make (tried, then rolled back)."""
-
-    class Undo(Exception):
-        pass
-
-    if described is None:
-        quote = character_services.xp_quote(character=character, kind="ability", name="Melee")
-        return "ability:Melee", quote.cost
-    for advance in sorted(described.advances(character), key=lambda a: a.cost):
-        try:
-            with transaction.atomic():
-                character_services.xp_spend_advance(character=character, key=advance.key,
-                                                    by=owner, expected_cost=advance.cost)
-                raise Undo
-        except Undo:
-            return advance.key, advance.cost
-        except RuleError:
-            continue
-    raise AssertionError(f"{system}: nothing left to buy")
-
-
 def make_pending_import(character: Character) -> Character:
     """Make ``character`` look like a player's import awaiting the GM (its review state and
     import record, as ``transfer.services.import_character`` writes them), so that the GM's
@@ -574,13 +525,17 @@ def make_pending_import(character: Character) -> Character:
 def _admin_objects(world: World) -> dict[str, models.Model]:
     """A row of every model the admin shows, so its change, history and delete pages have
     something to open."""
-    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+    from axes.models import (  # type: ignore[import-untyped]  # django-axes ships no type hints
+        AccessAttempt,
+        AccessFailureLog,
+        AccessLog,
+    )
 
-    maelstrom = world.tables["maelstrom"]
+    home = world.tables[HOME_SYSTEM]
     stamp = {"user_agent": "matrix", "ip_address": "127.0.0.1", "username": "owner-matrix",
              "http_accept": "text/html", "path_info": "/login/"}
     made: list[models.Model] = [
-        maelstrom.campaign, maelstrom.session, world.users["owner"],
+        home.campaign, home.session, world.users["owner"],
         Group.objects.create(name="Matrix group"),
         AccessAttempt.objects.create(**stamp, get_data="", post_data="", failures_since_start=1),
         AccessLog.objects.create(**stamp),
@@ -614,35 +569,24 @@ def concrete_url(plan: Plan, world: World) -> Target:
     values: dict[str, object] = {}
     outer = next(iter(subjects)) if plan.crossed else None
     for parameter, subject in subjects.items():
-        if subject in CAMPAIGN_SCOPED or subject == "action":
-            assert table is not None, plan
         if parameter == outer:
             values[parameter] = (world.elsewhere.pk if subject == "campaign"
                                  else world.elsewhere_character.pk)
-        elif subject == "campaign":
-            values[parameter] = table.campaign.pk  # type: ignore[union-attr]
-        elif subject == "character":
-            values[parameter] = table.character.pk  # type: ignore[union-attr]
-        elif subject == "roll":
-            name = "gm-roll" if plan.roll == "gm-roll" else ROLL_FOR_URL.get(route.key, "roll")
-            roll = table.rolls.get(name, table.rolls["roll"])  # type: ignore[union-attr]
-            values[parameter] = roll.pk
-        elif subject == "membership":
-            values[parameter] = table.membership.pk  # type: ignore[union-attr]
-        elif subject == "session":
-            values[parameter] = table.session.pk  # type: ignore[union-attr]
-        elif subject == "xp-entry":
-            values[parameter] = table.spend.pk  # type: ignore[union-attr]
-        elif subject == "invite-token":
-            values[parameter] = table.campaign.invite_token  # type: ignore[union-attr]
+        elif subject in CAMPAIGN_SCOPED:
+            assert table is not None, plan
+            if subject == "roll":
+                roll = table.rolls["gm-roll" if plan.roll == "gm-roll" else "roll"]
+            values[parameter] = _in_table(table, subject, roll)
         elif subject == "action":
+            assert table is not None, plan
             values[parameter] = plan.action
         elif subject == "admin-object":
-            values[parameter] = world.admin_objects[plan.admin_model].pk  # type: ignore[index]
+            assert plan.admin_model is not None, plan
+            values[parameter] = world.admin_objects[plan.admin_model].pk
         elif subject == "content-type":
             values[parameter] = ContentType.objects.get_for_model(Campaign).pk
         elif subject == "content-object":
-            values[parameter] = world.tables["maelstrom"].campaign.pk
+            values[parameter] = world.tables[HOME_SYSTEM].campaign.pk
         elif subject == "app-label":
             values[parameter] = plan.app_label
         elif subject == "admin-path":
@@ -653,6 +597,17 @@ def concrete_url(plan: Plan, world: World) -> Target:
     match = resolve(url)
     assert match.route == route.full, f"{url} resolves to {match.route}, not {route.full}"
     return Target(url=url, table=table, roll=roll)
+
+
+def _in_table(table: Table, subject: str, roll: Roll | None) -> object:
+    """The value of a campaign-scoped parameter holding ``subject``, in ``table``."""
+    values: dict[str, object] = {
+        "campaign": table.campaign.pk, "character": table.character.pk,
+        "membership": table.membership.pk, "session": table.session.pk,
+        "xp-entry": table.spend.pk, "invite-token": table.campaign.invite_token,
+        "roll": roll.pk if roll is not None else None,
+    }
+    return values[subject]
 
 
 # --- what the database holds ------------------------------------------------------------------
@@ -687,7 +642,9 @@ def _snapshot_tables() -> list[tuple[str, str, str]]:
             continue
         tables[model._meta.label_lower] = (model._meta.db_table, model._meta.pk.column)
         for m2m in model._meta.local_many_to_many:
-            through = m2m.remote_field.through._meta
+            model_through = m2m.remote_field.through
+            assert model_through is not None, m2m  # Django makes one for every many-to-many
+            through = model_through._meta
             tables.setdefault(through.label_lower, (through.db_table, through.pk.column))
     return [(label, table, pk) for label, (table, pk) in sorted(tables.items())]
 

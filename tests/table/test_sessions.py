@@ -434,7 +434,7 @@ def test_session_award_is_all_or_nothing_when_a_later_character_fails(
 def test_session_award_refuses_an_award_that_is_not_one_of_the_seven(
     alice, session, bobs_character
 ):
-    with pytest.raises(RuleError, match="'Bravery' is not one of the chapter or story awards"):
+    with pytest.raises(RuleError, match="'Bravery' is not one of this campaign's awards"):
         session_award(session=session, awards={bobs_character.pk: ["Heroism", "Bravery"]},
                       by=alice)
 

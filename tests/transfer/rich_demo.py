@@ -4,7 +4,11 @@ to undo, a follow-up roll, roll requests."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
+
+from django import forms
+from django.utils.datastructures import MultiValueDict
 
 import systems
 from campaigns.models import Campaign
@@ -12,18 +16,36 @@ from characters import services as character_services
 from characters.models import Character, XpEntry
 from rolls import services as roll_services
 from rolls.models import RequestedRoll
+from rulesets.errors import RuleError
 from tests.system_fixtures import fixtures_for
 
 
+def _offered_keys(form: forms.Form) -> Iterator[str]:
+    """Every value a choice of the system's spend form offers (optgroups flattened)."""
+    for field in form.fields.values():
+        for value, label in getattr(field, "choices", ()):
+            if isinstance(label, list | tuple):
+                yield from (str(v) for v, _ in label)
+            elif value:
+                yield str(value)
+
+
 def spend_cheapest(character: Character, *, by: Any) -> XpEntry:
-    """Buy the cheapest thing XP buys on the character's sheet; returns the spend."""
+    """Buy the cheapest thing XP buys on the character's sheet; returns the spend.
+
+    The system's listed advances, or (a system whose XP page names what to buy in its own
+    form, as Maelstrom's trait list) every key its spend form offers, priced by its quote."""
     character = Character.objects.get(pk=character.pk)
     system = systems.for_campaign(character.campaign)
-    if system is None:
-        return character_services.xp_spend(character=character, kind="ability",
-                                           name="Stealth", by=by)
-    cheapest = min(system.advances(character), key=lambda advance: advance.cost)
-    return character_services.xp_spend_advance(character=character, key=cheapest.key, by=by)
+    advances = system.advances(character)
+    if not advances:
+        for key in _offered_keys(system.spend_form(character)):
+            try:
+                advances.append(system.quote(character, key))
+            except RuleError:
+                continue
+    cheapest = min(advances, key=lambda advance: advance.cost)
+    return character_services.xp_spend(character=character, key=cheapest.key, by=by)
 
 
 def follow_up(campaign: Campaign, rng: random.Random) -> None:
@@ -36,16 +58,24 @@ def follow_up(campaign: Campaign, rng: random.Random) -> None:
 
 
 def ask_for_rolls(character: Character, gm: Any, rng: random.Random) -> None:
-    """Ask ``character`` for two rolls and answer one of them."""
+    """Ask ``character`` for two rolls and answer one of them: through the GM's request form
+    and the roll dialog it prefills where the system has requests (its fixtures'
+    ``request``), else as bare requests the first roll answers."""
     character = Character.objects.get(pk=character.pk)
-    if character.campaign.ruleset == "maelstrom":
+    system = systems.for_campaign(character.campaign)
+    what = system.request_form(character.campaign, dict(fixtures_for(system.slug).request))
+    if what is not None:
+        assert what.is_valid(), what.errors
         asked = roll_services.requested_roll_create(
-            characters=[character, character], kind="action", traits=("Perception", "Alertness"),
-            difficulty=7, threshold=0, note="Spot the tail", by=gm)
-        roll_services.roll_create(character=character, by=character.owner, rng=rng,
-                                  request=roll_services.RollRequest(
-                                      traits=("Perception", "Alertness"), difficulty=7),
-                                  answers=asked[0].pk)
+            characters=[character, character], system=system, what=what.cleaned_data,
+            note="Spot the tail", by=gm)
+        posted = MultiValueDict()  # the prefilled dialog, as the sheet posts it
+        for name, value in asked[0].prefill():
+            posted.appendlist(name, value)
+        dialog = system.roll_form(character, posted)
+        assert dialog.is_valid(), dialog.errors
+        roll_services.roll_create(character=character, data=dialog.cleaned_data,
+                                  by=character.owner, rng=rng, answers=asked[0].pk)
         return
     answer = character.rolls.filter(parent__isnull=True).order_by("pk").first()
     for answered in (answer, None):

@@ -2,19 +2,22 @@
 system, mutated: nested deep, made wide, given huge or control-laden text, wrong types, dates
 far off either way, unknown keys, dropped keys, repeated rows, numbers out of range.
 
-For every file: the import either refuses it with a :class:`TransferError` and writes nothing,
-or accepts it; then its export is at most :data:`GROWTH` times the file's size and imports
-again to the same document. Nothing else may happen:
-any other exception is what a page would answer with a 500. The examples are derived from
-each test's name (``derandomize``), so every run, CI's included, makes the same ones. Run on
-SQLite and on PostgreSQL (``DATABASE_URL``), where a NUL or an out-of-range number used to be
-a database error.
+The genuine files are each system's exports and its files of format version 1
+(tests/transfer/v1/), which an import still reads (Maelstrom's trait rows and dice columns
+among them). For every file: the import either refuses it with a :class:`TransferError` and
+writes nothing, or accepts it; then its export is at most :data:`GROWTH` times the file's size
+and imports again to the same document. Nothing else may happen: any other exception is what
+a page would answer with a 500. The examples are derived from each test's name
+(``derandomize``), so every run, CI's included, makes the same ones. Run on SQLite and on
+PostgreSQL (``DATABASE_URL``), where a NUL or an out-of-range number used to be a database
+error.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,6 +39,7 @@ from transfer.services import (
 )
 
 SYSTEMS = [slug for slug, ruleset in registry.RULESETS.items() if ruleset.selectable]
+V1 = Path(__file__).parent / "v1"
 GROWTH = 4
 """The most an accepted file may grow by being imported and exported again (the export is
 indented, a file may be compact: a genuine compact export grows 1.6 times)."""
@@ -196,7 +200,9 @@ def test_hostile_files_are_refused_or_come_back_the_same(demo: list[Campaign],
                                                          ruleset: str) -> None:
     campaign = next(c for c in demo if c.ruleset == ruleset)
     characters = list(campaign.characters.order_by("pk"))
-    genuine = [export_campaign(campaign), *(export_character(c) for c in characters)]
+    genuine = [export_campaign(campaign), *(export_character(c) for c in characters),
+               *(json.loads(path.read_text())
+                 for path in sorted(V1.glob(f"{ruleset}-*.sheetkeeper.json")))]
     player = characters[0].owner
     gm = campaign.created_by
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 
 from campaigns.models import Campaign, Membership, Session
-from characters.models import Character, MeritFlaw, Trait, XpEntry
+from characters.models import Character, XpEntry
 from rolls.models import RequestedRoll, Roll
 from rulesets.errors import RuleError
 from transfer import checks
@@ -24,8 +25,9 @@ from transfer.services import (
     read_document,
 )
 
-MODELS = (Campaign, Membership, Session, Character, Trait, MeritFlaw, XpEntry, Roll,
-          RequestedRoll, User)
+MODELS = (Campaign, Membership, Session, Character, XpEntry, Roll, RequestedRoll, User)
+
+V1 = Path(__file__).parent / "v1"
 
 
 def counts() -> dict[str, int]:
@@ -87,14 +89,15 @@ def test_deeply_nested_json_is_refused_not_crashed_on() -> None:
 @pytest.mark.parametrize(("change", "words"), [
     (lambda d: [d], ("not a Sheetkeeper export",)),
     (lambda d: {**d, "format": "foundry"}, ("not a Sheetkeeper export",)),
-    (lambda d: {**d, "version": 2}, ("version 2", "reads version 1", "newer")),
+    (lambda d: {**d, "version": 3}, ("version 3", "reads versions 1 and 2", "newer")),
+    (lambda d: {**d, "version": 0}, ("version 0", "reads versions 1 and 2")),
     (lambda d: {**d, "version": "1"}, ("version '1'",)),
     (lambda d: {k: v for k, v in d.items() if k != "version"}, ("version None",)),
     (lambda d: {**d, "kind": "npc"}, ("'npc'", "neither a character nor a campaign")),
     (lambda d: {**d, "kind": "campaign"}, ("holds a campaign, not a character",)),
     (lambda d: {**d, "system": "dnd5e"}, ("'dnd5e'", "not one this Sheetkeeper plays")),
     (lambda d: {**d, "rolls": {}}, ("The rolls is not a list",)),
-    (lambda d: {**d, "extra": 1}, ("'extra'", "format version 1 does not have")),
+    (lambda d: {**d, "extra": 1}, ("'extra'", "format version 2 does not have")),
     (lambda d: {k: v for k, v in d.items() if k != "sessions"}, ("lacks 'sessions'",)),
 ])
 def test_a_wrong_header_is_refused(character_file: dict[str, Any],
@@ -158,8 +161,9 @@ def _drop(path: str) -> Callable[[dict[str, Any]], None]:
     (_set("character.nickname", "Rooky"), ("'nickname'", "does not have")),
     (_set("character.name", "R" * 81), ("'name'", "at most 80 characters")),
     (_set("character.name", None), ("'name' needs a value",)),
-    (_set("character.traits.0.dots", "4"), ("trait 1", "'dots' must be a whole number")),
-    (_set("character.dead", 0), ("'dead' must be true or false",)),
+    (_set("character.traits", []), ("'traits'", "format version 2 does not have")),
+    (_set("character.dead", False), ("'dead'", "format version 2 does not have")),
+    (_set("character.xp_available", "30"), ("'xp_available' must be a whole number",)),
     (_set("character.sheet", []), ("'sheet' must be an object",)),
     (_set("character.created_at", "2025-01-31T20:15:00"), ("time zone",)),
     (_set("character.created_at", "last Tuesday"), ("'created_at'",)),
@@ -178,15 +182,6 @@ def test_a_wrong_row_is_refused_naming_the_row_and_the_column(
         character_file: dict[str, Any], into_the_drift: Callable[[Any], object],
         nothing_written: None, change: Any, words: tuple[str, ...]) -> None:
     refused(lambda: into_the_drift(changed(character_file, change)), *words)
-
-
-def test_the_same_trait_twice_is_refused(character_file: dict[str, Any],
-                                         into_the_drift: Callable[[Any], object],
-                                         nothing_written: None) -> None:
-    def twice(document: dict[str, Any]) -> None:
-        document["character"]["traits"].append(document["character"]["traits"][0])
-    refused(lambda: into_the_drift(changed(character_file, twice)),
-            "has the trait 'Strength' twice")
 
 
 def test_a_ledger_that_overdraws_a_bank_is_refused(character_file: dict[str, Any],
@@ -246,7 +241,7 @@ def test_a_follow_up_before_its_roll_is_refused(rich_campaign_file: dict[str, An
 # --- the rules ------------------------------------------------------------------------------
 
 SHEET_BREAKS: dict[str, tuple[Callable[[dict[str, Any]], None], tuple[str, ...]]] = {
-    "maelstrom": (_set("character.traits.1.dots", 7),
+    "maelstrom": (_set("character.sheet.attributes.Precision", 7),
                   ("Maelstrom rules refuse this sheet", "Precision must be a whole number "
                    "from 1 to 5, not 7", "Maelstrom rules.md, Traits")),
     "shahquest": (_set("character.sheet.features.3.die", 7),
@@ -273,14 +268,20 @@ def test_a_sheet_the_rules_refuse_is_refused_with_the_rule(
 
 
 @pytest.mark.parametrize(("ruleset", "change", "words"), [
-    ("maelstrom", _set("character.health_lethal", 9),
+    ("maelstrom", _set("character.sheet.health.lethal", 9),
      ("levels of damage do not fit in 9 health boxes",)),
-    ("maelstrom", _set("character.willpower_current", 9),
+    ("maelstrom", _set("character.sheet.willpower.current", 9),
      ("Current willpower must be a whole number from 0 to 5",)),
-    ("maelstrom", _set("character.merits_flaws.0.name", "Lucky Socks"),
+    ("maelstrom", _set("character.sheet.merits_flaws.0.name", "Lucky Socks"),
      ("not on the seed's lists of merits and flaws",)),
-    ("maelstrom", _set("character.traits.30.ability", "Juggling"),
+    ("maelstrom", _set("character.sheet.specialties.0.ability", "Juggling"),
      ("Juggling is not an ability",)),
+    ("maelstrom", _set("character.sheet.health.dead", 0),
+     ("Dead must be true or false",)),
+    ("maelstrom", _set("character.sheet.abilities.Juggling", 1),
+     ("'Juggling' is not a Maelstrom ability", "Maelstrom rules.md, Traits")),
+    ("maelstrom", lambda d: d["character"]["sheet"]["attributes"].pop("Wits"),
+     ("the sheet lacks the attributes Wits",)),
     ("genesys", _set("character.sheet.wounds", "none"), ("The wounds ('wounds') must be an "
                                                          "object",)),
     ("shahquest", _set("character.sheet.stress", {"physical": 8}), ("Shahquest wiki",)),
@@ -367,3 +368,83 @@ def test_a_refusal_found_while_writing_rolls_the_whole_import_back(
     campaign = next(c for c in demo if c.ruleset == "genesys")
     refused(lambda: import_campaign(export_campaign(campaign), campaign.created_by),
             "the panel cannot be drawn")  # ... and are gone again
+
+
+# --- files of format version 1 -------------------------------------------------------------
+# Maelstrom's sheet travelled in trait rows, merits and flaws and track columns then: each is
+# checked as its column was, and the sheet made of them is judged by the same rules.
+
+
+@pytest.fixture
+def version_1_file() -> dict[str, Any]:
+    """Ana Reyes, the demo's Maelstrom character, as format version 1 exported her."""
+    return read_document((V1 / "maelstrom-character.sheetkeeper.json").read_bytes())
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (_set("character.traits.0.dots", "4"), ("trait 1", "'dots' must be a whole number")),
+    (_set("character.dead", 0), ("'dead' must be true or false",)),
+    (_drop("character.huge_size"), ("Character 1 lacks 'huge_size'",)),
+    (_set("character.traits.0.kind", "aspect"), ("trait 1", "one of attribute")),
+    (_set("character.merits_flaws.1.points", -4), ("merit or flaw 2", "'points'")),
+    (_set("character.nickname", "Rooky"), ("'nickname'", "format version 1 does not have")),
+    (_set("character.sheet", {"attributes": {}}), ("at character.sheet.attributes",
+                                                  "not in the format")),
+    (_drop("rolls.0.bonus_dice"), ("Roll 1 lacks 'bonus_dice'",)),
+    (_set("rolls.0.dice.0", 11), ("at rolls[0].dice[0]", "less than or equal to 10")),
+    (_set("rolls.0.botches", "1"), ("Roll 1", "'botches' must be a whole number")),
+    (_set("rolls.0.result", {"system": "maelstrom"}), ("Roll 1 is refused",
+                                                       "faces in its result or in its dice")),
+])
+def test_a_wrong_version_1_row_is_refused_naming_the_row_and_the_column(
+        version_1_file: dict[str, Any], into_the_drift: Callable[[Any], object],
+        nothing_written: None, change: Any, words: tuple[str, ...]) -> None:
+    refused(lambda: into_the_drift(changed(version_1_file, change)), *words)
+
+
+def test_the_same_trait_twice_is_refused(version_1_file: dict[str, Any],
+                                         into_the_drift: Callable[[Any], object],
+                                         nothing_written: None) -> None:
+    def twice(document: dict[str, Any]) -> None:
+        document["character"]["traits"].append(document["character"]["traits"][0])
+    refused(lambda: into_the_drift(changed(version_1_file, twice)),
+            "Maelstrom rules refuse this sheet", "lists the trait 'Strength' twice",
+            "Maelstrom rules.md, Traits")
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (_set("character.traits.1.dots", 7),
+     ("Maelstrom rules refuse this sheet", "Precision must be a whole number from 1 to 5, "
+      "not 7", "Maelstrom rules.md, Traits")),
+    (_set("character.health_lethal", 9), ("levels of damage do not fit in 8 health boxes",)),
+    (_set("character.willpower_current", 9),
+     ("Current willpower must be a whole number from 0 to 4",)),
+    (_set("character.merits_flaws.0.name", "Lucky Socks"),
+     ("not on the seed's lists of merits and flaws",)),
+    (_set("character.traits.30.ability", "Juggling"), ("Juggling is not an ability",)),
+    (_set("character.traits.3.name", "Charm"),
+     ("'Charm' is not a Maelstrom attribute", "Maelstrom rules.md, Traits")),
+    (_set("character.traits.30.dots", 2),
+     ("The specialty Piloting: Close Quarters must be a whole number from 1 to 1, not 2",
+      "Maelstrom rules.md, Traits")),
+    (lambda d: d["character"]["traits"].pop(5), ("the sheet lacks the attributes",)),
+])
+def test_a_version_1_sheet_the_rules_refuse_is_refused_with_the_rule(
+        version_1_file: dict[str, Any], into_the_drift: Callable[[Any], object],
+        nothing_written: None, change: Any, words: tuple[str, ...]) -> None:
+    refused(lambda: into_the_drift(changed(version_1_file, change)), *words)
+
+
+def test_a_version_1_character_of_another_system_brings_no_trait_rows(
+        demo: list[Campaign], nothing_written: None) -> None:
+    campaign = next(c for c in demo if c.ruleset == "genesys")
+    document = read_document((V1 / "genesys-character.sheetkeeper.json").read_bytes())
+    document["character"]["merits_flaws"] = [{"kind": "merit", "name": "Ambidexterous",
+                                              "points": 1, "detail": ""}]
+    refused(lambda: import_character(document, campaign, campaign.created_by),
+            "the Genesys rules refuse this sheet", "a Genesys character has no merits and "
+            "flaws")
+    document = read_document((V1 / "genesys-character.sheetkeeper.json").read_bytes())
+    document["rolls"][0]["dice"] = [6]
+    refused(lambda: import_character(document, campaign, campaign.created_by),
+            "at rolls[0].dice", "at most 0 items")

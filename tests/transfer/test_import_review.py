@@ -25,6 +25,7 @@ from rolls.models import RequestedRoll, Roll
 from rulesets.errors import RuleError
 from table.services import session_award, session_create
 from tests.factories import UserFactory
+from tests.system_fixtures import fixtures_for
 from tests.systems.shahquest.fixtures import SEED_POOL as SHAHQUEST_SEED_POOL
 from tests.transfer.rich_demo import spend_cheapest
 from transfer.services import (
@@ -71,16 +72,24 @@ def the_players_character(campaign: Campaign) -> Character:
     return character
 
 
+def dialog(character: Character, data: dict[str, Any]) -> dict[str, Any]:
+    """The roll dialog's cleaned data for ``data`` as the sheet posts it."""
+    form = systems.for_campaign(character.campaign).roll_form(character, data)
+    assert form.is_valid(), form.errors
+    return form.cleaned_data
+
+
 def try_to_roll(character: Character) -> Roll:
-    """Roll once for ``character`` through the service its sheet uses."""
+    """Roll once for ``character`` through the service its sheet uses (its system's pool of
+    the shared suites)."""
     character = Character.objects.select_related("campaign").get(pk=character.pk)
-    rng = random.Random(3)
-    if character.campaign.ruleset == "maelstrom":
-        return roll_services.roll_create(
-            character=character, by=character.owner, rng=rng,
-            request=roll_services.RollRequest(kind="willpower"))
-    return roll_services.system_roll_create(character=character, data={}, by=character.owner,
-                                            rng=rng)
+    data = dialog(character, dict(fixtures_for(character.campaign.ruleset).roll_pool))
+    return roll_services.roll_create(character=character, data=data, by=character.owner,
+                                     rng=random.Random(3))
+
+
+WILLPOWER = {"kind": "willpower", "difficulty": "8", "threshold": "0"}
+"""A Maelstrom Willpower roll, as the roll dialog posts it."""
 
 
 def review_url(character: Character) -> str:
@@ -155,9 +164,8 @@ def test_a_roll_dated_2099_never_shows_as_rolled_here(
 @pytest.fixture
 def pending(campaign: Campaign, bobs_character: Character) -> Character:
     """Bob imports a copy of Rook (with a roll) into The Drift: it awaits Alice."""
-    roll_services.roll_create(character=bobs_character, by=bobs_character.owner,
-                              rng=random.Random(1),
-                              request=roll_services.RollRequest(kind="willpower"))
+    roll_services.roll_create(character=bobs_character, data=dialog(bobs_character, WILLPOWER),
+                              by=bobs_character.owner, rng=random.Random(1))
     return import_character(json.loads(document_json(export_character(bobs_character))),
                             campaign, bobs_character.owner)
 
@@ -267,8 +275,7 @@ def test_a_gms_campaign_import_plays_at_once_but_its_rolls_stay_imported(
         assert not CharacterImport.objects.filter(character__campaign=imported).exists()
         assert imported.rolls.exists()
         assert not imported.rolls.filter(imported=False).exists(), source.ruleset
-        if source.ruleset == "maelstrom":
-            assert try_to_roll(imported.characters.order_by("pk").first()).imported is False
+        assert try_to_roll(imported.characters.order_by("pk").first()).imported is False
 
 
 @pytest.mark.django_db
@@ -288,18 +295,19 @@ def test_an_imported_roll_takes_no_follow_up(
         campaign: Campaign, bobs_character: Character, alice: Any) -> None:
     """Alice's own import is in play at once; its imported willpower roll still takes no
     willpower spend and no experience die."""
-    roll_services.roll_create(character=bobs_character, by=bobs_character.owner,
-                              rng=random.Random(2),
-                              request=roll_services.RollRequest(kind="willpower",
-                                                                difficulty=10))
+    roll_services.roll_create(
+        character=bobs_character, data=dialog(bobs_character, {**WILLPOWER, "difficulty": "10"}),
+        by=bobs_character.owner, rng=random.Random(2))
     imported = import_character(json.loads(document_json(export_character(bobs_character))),
                                 campaign, alice)
     roll = imported.rolls.get()
-    with pytest.raises(RuleError, match="imported, not rolled here"):
-        roll_services.roll_willpower_spend(roll=roll, by=alice)
-    with pytest.raises(RuleError, match="imported, not rolled here"):
-        roll_services.roll_experience_die(roll=roll, key="willpower", by=alice,
-                                          rng=random.Random(1))
+    actions = systems.for_campaign(campaign).roll_actions
+    for name, data in (("willpower-spend", {}), ("experience-die", {"key": "willpower"})):
+        form = actions[name].form(data)
+        assert form.is_valid(), form.errors
+        with pytest.raises(RuleError, match="imported, not rolled here"):
+            roll_services.roll_act(roll=roll, action=actions[name], data=form.cleaned_data,
+                                   by=alice, rng=random.Random(1))
     assert not roll.followups.exists()
 
 
@@ -309,11 +317,10 @@ def test_a_shahquest_imported_roll_offers_no_choice_of_dice(
     campaign = next(c for c in demo if c.ruleset == "shahquest")
     source = campaign.characters.get()
     system = systems.for_campaign(campaign)
-    assert system is not None
     form = system.roll_form(source, SHAHQUEST_SEED_POOL)
     assert form.is_valid(), form.errors
-    roll_services.system_roll_create(character=source, data=form.cleaned_data,
-                                     by=source.owner, rng=random.Random(4))
+    roll_services.roll_create(character=source, data=form.cleaned_data, by=source.owner,
+                              rng=random.Random(4))
     gm = campaign.created_by
     imported = import_character(json.loads(document_json(export_character(source))),
                                 campaign, gm)
@@ -321,9 +328,9 @@ def test_a_shahquest_imported_roll_offers_no_choice_of_dice(
     assert roll is not None and roll.imported
     action = system.roll_actions["choose"]
     with pytest.raises(RuleError, match="imported, not rolled here"):
-        roll_services.system_roll_act(roll=roll, action=action,
-                                      data={"effort": [0, 1], "effect": [2]}, by=gm,
-                                      rng=random.Random(1))
+        roll_services.roll_act(roll=roll, action=action,
+                               data={"effort": [0, 1], "effect": [2]}, by=gm,
+                               rng=random.Random(1))
     page = client_for(gm).get(roll.get_absolute_url()).content.decode()
     assert reverse("rolls:roll-act", args=[roll.pk, "choose"]) not in page
 
@@ -332,10 +339,14 @@ def test_a_shahquest_imported_roll_offers_no_choice_of_dice(
 def test_a_pending_character_is_asked_for_no_roll(
         pending: Character, alice: Any, bobs_character: Character,
         client_for: Callable[..., Client]) -> None:
+    system = systems.for_campaign(pending.campaign)
+    what = system.request_form(pending.campaign, {"kind": "action",
+                                                  "traits": "Precision, Driving",
+                                                  "difficulty": "6", "threshold": "0"})
+    assert what is not None and what.is_valid(), what
     with pytest.raises(RuleError, match="awaiting the GM"):
-        roll_services.requested_roll_create(
-            characters=[pending], kind="action", traits=("Precision", "Driving"),
-            difficulty=6, threshold=0, note="", by=alice)
+        roll_services.requested_roll_create(characters=[pending], system=system,
+                                            what=what.cleaned_data, note="", by=alice)
     # Asking everyone asks the characters in play and skips the import.
     response = client_for(alice).post(
         reverse("rolls:requested-roll-create", args=[pending.campaign_id]),

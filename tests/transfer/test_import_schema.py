@@ -265,7 +265,7 @@ def test_notes_keep_their_lines(rich_demo: list[Campaign]) -> None:
     ("character.sheet.plot_points", 10**30, ("is too large",)),
     ("rolls.0.pool.plot_points_spent", True, ("at rolls[0].pool.plot_points_spent",
                                               "valid integer")),
-    ("rolls.0.botches", 40_000, ("botches", "32767")),
+    ("character.xp_entries.0.rank_from", 40_000, ("rank_from", "32767")),
 ])
 def test_sizes_and_numbers_out_of_bounds_are_refused(
         demo: list[Campaign], path: str, value: Any, words: tuple[str, ...],

@@ -9,17 +9,29 @@ imported (a file never vouches for a roll).
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from campaigns.models import Membership
-from characters.models import Character
+from characters.models import Character, CharacterImport
 from rolls.models import Roll
+from rulesets import maelstrom
+from systems.maelstrom.sheet import health, willpower
 from tests.factories import CampaignFactory, UserFactory
-from transfer.services import import_campaign, import_character, read_document
+from transfer.format import VERSION
+from transfer.services import (
+    document_json,
+    export_campaign,
+    export_character,
+    import_campaign,
+    import_character,
+    read_document,
+)
 
 V1 = Path(__file__).parent / "v1"
 SYSTEMS = ("maelstrom", "shahquest", "shattered_world", "genesys", "three_d6")
@@ -69,3 +81,174 @@ def test_a_version_1_character_file_imported_by_a_player_awaits_the_gm(slug: str
     rolls = Roll.objects.filter(character=character)
     assert rolls.count() == sum(1 for r in document["rolls"] if r["character"] is not None)
     assert not rolls.filter(imported=False).exists()
+
+
+# --- Maelstrom's own data of version 1 --------------------------------------------------------
+# Version 1 kept a Maelstrom sheet in trait rows, merits and flaws and track columns, a
+# character's roll's faces in its dice columns and a request's pool in its columns: each
+# arrives in the shared storage (the sheet, the roll's result, the request's data and
+# description) with the same values.
+
+
+def ranks(traits: list[dict[str, Any]], kind: str) -> dict[str, int]:
+    return {t["name"]: t["dots"] for t in traits if t["kind"] == kind}
+
+
+def assert_sheet_holds(character: Character, row: dict[str, Any]) -> None:
+    """The imported sheet holds every value of the version 1 character ``row``."""
+    sheet = character.sheet
+    assert sheet["attributes"] == ranks(row["traits"], "attribute")
+    assert {name: dots for name, dots in sheet["abilities"].items() if dots} == {
+        name: dots for name, dots in ranks(row["traits"], "ability").items() if dots}
+    assert set(sheet["abilities"]) == set(maelstrom.ABILITIES)
+    assert sheet["specialties"] == [
+        {"ability": t["ability"], "name": t["name"], "advanced": t["advanced"]}
+        for t in row["traits"] if t["kind"] == "specialty"]
+    assert sheet["merits_flaws"] == sorted(row["merits_flaws"],
+                                           key=lambda m: (m["kind"], m["name"]))
+    assert willpower(sheet) == (row["willpower_permanent"], row["willpower_current"])
+    chart = health(sheet)
+    assert (chart.bashing, chart.lethal, chart.aggravated, chart.dead, chart.huge_size) == (
+        row["health_bashing"], row["health_lethal"], row["health_aggravated"], row["dead"],
+        row["huge_size"])
+    assert (character.name, character.xp_available, character.xp_total) == (
+        row["name"], row["xp_available"], row["xp_total"])
+
+
+def assert_roll_holds(roll: Roll, row: dict[str, Any]) -> None:
+    """The imported roll keeps every value of the version 1 roll ``row``: its faces in its
+    result, its outcome as recorded."""
+    assert (roll.kind, roll.description, roll.outcome, roll.net, roll.summary) == (
+        row["kind"], row["description"], row["outcome"], row["net"], row["summary"])
+    if row["result"]:  # an NPC's quick roll kept its whole result already
+        assert (roll.pool, roll.result) == (row["pool"], row["result"])
+        return
+    assert roll.pool == row["pool"] == roll.result["pool"]
+    assert (roll.result["dice"], roll.result["bonus_dice"], roll.result["experience_die"]) == (
+        row["dice"], row["bonus_dice"], row["experience_die"])
+    assert roll.result["resolution"]["botches"] == row["botches"]
+    # The engine reads the stored result back as the roll it was.
+    maelstrom.RollResult.from_dict(roll.result)
+
+
+def test_a_version_1_maelstrom_campaign_arrives_with_every_value_in_its_sheets() -> None:
+    document = v1_file("maelstrom", "campaign")
+
+    campaign = import_campaign(document, UserFactory(username="restorer"))
+
+    characters = list(campaign.characters.order_by("pk"))
+    assert [c.name for c in characters] == ["Ana Reyes", "Ben Okafor"]
+    for character, row in zip(characters, document["characters"], strict=True):
+        assert_sheet_holds(character, row)
+        assert len(row["traits"]) > 6 and row["merits_flaws"], "the file brings rows"
+        assert character.xp_entries.count() == len(row["xp_entries"])
+    for roll, row in zip(campaign.rolls.order_by("pk"), document["rolls"], strict=True):
+        assert_roll_holds(roll, row)
+
+
+def test_a_version_1_maelstrom_character_arrives_with_every_value_in_its_sheet(
+        campaign: Any, bob: Any) -> None:
+    document = v1_file("maelstrom", "character")
+
+    character = import_character(document, campaign, bob)
+
+    assert_sheet_holds(character, document["character"])
+    for roll, row in zip(character.rolls.order_by("pk"), document["rolls"], strict=True):
+        assert_roll_holds(roll, row)
+    assert CharacterImport.objects.get(character=character).file_version == 1
+
+
+def old_roll(document: dict[str, Any], **columns: Any) -> dict[str, Any]:
+    """A roll row as version 1 wrote it, its outcome as the engine resolved its faces."""
+    result = maelstrom.RollResult.from_dict({key: columns[key] for key in (
+        "pool", "dice", "bonus_dice", "experience_die")})
+    resolution = result.resolution
+    return {"id": len(document["rolls"]) + 1, "character": None, "parent": None,
+            "rolled_by": "demo-gm", "ruleset": "maelstrom", "description": "An old roll",
+            "outcome": resolution.outcome, "net": resolution.net,
+            "botches": resolution.botches, "summary": result.summary(), "result": {},
+            "gm_only": False, "created_at": document["exported_at"], **columns}
+
+
+def richer_version_1(document: dict[str, Any]) -> dict[str, Any]:
+    """The version 1 demo campaign with what a table adds and the demo lacks, written as
+    version 1 wrote it: an experience die and a willpower spend (follow-ups keeping their
+    roll's faces in their own columns), an NPC's quick roll (its whole result kept), an
+    answered and an open request (their pools in columns)."""
+    document = copy.deepcopy(document)
+    rolls = document["rolls"]
+    action, willpower_roll = rolls[0], rolls[3]
+    assert (action["kind"], willpower_roll["kind"]) == ("action", "willpower")
+    rolls.append(old_roll(
+        document, character=action["character"], parent=action["id"],
+        rolled_by=action["rolled_by"], kind="experience_die", description=action["description"],
+        pool=action["pool"], dice=action["dice"], bonus_dice=action["bonus_dice"],
+        experience_die=[10, 7]))
+    spend = old_roll(
+        document, character=willpower_roll["character"], parent=willpower_roll["id"],
+        rolled_by=willpower_roll["rolled_by"], kind="willpower_spend",
+        description=willpower_roll["description"], pool=willpower_roll["pool"],
+        dice=willpower_roll["dice"], bonus_dice=[], experience_die=[])
+    spend.update(outcome="success", net=4, summary="4 successes (willpower spent)")
+    rolls.append(spend)
+    npc = maelstrom.roll(maelstrom.quick_roll("5 dice diff 7 threshold 1"), random.Random(5))
+    rolls.append({**old_roll(document, pool=npc.pool.as_dict(), dice=[], bonus_dice=[],
+                             experience_die=[]),
+                  "kind": "npc", "result": npc.as_dict(), "gm_only": True,
+                  "description": "NPC: 5 dice diff 7 threshold 1",
+                  "outcome": npc.resolution.outcome, "net": npc.resolution.net,
+                  "botches": 0, "summary": npc.summary()})
+    request = {"character": action["character"], "requested_by": "demo-gm", "note": "",
+               "data": {}, "description": "", "created_at": document["exported_at"]}
+    document["requested_rolls"] = [
+        {**request, "answer": action["id"], "kind": "action",
+         "traits": ["Precision", "Driving"], "difficulty": 6, "threshold": 0,
+         "note": "Lose them in the docks"},
+        {**request, "character": willpower_roll["character"], "answer": None,
+         "kind": "willpower", "traits": [], "difficulty": 8, "threshold": 1},
+    ]
+    return document
+
+
+def test_a_version_1_maelstrom_campaign_brings_its_follow_ups_npc_rolls_and_requests(
+        ) -> None:
+    document = richer_version_1(v1_file("maelstrom", "campaign"))
+
+    campaign = import_campaign(document, UserFactory(username="restorer"))
+
+    rolls = list(campaign.rolls.order_by("pk"))
+    for roll, row in zip(rolls, document["rolls"], strict=True):
+        assert_roll_holds(roll, row)
+    experience, spend, npc = rolls[-3:]
+    assert experience.parent == rolls[0] and experience.result["experience_die"] == [10, 7]
+    assert spend.parent == rolls[3] and spend.result == rolls[3].result
+    assert npc.character is None and npc.gm_only
+    asked = list(campaign.requested_rolls.order_by("pk"))
+    assert [(q.data, q.description, q.note, q.answer) for q in asked] == [
+        ({"kind": "action", "trait": ["Precision", "Driving"], "difficulty": "6",
+          "threshold": "0"}, "Precision + Driving, difficulty 6", "Lose them in the docks",
+         rolls[0]),
+        ({"kind": "willpower", "trait": [], "difficulty": "8", "threshold": "1"},
+         "Willpower, difficulty 8, threshold 1", "", None),
+    ]
+
+
+@pytest.mark.parametrize("kind", ["campaign", "character"])
+def test_a_version_1_file_exports_as_version_2_and_comes_back_the_same(
+        kind: str, campaign: Any, bob: Any) -> None:
+    document = v1_file("maelstrom", kind)
+    if kind == "campaign":
+        document = richer_version_1(document)
+        first = export_campaign(import_campaign(document, bob))
+        again = export_campaign(import_campaign(json.loads(document_json(first)), bob))
+    else:
+        first = export_character(import_character(document, campaign, bob))
+        again = export_character(import_character(json.loads(document_json(first)),
+                                                  campaign, bob))
+    assert first["version"] == again["version"] == VERSION == 2
+    assert {k: v for k, v in again.items() if k != "exported_at"} == {
+        k: v for k, v in first.items() if k != "exported_at"}
+    for row in [first["character"]] if kind == "character" else first["characters"]:
+        assert not {"traits", "merits_flaws", "willpower_current", "dead"} & set(row)
+    for roll in first["rolls"]:
+        assert not {"dice", "bonus_dice", "experience_die", "botches"} & set(roll)

@@ -149,7 +149,7 @@ def test_a_refused_character_file_shows_the_reason_on_the_form(
 
 @pytest.mark.parametrize(("content", "reason"), [
     (b'{"format": "sheetkeeper", "version": ', "The file is not valid JSON"),
-    (b'{"format": "sheetkeeper", "version": 9}', "this Sheetkeeper reads version 1"),
+    (b'{"format": "sheetkeeper", "version": 9}', "this Sheetkeeper reads versions 1 and 2"),
     (b"", "The submitted file is empty."),
 ])
 def test_a_broken_file_shows_the_reason_on_the_form(

@@ -149,7 +149,7 @@ def test_the_demo_builds_a_valid_finished_character_with_rolls(gx_campaign, alic
 
     Campaign.objects.filter(pk=gx_campaign.pk).update(starting_xp=0)  # as load_demo makes it
     gx_campaign.refresh_from_db()
-    demo.build(campaign=gx_campaign, gm=alice, player=bob, rng=random.Random(7))
+    demo.build(campaign=gx_campaign, gm=alice, players=[bob], rng=random.Random(7))
 
     character = Character.objects.get()
     sheet = sheet_of(character)

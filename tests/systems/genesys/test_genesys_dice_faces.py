@@ -1,4 +1,4 @@
-"""Genesys narrative dice drawn as SVG with their symbols (templates/rolls/_genesys_die.html):
+"""Genesys narrative dice drawn as SVG with their symbols (templates/systems/genesys/_die.html):
 every face of every die says what it shows in words, and no die is told apart by colour
 alone."""
 
@@ -15,7 +15,7 @@ FACES = [(die, face) for die in genesys.DIE_TYPES for face in genesys.FACES[die]
 
 
 def draw(die: str, symbols: tuple[str, ...]) -> str:
-    return render_to_string("rolls/_genesys_die.html", {"die": die, "symbols": symbols})
+    return render_to_string("systems/genesys/_die.html", {"die": die, "symbols": symbols})
 
 
 def label(svg: str) -> str:

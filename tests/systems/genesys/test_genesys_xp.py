@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import Character, XpEntry
-from characters.services import xp_spend_advance, xp_undo
+from characters.services import xp_spend, xp_undo
 from rulesets.errors import RuleError
 from systems.genesys.system import SYSTEM
 from tests.helpers import fresh
@@ -150,13 +150,13 @@ def test_a_changed_price_is_refused(client_for, bob, kes) -> None:
 
 def test_too_little_xp_is_refused_with_the_shortfall(client_for, bob, kes) -> None:
     for name in ("Agility", "Brawn", "Cunning"):  # 3 x 30 of the 110
-        xp_spend_advance(character=fresh(kes), key=f"characteristic:{name}", by=bob)
+        xp_spend(character=fresh(kes), key=f"characteristic:{name}", by=bob)
 
     response = client_for(bob).post(spend_url(kes), {"key": "characteristic:Willpower",
                                                      "expected_cost": "30"})
 
     assert response.status_code == 400
-    assert "Willpower 2 → 3 costs 30 XP; you have 20 available (10 short)." in text_of(response)
+    assert "Willpower 2 → 3 costs 30 XP; you have 20 XP available (10 short)." in text_of(response)
     assert sheet_of(kes)["characteristics"]["Willpower"] == 2
     assert fresh(kes).xp_available == 20
 
@@ -187,8 +187,8 @@ def test_a_stranger_cannot_see_or_spend(client_for, carol, kes) -> None:
 
 
 def test_raising_brawn_and_willpower_raises_the_thresholds(kes) -> None:
-    xp_spend_advance(character=kes, key="characteristic:Brawn", by=kes.owner)
-    xp_spend_advance(character=fresh(kes), key="characteristic:Willpower", by=kes.owner)
+    xp_spend(character=kes, key="characteristic:Brawn", by=kes.owner)
+    xp_spend(character=fresh(kes), key="characteristic:Willpower", by=kes.owner)
 
     sheet = sheet_of(kes)
     assert sheet["wounds"]["threshold"] == 13  # 10 + Brawn 3
@@ -199,7 +199,7 @@ def test_raising_brawn_and_willpower_raises_the_thresholds(kes) -> None:
 def test_undo_is_a_reversing_entry_that_puts_the_rank_and_the_threshold_back(
     client_for, bob, kes
 ) -> None:
-    entry = xp_spend_advance(character=kes, key="characteristic:Brawn", by=bob)
+    entry = xp_spend(character=kes, key="characteristic:Brawn", by=bob)
 
     response = client_for(bob).post(
         reverse("characters:character-xp-undo", args=[kes.pk, entry.pk]))
@@ -215,7 +215,7 @@ def test_undo_is_a_reversing_entry_that_puts_the_rank_and_the_threshold_back(
 
 
 def test_undoing_a_first_rank_leaves_the_skill_untrained(kes) -> None:
-    entry = xp_spend_advance(character=kes, key="skill:Medicine", by=kes.owner)
+    entry = xp_spend(character=kes, key="skill:Medicine", by=kes.owner)
     assert sheet_of(kes)["skills"]["Medicine"] == 1
 
     xp_undo(entry=entry, by=kes.owner, as_gm=False)

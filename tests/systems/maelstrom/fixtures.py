@@ -1,17 +1,27 @@
-"""Maelstrom's data for the shared suites (tests/system_fixtures.py). Maelstrom keeps its own
-views, so it has no sheet, campaign or roll actions; its creation is a wizard."""
+"""Maelstrom's data for the shared suites (tests/system_fixtures.py). Its sheet actions are
+damage, heal, willpower (spend or recover) and bank (on the XP page); its roll follow-ups the
+experience die and the willpower dot; its creation is a wizard of five steps
+(``maelstrom:character-create``, where the generic creation page sends a Maelstrom campaign)."""
 
 from __future__ import annotations
 
 import random
 
+import systems
 from campaigns.models import Campaign
-from characters.creation import field_slug
 from rolls import services as roll_services
 from rolls.models import Roll
 from rulesets import maelstrom
+from systems.maelstrom.creation import field_slug
 from tests.factories import DEFAULT_ABILITIES, DEFAULT_ATTRIBUTES
-from tests.system_fixtures import SystemFixtures
+from tests.system_fixtures import SystemFixtures, SystemPage
+
+NEW_CHARACTER = {"step": "concept", "name": "Matrix newcomer", "concept": "Drifter"}
+"""The wizard's first step: its draft is kept in the session, so no row is written."""
+
+WILLPOWER_ROLL = {"kind": "willpower", "difficulty": "8", "threshold": "0"}
+"""A Willpower roll against 8: with every die a 5 it fails without botching, so both
+follow-ups stay open on it (an experience die banked in Willpower, the willpower dot)."""
 
 
 def _willpower_spent(campaign: Campaign, rng: random.Random) -> None:
@@ -19,15 +29,34 @@ def _willpower_spent(campaign: Campaign, rng: random.Random) -> None:
     roll = campaign.rolls.filter(kind=Roll.Kind.WILLPOWER).exclude(
         outcome=Roll.Outcome.BOTCH).first()
     assert roll is not None
-    roll_services.roll_willpower_spend(roll=roll, by=roll.rolled_by)
+    action = systems.for_campaign(campaign).roll_actions["willpower-spend"]
+    form = action.form({})
+    assert form.is_valid(), form.errors
+    roll_services.roll_act(roll=roll, action=action, data=form.cleaned_data,
+                           by=roll.rolled_by, rng=rng)
 
 
 FIXTURES = SystemFixtures(
-    new_character={"step": "concept", "name": "Matrix newcomer", "concept": "Drifter"},
+    new_character=NEW_CHARACTER,
     roll_pool={"trait": ["Precision", "Driving"], "kind": "action", "difficulty": "6",
                "threshold": "0"},
     request={"kind": "action", "traits": "Precision + Driving", "difficulty": "7",
              "threshold": "0"},
+    sheet_actions={
+        "damage": {"kind": "bashing", "levels": "1"},
+        "heal": {"kind": ""},
+        "willpower": {"action": "spend"},
+        "bank": {"trait": "ability:Melee", "amount": "1"},
+    },
+    roll_actions={
+        "experience-die": {"key": "willpower"},
+        "willpower-spend": {},
+    },
+    matrix_roll=(WILLPOWER_ROLL, (5,) * 10),
+    # A level of damage to heal.
+    matrix_before={"heal": (("damage", {"kind": "bashing", "levels": "1"}),)},
+    fuzz_request={"kind": "action", "traits": "Perception + Alertness", "difficulty": "6",
+                  "threshold": "0"},
     # The concept, attributes and abilities steps (the draft stays in the session), so the
     # wizard offers every step's form to the fuzz's crawl.
     creation_steps=(
@@ -37,6 +66,12 @@ FIXTURES = SystemFixtures(
         {"step": "abilities",
          **{field_slug(n): DEFAULT_ABILITIES.get(n, 0) for n in maelstrom.ABILITIES}},
     ),
+    # Any member may create a character (the GM too); the wizard keeps its draft in the
+    # session until the last step, so a step's POST writes no row.
+    pages={"character-create": SystemPage(get="login 404 200 200 200 404",
+                                          post="login 404 302 302 302 404",
+                                          data=NEW_CHARACTER)},
     rich_demo_follow_up=_willpower_spent,
-    impossible_face=("rolls.0.dice.0", 11, "rolls[0].dice[0]", "less than or equal to 10"),
+    impossible_face=("rolls.0.result.dice.0", 11, "rolls[0].result.dice[0]",
+                     "less than or equal to 10"),
 )

@@ -22,7 +22,7 @@ from characters.models import Character
 from characters.services import character_create_from_data
 from core.dice import get_rng
 from rolls.models import Roll
-from rolls.services import system_roll_create
+from rolls.services import roll_create
 from rulesets import shahquest as sq
 from rulesets.errors import RuleError
 from rulesets.shahquest import TensionPool
@@ -238,13 +238,13 @@ def test_a_roll_stored_while_an_opportunity_waits_for_the_same_character_does_no
     def bobs_roll() -> None:
         try:
             with transaction.atomic():
-                # The roll's transaction has Demetri's row, as system_roll_create takes it.
+                # The roll's transaction has Demetri's row, as roll_create takes it.
                 lock_character(demetri.pk)
                 locked.set()
                 assert go.wait(30)
                 form = SYSTEM.roll_form(demetri, SEED_POOL)
                 assert form.is_valid(), form.errors
-                results["roll"] = system_roll_create(character=demetri, data=form.cleaned_data,
+                results["roll"] = roll_create(character=demetri, data=form.cleaned_data,
                                                      by=bob, rng=get_rng())
         except BaseException as exc:  # noqa: BLE001 - asserted below
             results["roll"] = exc

@@ -370,7 +370,7 @@ def test_a_spend_without_the_xp_is_refused_naming_the_shortfall(demetri, bob, cl
                                     {"key": "attribute:Coordination", "expected_cost": "12"})
 
     assert response.status_code == 400
-    assert "costs 12 XP; you have 0 available (12 short)" in text_of(response)
+    assert "costs 12 XP; you have 0 XP available (12 short)" in text_of(response)
 
 
 @pytest.mark.parametrize(("key", "message"), [
@@ -437,7 +437,7 @@ def test_the_demo_builds_a_valid_character_with_a_roll(alice, bob):
                                starting_xp=0, gm=alice)
     Membership.objects.create(campaign=campaign, user=bob)
 
-    demo.build(campaign=campaign, gm=alice, player=bob, rng=random.Random(7))
+    demo.build(campaign=campaign, gm=alice, players=[bob], rng=random.Random(7))
 
     character = campaign.characters.get()
     assert character.name == "Demetri"

@@ -27,7 +27,7 @@ from systems.shahquest.tension import (
 )
 from tests.conftest import ScriptedRng
 from tests.factories import CampaignFactory
-from tests.rolls.test_roll_create import text_of
+from tests.helpers import text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -494,15 +494,6 @@ def test_a_sheet_at_its_most_plot_points_refuses_the_opportunity(client_for, ali
     assert f"Shawn already has {MAX_PLOT_POINTS} plot points" in text_of(response)
     assert Campaign.objects.get(pk=table.pk).system_data == {}
     assert plot_points(shawn) == MAX_PLOT_POINTS
-
-
-def test_a_dead_character_takes_no_plot_point(client_for, alice, table, shawn) -> None:  # type: ignore[no-untyped-def]
-    Character.objects.filter(pk=shawn.pk).update(dead=True)
-    response = client_for(alice, htmx=True).post(act_url(table, "tension-opportunity"),
-                                                 {"grow": "add", "character": shawn.pk})
-    assert "Shawn is dead and cannot take a plot point" in text_of(response)
-    assert Campaign.objects.get(pk=table.pk).system_data == {}
-    assert plot_points(shawn) == 1
 
 
 def test_the_panel_context_runs_no_query(table, shawn, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]

@@ -15,9 +15,8 @@ from rolls.models import Roll
 from systems.shattered_world import demo
 from systems.shattered_world.catalogue import catalogue, die_steps
 from systems.shattered_world.system import SYSTEM
-from tests.characters.test_health_and_willpower import text_of
 from tests.factories import UserFactory
-from tests.helpers import campaign_action_url, fresh
+from tests.helpers import campaign_action_url, fresh, text_of
 from tests.systems.shattered_world import test_shattered_world_sheet as sheet_tests
 
 pytestmark = pytest.mark.django_db
@@ -145,7 +144,7 @@ def test_the_demo_builds_a_valid_character_with_achievements_a_buy_in_and_rolls(
     campaign = Campaign.objects.create(name=demo.CAMPAIGN_NAME,
                                        ruleset="shattered_world", created_by=alice)
 
-    demo.build(campaign=campaign, gm=alice, player=player, rng=random.Random(3))
+    demo.build(campaign=campaign, gm=alice, players=[player], rng=random.Random(3))
 
     character = Character.objects.get(campaign=campaign)
     assert character.sheet["achievements"]["total"] == 3

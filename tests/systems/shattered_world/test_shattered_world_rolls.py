@@ -11,7 +11,7 @@ from characters.models import Character
 from characters.services import character_create_from_data
 from rolls.models import RequestedRoll, Roll
 from systems.shattered_world.system import SYSTEM
-from tests.characters.test_health_and_willpower import text_of
+from tests.helpers import text_of
 from tests.systems.shattered_world import test_shattered_world_sheet as sheet_tests
 from tests.systems.shattered_world.test_shattered_world_sheet import KAELIN
 

@@ -18,9 +18,8 @@ from rulesets.errors import RuleError
 from systems.shattered_world.actions import achievement_append
 from systems.shattered_world.system import SYSTEM
 from table.services import session_award, session_create
-from tests.characters.test_health_and_willpower import text_of
 from tests.factories import UserFactory
-from tests.helpers import fresh
+from tests.helpers import fresh, text_of
 from tests.systems.shattered_world import test_shattered_world_sheet as sheet_tests
 from tests.systems.shattered_world.test_shattered_world_sheet import KAELIN
 

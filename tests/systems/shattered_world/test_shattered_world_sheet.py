@@ -10,9 +10,8 @@ from django.urls import reverse
 from campaigns.models import Campaign, Membership
 from characters.models import Character
 from characters.services import character_create_from_data
-from tests.characters.test_health_and_willpower import text_of
 from tests.factories import CampaignFactory
-from tests.helpers import action_url
+from tests.helpers import action_url, text_of
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,11 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from characters.models import Character, XpEntry
-from characters.services import sheet_change, xp_spend_advance, xp_undo
+from characters.services import sheet_change, xp_spend, xp_undo
 from rulesets.errors import RuleError
 from systems.shattered_world.actions import ACTIONS
 from systems.shattered_world.system import SYSTEM
-from tests.characters.test_health_and_willpower import text_of
+from tests.helpers import text_of
 from tests.systems.shattered_world import test_shattered_world_sheet as sheet_tests
 from tests.systems.shattered_world.test_shattered_world_sheet import action_url, sheet_of
 
@@ -152,7 +152,7 @@ def test_an_achievement_is_undone_only_once(client_for, alice, kaelin):
 def test_total_achievements_are_kept_when_xp_is_spent(alice, bob, kaelin):
     kaelin = award(kaelin, 3, alice)
 
-    xp_spend_advance(character=kaelin, key="buy_in:Increase UAM", by=bob)
+    xp_spend(character=kaelin, key="buy_in:Increase UAM", by=bob)
 
     kaelin.refresh_from_db()
     assert kaelin.xp_available == 2
@@ -218,7 +218,7 @@ def test_a_purchase_the_balance_cannot_cover_is_refused_and_writes_nothing(
         "key": "buy_in:Exceptional Ability, Each:PF", "expected_cost": "5"})
 
     assert response.status_code == 400
-    assert "costs 5 XP; you have 4 available (1 short)" in text_of(response)
+    assert "costs 5 XP; you have 4 XP available (1 short)" in text_of(response)
     assert sheet_of(kaelin)["buy_ins"] == {}
 
 
@@ -226,7 +226,7 @@ def test_exceptional_ability_adds_two_to_the_statistic_and_grows_as_5_x2(alice, 
     kaelin = award(kaelin, 15, alice)
     key = "buy_in:Exceptional Ability, Each:PF"
 
-    first = xp_spend_advance(character=kaelin, key=key, by=bob)
+    first = xp_spend(character=kaelin, key=key, by=bob)
     kaelin.refresh_from_db()
     second = SYSTEM.quote(kaelin, key)
 
@@ -259,7 +259,7 @@ def test_a_statistic_cannot_pass_its_tiers_cap(alice, bob, kaelin):
 def test_the_action_die_steps_up_and_the_field_role_die_with_it(alice, bob, kaelin):
     kaelin = award(kaelin, 10, alice)
 
-    xp_spend_advance(character=kaelin, key="buy_in:Action Die", by=bob)
+    xp_spend(character=kaelin, key="buy_in:Action Die", by=bob)
 
     kaelin.refresh_from_db()
     context = SYSTEM.sheet_context(kaelin, is_gm=False)
@@ -312,7 +312,7 @@ def test_a_first_additional_field_role_costs_double_and_a_second_triple(alice, b
     kaelin = award(kaelin, 60, alice)
 
     assert SYSTEM.quote(kaelin, "buy_in:Fireball").cost == 6
-    xp_spend_advance(character=kaelin, key="buy_in:Fireball", by=bob)
+    xp_spend(character=kaelin, key="buy_in:Fireball", by=bob)
     kaelin.refresh_from_db()
 
     assert kaelin.sheet["additional_field_roles"] == ["Mage"]
@@ -333,7 +333,7 @@ def test_hit_points_from_another_field_role_have_no_multiplier(alice, bob, kaeli
     kaelin = award(kaelin, 30, alice)
 
     advance = SYSTEM.quote(kaelin, "buy_in:Toughness")
-    xp_spend_advance(character=kaelin, key="buy_in:Toughness", by=bob)
+    xp_spend(character=kaelin, key="buy_in:Toughness", by=bob)
 
     assert advance.cost == 2
     assert sheet_of(kaelin)["hit_points"] == {"current": 29, "max": 29}
@@ -355,7 +355,7 @@ def test_undo_is_a_reversing_entry_that_takes_the_level_and_its_effect_back(
 ):
     set_custom(kaelin.campaign, TOUGH)
     kaelin = award(kaelin, 30, alice)
-    spend = xp_spend_advance(character=kaelin, key="buy_in:Toughness", by=bob)
+    spend = xp_spend(character=kaelin, key="buy_in:Toughness", by=bob)
 
     xp_undo(entry=spend, by=bob, as_gm=False)
 
@@ -369,7 +369,7 @@ def test_undo_is_a_reversing_entry_that_takes_the_level_and_its_effect_back(
 
 def test_undo_through_the_page(client_for, alice, bob, kaelin):
     kaelin = award(kaelin, 10, alice)
-    spend = xp_spend_advance(character=kaelin, key="buy_in:Action Die", by=bob)
+    spend = xp_spend(character=kaelin, key="buy_in:Action Die", by=bob)
 
     client_for(bob).post(reverse("characters:character-xp-undo", args=[kaelin.pk, spend.pk]))
 

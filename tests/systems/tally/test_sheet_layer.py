@@ -1,4 +1,4 @@
-"""The shared sheet layer every system but Maelstrom goes through (systems/).
+"""The shared sheet layer every system goes through (systems/).
 
 A tiny made-up system, "tally" (a sheet holding one number: the test-only package
 tests/tally/, registered for the session by tests/conftest.py), drives the generic views and
@@ -21,6 +21,7 @@ from characters.models import Character, XpEntry
 from characters.services import character_create_from_data, xp_undo
 from rolls.models import Roll
 from rulesets.errors import RuleError
+from rulesets.registry import RULESETS
 from tests.factories import CampaignFactory
 from tests.helpers import action_url
 from tests.tally.system import SYSTEM as TALLY
@@ -42,10 +43,11 @@ def tallier(table: Campaign, bob: Any) -> Character:
                                       data={"name": "Tam", "concept": "counts", "tally": 2})
 
 
-def test_maelstrom_keeps_its_own_views_and_unknown_systems_have_no_sheet() -> None:
-    assert systems.for_ruleset("maelstrom") is None
-    assert systems.for_ruleset("no_such_system") is None
+def test_every_system_has_its_sheet_layer_and_an_unknown_one_is_refused() -> None:
     assert systems.for_ruleset("tally") is TALLY
+    assert all(systems.for_ruleset(slug).slug == slug for slug in RULESETS)
+    with pytest.raises(LookupError, match="no_such_system"):
+        systems.for_ruleset("no_such_system")
 
 
 # --- creation -----------------------------------------------------------------------------
@@ -191,7 +193,7 @@ def test_a_changed_price_or_a_shortfall_is_refused_and_nothing_is_spent(client_f
     tallier.sheet["tally"] = 5
     tallier.save()
     short = client_for(bob, htmx=True).post(url, {"key": "tally", "expected_cost": "12"})
-    assert b"costs 12 XP; you have 10 available (2 short)" in short.content
+    assert b"costs 12 XP; you have 10 XP available (2 short)" in short.content
 
     tallier.refresh_from_db()
     assert tallier.xp_available == 10 and tallier.sheet["tally"] == 5
@@ -220,9 +222,9 @@ def test_undo_is_a_reversing_entry_that_puts_the_rank_back(client_for, bob, tall
 
 
 def test_undo_is_refused_when_the_rank_changed_since(bob, tallier, alice):
-    from characters.services import xp_spend_advance
+    from characters.services import xp_spend
 
-    spend = xp_spend_advance(character=tallier, key="tally", by=bob)
+    spend = xp_spend(character=tallier, key="tally", by=bob)
     tallier.refresh_from_db()
     tallier.sheet["tally"] = 7
     tallier.save()
@@ -416,32 +418,37 @@ def test_the_session_grid_offers_the_systems_awards_and_refuses_a_second_once_on
     assert session.xp_entries.count() == 3
 
 
-# --- Maelstrom's own tracks are not on other sheets ----------------------------------------
+# --- another system's changes are not on this sheet -----------------------------------------
 
 
-@pytest.mark.parametrize(("name", "data"), [
-    ("characters:character-health", {"kind": "lethal", "levels": "2"}),
-    ("characters:character-willpower", {"action": "spend"}),
-    ("characters:character-xp-bank", {"trait": "willpower", "amount": "1"}),
+@pytest.mark.parametrize(("action", "data"), [
+    ("damage", {"kind": "lethal", "levels": "2"}),
+    ("willpower", {"action": "spend"}),
+    ("bank", {"trait": "willpower", "amount": "1"}),
 ])
-def test_maelstroms_health_willpower_and_banks_are_404_on_another_systems_sheet(
-        client_for, bob, tallier, name, data):
-    response = client_for(bob).post(reverse(name, args=[tallier.pk]), data)
+def test_another_systems_track_actions_are_404_on_this_sheet(client_for, bob, tallier,
+                                                            action, data):
+    """Maelstrom's damage, willpower and banking are its sheet's actions: on a tally sheet
+    the same URL names no change (404) and nothing is written."""
+    assert action in systems.for_ruleset("maelstrom").actions
+    response = client_for(bob).post(action_url(tallier, action), data)
 
     assert response.status_code == 404
     tallier.refresh_from_db()
-    assert (tallier.health_lethal, tallier.willpower_current, tallier.xp_available) == (0, 3, 10)
+    assert tallier.sheet == {"tally": 2} and tallier.xp_available == 10
     assert tallier.xp_entries.count() == 1
 
 
-@pytest.mark.parametrize("name", ["rolls:roll-experience-die", "rolls:roll-willpower-spend"])
-def test_maelstroms_roll_follow_ups_are_404_on_another_systems_roll(client_for, bob, tallier,
-                                                                    scripted_dice, name):
+@pytest.mark.parametrize("action", ["experience-die", "willpower-spend"])
+def test_another_systems_roll_follow_ups_are_404_on_this_roll(client_for, bob, tallier,
+                                                             scripted_dice, action):
+    assert action in systems.for_ruleset("maelstrom").roll_actions
     scripted_dice([4])
     client_for(bob, htmx=True).post(reverse("rolls:roll-create", args=[tallier.pk]), {})
     roll = Roll.objects.get()
 
-    response = client_for(bob).post(reverse(name, args=[roll.pk]), {"key": "willpower"})
+    response = client_for(bob).post(reverse("rolls:roll-act", args=[roll.pk, action]),
+                                    {"key": "willpower"})
 
     assert response.status_code == 404
     assert not Roll.objects.filter(parent=roll).exists()
@@ -452,7 +459,7 @@ def test_maelstroms_roll_follow_ups_are_404_on_another_systems_roll(client_for, 
 # --- the system's stylesheet ---------------------------------------------------------------
 
 
-def test_every_page_of_a_system_links_its_stylesheet_and_maelstroms_none(
+def test_every_page_of_a_system_links_its_stylesheet_and_no_other(
         client_for, alice, bob, tallier, scripted_dice, bobs_character):
     scripted_dice([2])
     client_for(bob, htmx=True).post(reverse("rolls:roll-create", args=[tallier.pk]), {})
@@ -466,4 +473,5 @@ def test_every_page_of_a_system_links_its_stylesheet_and_maelstroms_none(
     for url in pages:
         assert link in client_for(bob).get(url).content, url
     assert link in client_for(alice).get(tallier.campaign.get_absolute_url()).content
-    assert b"css/systems/" not in client_for(bob).get(bobs_character.get_absolute_url()).content
+    other = client_for(bob).get(bobs_character.get_absolute_url()).content
+    assert b"css/systems/maelstrom.css" in other and b"css/systems/tally.css" not in other

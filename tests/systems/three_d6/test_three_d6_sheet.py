@@ -299,7 +299,7 @@ def test_the_demo_builds_a_valid_character_with_rolls_a_wound_and_xp(alice, bob)
                                starting_xp=0, gm=alice)
     Membership.objects.create(campaign=campaign, user=bob)
 
-    demo.build(campaign=campaign, gm=alice, player=bob, rng=random.Random(7))
+    demo.build(campaign=campaign, gm=alice, players=[bob], rng=random.Random(7))
 
     character = Character.objects.get(campaign=campaign)
     modifiers = character.sheet["modifiers"]

@@ -84,7 +84,7 @@ def test_too_little_xp_is_refused_naming_the_shortfall(client_for, bob, mara):
 
     response = client_for(bob).post(spend_url(mara), {"key": "trait:t2", "expected_cost": "8"})
 
-    assert "Awareness +1 → +2 costs 8 XP; you have 4 available (4 short)." in text_of(response)
+    assert "Awareness +1 → +2 costs 8 XP; you have 4 XP available (4 short)." in text_of(response)
     assert fresh(mara).sheet["modifiers"]["t2"] == 1
 
 

@@ -1,0 +1,136 @@
+"""Maelstrom's checks of a stored sheet it did not make itself (an import writes
+``Character.sheet`` as the file holds it: docs/backup.md): every value must be one the rules
+could have produced, else the sheet would open with seven dots or a chart no damage can
+reach (Maelstrom rules.md, Traits / Specialties / Merits and Flaws / Willpower / Marking
+Damage). Each refusal names the first value refused and cites its rule; a value of the
+wrong shape cites :data:`systems.RULE_STORED`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from rulesets import maelstrom
+from rulesets.errors import RuleError
+from systems import RULE_STORED, require, stored_int, stored_object
+
+if TYPE_CHECKING:
+    from campaigns.models import Campaign
+
+
+def _rule(section: str) -> str:
+    return f"{maelstrom.SOURCE}, {section}"
+
+
+def _stored_list(sheet: Mapping[str, Any], key: str, what: str) -> list[Any]:
+    value = sheet.get(key)
+    if isinstance(value, list):
+        return value
+    raise RuleError(f"{what} ({key!r}) must be a list, not {value!r}", RULE_STORED)
+
+
+def _stored_text(value: object, what: str) -> str:
+    if isinstance(value, str):
+        return value
+    raise RuleError(f"{what} must be text, not {value!r}", RULE_STORED)
+
+
+def _stored_flag(value: object, what: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise RuleError(f"{what} must be true or false, not {value!r}", RULE_STORED)
+
+
+def check_specialty(ability: str, name: str) -> None:
+    """A specialty of a known ability, with a name (Maelstrom rules.md, Specialties).
+
+    Raises:
+        RuleError: "<ability> is not an ability; a specialty belongs to one ability", or
+            "Name the <ability> specialty".
+    """
+    if ability not in maelstrom.ABILITIES:
+        raise RuleError(f"{ability or 'That'} is not an ability; a specialty belongs to one "
+                        "ability", _rule("Specialties"))
+    if not name.strip():
+        raise RuleError(f"Name the {ability} specialty", _rule("Specialties"))
+
+
+def check_merit_flaw(kind: str, name: str, points: int) -> None:
+    """A merit or flaw from the seed's lists at one of its listed prices (Maelstrom rules.md,
+    Merits and Flaws).
+
+    Raises:
+        RuleError: "<name> is not on the seed's lists of merits and flaws", or "<name> is
+            worth <prices> points, not <points>" (citing Merits or Flaws).
+    """
+    entry = maelstrom.MERITS.get(name) or maelstrom.FLAWS.get(name)
+    if entry is None or entry.kind != kind:
+        raise RuleError(f"{name} is not on the seed's lists of merits and flaws",
+                        _rule("Merits and Flaws"))
+    if points not in entry.points:
+        prices = " or ".join(str(p) for p in entry.points)
+        raise RuleError(f"{entry.name} is worth {prices} points, not {points}",
+                        _rule("Merits" if entry.kind == "merit" else "Flaws"))
+
+
+def _check_tracks(sheet: Mapping[str, Any]) -> None:
+    health = stored_object(sheet, "health", "The health chart")
+    counts = {kind: stored_int(health.get(kind), f"{kind.capitalize()} damage", 0, 100)
+              for kind in maelstrom.DAMAGE_KINDS}
+    maelstrom.HealthChart(  # raises RuleError for damage that does not fit the boxes
+        **counts, huge_size=_stored_flag(health.get("huge_size"), "Huge Size"),
+        dead=_stored_flag(health.get("dead"), "Dead"))
+    track = stored_object(sheet, "willpower", "Willpower")
+    rule = _rule("Willpower")
+    permanent = stored_int(track.get("permanent"), "Permanent willpower", 1,
+                           maelstrom.WILLPOWER_MAX, rule)
+    stored_int(track.get("current"), "Current willpower", 0, permanent, rule)
+
+
+def _check_traits(sheet: Mapping[str, Any]) -> None:
+    rule = _rule("Traits")
+    attributes = stored_object(sheet, "attributes", "The attributes")
+    for name, dots in attributes.items():
+        require(name in maelstrom.ATTRIBUTES, f"{name!r} is not a Maelstrom attribute", rule)
+        stored_int(dots, name, 1, maelstrom.DOTS_MAX, rule)
+    missing = [name for name in maelstrom.ATTRIBUTES if name not in attributes]
+    require(not missing, f"the sheet lacks the attributes {', '.join(missing)}", rule)
+    for name, dots in stored_object(sheet, "abilities", "The abilities").items():
+        require(name in maelstrom.ABILITIES, f"{name!r} is not a Maelstrom ability", rule)
+        stored_int(dots, name, 0, maelstrom.DOTS_MAX, rule)
+    for row in _stored_list(sheet, "specialties", "The specialties"):
+        require(isinstance(row, dict), f"A specialty must be an object, not {row!r}")
+        check_specialty(_stored_text(row.get("ability"), "A specialty's ability"),
+                        _stored_text(row.get("name"), "A specialty's name"))
+        _stored_flag(row.get("advanced"), f"The specialty {row['name']}'s advanced")
+
+
+def _check_merits_flaws(sheet: Mapping[str, Any]) -> None:
+    for row in _stored_list(sheet, "merits_flaws", "The merits and flaws"):
+        require(isinstance(row, dict), f"A merit or flaw must be an object, not {row!r}")
+        name = _stored_text(row.get("name"), "A merit's or flaw's name")
+        _stored_text(row.get("detail", ""), f"{name}'s detail")
+        check_merit_flaw(_stored_text(row.get("kind"), f"{name}'s kind"), name,
+                         stored_int(row.get("points"), f"{name}'s points", 0, 100))
+
+
+def check_sheet(sheet: Mapping[str, Any], campaign: Campaign | None = None) -> None:
+    """Refuse a stored Maelstrom sheet the rules could never have produced.
+
+    Checks the health chart (counts that fit its 8 boxes, 9 with Huge Size), Willpower
+    (permanent 1-10, current 0 to permanent), all six attributes at 1-5 dots, abilities of
+    the catalogue at 0-5, specialties of known abilities with a name, merits and flaws from
+    the seed's lists at a listed price; in that order, as the import of version 1 did.
+
+    Args:
+        sheet: the would-be ``Character.sheet`` (module docstring of
+            :mod:`systems.maelstrom.sheet`); not changed.
+        campaign: unused (Maelstrom's sheet does not depend on its campaign).
+
+    Raises:
+        RuleError: the first value refused, with its rule ("Maelstrom rules.md, Traits"),
+            or :data:`systems.RULE_STORED` for a value of the wrong shape.
+    """
+    _check_tracks(sheet)
+    _check_traits(sheet)
+    _check_merits_flaws(sheet)

@@ -1,0 +1,142 @@
+"""Maelstrom's forms for the sheet's in-place changes (damage, healing, willpower) and the XP
+page (a purchase, banking). Their field names are the ones the sheet, the GM's party card and
+the XP page post (Maelstrom rules.md, Marking Damage / Willpower / Spending Experience /
+Banking Experience)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+
+from rulesets import maelstrom
+from systems.maelstrom.sheet import (
+    ABILITY,
+    SPECIALTY,
+    WILLPOWER_KEY,
+    trait_key,
+    trait_refs,
+    willpower,
+)
+
+if TYPE_CHECKING:
+    from characters.models import Character
+
+ADVANCED_SPECIALTY = "advanced-specialty"
+"""The request key's kind of a new advanced specialty (``advanced-specialty:Driving:Cars``);
+the ledger records it as ``specialty:Driving:Cars`` (:meth:`Maelstrom.quote`)."""
+
+NEW_SPECIALTY = "specialty"
+"""The purchase form's ``trait`` value for "A new specialty…"."""
+
+DAMAGE_CHOICES = [(kind, kind.capitalize()) for kind in maelstrom.DAMAGE_KINDS]
+HEAL_CHOICES = [("", "Least serious first"), *DAMAGE_CHOICES]
+
+
+class DamageForm(forms.Form):
+    """Mark damage: a type and a number of levels (Maelstrom rules.md, Marking Damage)."""
+
+    kind = forms.ChoiceField(choices=DAMAGE_CHOICES, label="Damage type")
+    levels = forms.IntegerField(min_value=1, max_value=10, initial=1, label="Levels")
+
+
+class HealForm(forms.Form):
+    """Heal one level: of a type, or the least serious first ("" for kind)."""
+
+    kind = forms.ChoiceField(choices=HEAL_CHOICES, required=False, label="Heal")
+
+
+_WILLPOWER_CHOICE = "Choose to spend or recover willpower."
+
+
+class WillpowerForm(forms.Form):
+    """Spend or recover one current willpower dot (Maelstrom rules.md, Willpower); anything
+    else is refused with one message."""
+
+    action = forms.ChoiceField(
+        choices=[("spend", "Spend"), ("recover", "Recover")],
+        error_messages={"required": _WILLPOWER_CHOICE, "invalid_choice": _WILLPOWER_CHOICE},
+    )
+
+
+def trait_choices(sheet: dict[str, Any]) -> list[tuple[str, str]]:
+    """Ledger keys of what XP buys or is banked into, with the current rank in the label
+    ("Driving (3)"): the abilities, then the attributes, each in the catalogue's order (the
+    order these lists have always had), then Willpower ("Willpower (3)", its permanent
+    rank)."""
+    refs = sorted(trait_refs(sheet).values(), key=lambda ref: ref.kind != ABILITY)
+    choices = [(trait_key(ref.kind, ref.name), f"{ref.name} ({ref.dots})") for ref in refs]
+    choices.append((WILLPOWER_KEY, f"Willpower ({willpower(sheet)[0]})"))
+    return choices
+
+
+def specialty_key(ability: str, name: str, advanced: bool) -> str:
+    """The request key of a new specialty: ``specialty:Driving:Cars`` (general) or
+    ``advanced-specialty:Driving:Cars``; the name's spaces are squeezed."""
+    kind = ADVANCED_SPECIALTY if advanced else SPECIALTY
+    return f"{kind}:{ability}:{' '.join(name.split())}"
+
+
+class SpendForm(forms.Form):
+    """Buy the next dot of a trait, or a new specialty (Maelstrom rules.md, Spending
+    Experience).
+
+    ``trait`` is a ledger key (``ability:Driving``, ``willpower``) or ``specialty`` for a new
+    specialty under ``ability`` named ``specialty_name`` (``advanced`` ticked for an
+    advanced one). A ``key`` (what :meth:`Maelstrom.quote` takes, as the XP page's list of
+    advances posts it) may stand instead of ``trait``. ``cleaned_data["key"]`` is the request
+    key either way; ``expected_cost`` the price confirmed (None before confirming).
+
+    Args:
+        character: whose sheet lists the traits (keyword-only).
+    """
+
+    key = forms.CharField(max_length=200, required=False, widget=forms.HiddenInput)
+    trait = forms.ChoiceField(label="Trait", required=False)
+    ability = forms.ChoiceField(
+        choices=[("", "—")] + [(name, name) for name in maelstrom.ABILITIES],
+        required=False, label="Specialty of",
+    )
+    specialty_name = forms.CharField(max_length=80, required=False, label="Specialty name")
+    advanced = forms.BooleanField(required=False, label="Advanced specialty")
+    expected_cost = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, character: Character, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["trait"].choices = [  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
+            *trait_choices(character.sheet), (NEW_SPECIALTY, "A new specialty…")
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        trait = data.get("trait")
+        if trait == NEW_SPECIALTY:
+            name = (data.get("specialty_name") or "").strip()
+            if not data.get("ability"):
+                self.add_error("ability", "Choose the ability the specialty belongs to.")
+            if not name:
+                self.add_error("specialty_name", "Name the specialty.")
+            if data.get("ability") and name:
+                data["key"] = specialty_key(data["ability"], name, bool(data.get("advanced")))
+        elif trait:
+            data["key"] = trait
+        elif not data.get("key") and "trait" not in self.errors:
+            self.add_error("trait", forms.Field.default_error_messages["required"])
+        return data
+
+
+class BankForm(forms.Form):
+    """Bank available XP into one trait (Maelstrom rules.md, Banking Experience): ``trait``
+    an attribute's, an ability's or Willpower's ledger key, ``amount`` XP.
+
+    Args:
+        character: whose sheet lists the traits (keyword-only).
+    """
+
+    trait = forms.ChoiceField(label="Bank into")
+    amount = forms.IntegerField(min_value=1, max_value=1000, initial=1, label="XP")
+
+    def __init__(self, *args: Any, character: Character, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["trait"].choices = trait_choices(character.sheet)  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
+

@@ -1,0 +1,613 @@
+"""Rolling from the sheet: the server builds the pool through the rules engine, rolls, stores
+the roll, then shows it (Maelstrom rules.md, Dice Pool, Difficulty, Threshold, Using
+Specialties, Talents/Skills/Knowledges, Wound Penalties, Rolling Willpower, Soaking Damage).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from characters.models import Character
+from core.appendonly import AppendOnlyError
+from rolls.models import Roll
+from systems.maelstrom import sheet
+from tests.factories import CharacterFactory, UserFactory
+from tests.helpers import action_url, fresh, text_of
+
+pytestmark = pytest.mark.django_db
+
+MOTORCYCLE_POOL = {"trait": ["Precision", "Driving"], "kind": "action", "difficulty": "6",
+                   "threshold": "0"}
+
+
+def roll_url(character: Character) -> str:
+    return reverse("rolls:roll-create", args=[character.pk])
+
+
+TRACKS = {
+    "willpower_permanent": ("willpower", "permanent"),
+    "willpower_current": ("willpower", "current"),
+    "health_bashing": ("health", "bashing"),
+    "health_lethal": ("health", "lethal"),
+    "health_aggravated": ("health", "aggravated"),
+    "dead": ("health", "dead"),
+}
+"""The tracks :func:`set_tracks` writes: name -> (part of the sheet, key)."""
+
+
+def set_tracks(character: Character, **tracks: object) -> None:
+    """Write track values straight into the stored sheet (``willpower_current=0``,
+    ``health_lethal=2``, ``dead=True``...), as a test's starting state, not a rule's move."""
+    stored = copy.deepcopy(Character.objects.get(pk=character.pk).sheet)
+    for name, value in tracks.items():
+        part, key = TRACKS[name]
+        stored[part][key] = value
+    Character.objects.filter(pk=character.pk).update(sheet=stored)
+
+
+def current_willpower(character: Character) -> int:
+    """The character's current Willpower as stored now."""
+    return sheet.willpower(fresh(character).sheet)[1]
+
+
+@pytest.fixture
+def rider(campaign, bob) -> Character:  # type: ignore[no-untyped-def]
+    """The seed's motorcycle rider: Precision 3, Driving 2 (5 dice)."""
+    return CharacterFactory(campaign=campaign, owner=bob, name="Rider",
+                            attributes={"Precision": 3}, abilities={"Driving": 2})
+
+
+@pytest.fixture
+def sniper(campaign, bob) -> Character:  # type: ignore[no-untyped-def]
+    """The seed's sniper: Precision 3, Firearms 1, three Firearms specialties."""
+    return CharacterFactory(
+        campaign=campaign, owner=bob, name="Sniper",
+        attributes={"Precision": 3}, abilities={"Firearms": 1},
+        specialties=[("Firearms", "Pistols", False), ("Firearms", "Sniper Rifles", False),
+                     ("Firearms", "Extreme Range", True)],
+    )
+
+
+@pytest.fixture
+def dave(campaign):  # type: ignore[no-untyped-def]
+    """A second player of The Drift, with his own character."""
+    user = UserFactory(username="dave")
+    CharacterFactory(campaign=campaign, owner=user, name="Wren")
+    return user
+
+
+# --- Who may roll -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_anonymous_visitor_is_sent_to_log_in(method, rider):
+    response = getattr(Client(), method)(roll_url(rider), MOTORCYCLE_POOL)
+
+    assert response.status_code == 302
+    assert response.url.startswith(f"{reverse('login')}?next=")
+    assert not Roll.objects.exists()
+
+
+@pytest.mark.parametrize("user_name", ["carol", "dave"])
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_stranger_or_another_player_cannot_roll_for_bobs_character(
+    method, user_name, request, client_for, seeded_rng, rider
+):
+    user = request.getfixturevalue(user_name)
+
+    response = getattr(client_for(user), method)(roll_url(rider), MOTORCYCLE_POOL)
+
+    assert response.status_code == 404
+    assert not Roll.objects.exists()
+
+
+def test_the_owner_sees_the_roll_dialog_with_the_characters_traits_and_specialties(
+    client_for, bob, sniper
+):
+    response = client_for(bob).get(roll_url(sniper))
+
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert "Roll for Sniper" in text_of(response)
+    assert 'value="Precision"' in content
+    assert 'value="Firearms: Extreme Range"' in content
+
+
+def test_the_gm_can_roll_for_a_players_character(client_for, alice, scripted_dice, rider):
+    scripted_dice([1, 3, 4, 6, 7])
+
+    client_for(alice).post(roll_url(rider), MOTORCYCLE_POOL)
+
+    roll = Roll.objects.get()
+    assert (roll.character, roll.rolled_by) == (rider, alice)
+
+
+# --- The seed's examples ------------------------------------------------------------------
+
+
+def test_the_seeds_motorcycle_roll_of_1_3_4_6_7_at_difficulty_6_is_one_success(
+    client_for, bob, scripted_dice, rider
+):
+    scripted_dice([1, 3, 4, 6, 7])
+
+    response = client_for(bob, htmx=True).post(roll_url(rider), MOTORCYCLE_POOL)
+
+    assert "1 success" in text_of(response)
+    roll = Roll.objects.get()
+    assert roll.result["dice"] == [1, 3, 4, 6, 7]
+    assert (roll.outcome, roll.net, roll.result["resolution"]["botches"], roll.summary) == (
+        "success", 1, 1, "1 success")
+    assert roll.description == "Precision + Driving: 5 dice, difficulty 6, threshold 0"
+    assert (roll.kind, roll.campaign, roll.character, roll.rolled_by.username) == (
+        "action", rider.campaign, rider, "bob")
+
+
+def test_the_roll_is_stored_before_it_is_shown(client_for, bob, scripted_dice, rider):
+    scripted_dice([1, 3, 4, 6, 7])
+    before = Roll.objects.count()
+
+    response = client_for(bob, htmx=True).post(roll_url(rider), MOTORCYCLE_POOL)
+
+    assert Roll.objects.count() == before + 1
+    dice = re.findall(r'class="die[^"]*" role="img" aria-label="([^"]+)"',
+                      response.content.decode())
+    assert dice == ["1 botch", "3", "4", "6 success", "7 success"]
+    assert f"#{Roll.objects.get().pk}" in text_of(response)
+
+
+def test_an_htmx_roll_answers_with_the_result_partial_and_a_roll_made_event(
+    client_for, bob, scripted_dice, rider
+):
+    scripted_dice([1, 3, 4, 6, 7])
+
+    response = client_for(bob, htmx=True).post(roll_url(rider), MOTORCYCLE_POOL)
+
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in content
+    assert 'class="roll-result"' in content
+    assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": Roll.objects.get().pk}}
+
+
+def test_a_plain_roll_redirects_to_the_rolls_page_which_shows_the_dice(
+    client_for, bob, scripted_dice, rider
+):
+    scripted_dice([1, 3, 4, 6, 7])
+    client = client_for(bob)
+
+    response = client.post(roll_url(rider), MOTORCYCLE_POOL)
+    roll = Roll.objects.get()
+    page = client.get(response.url)
+
+    assert response.status_code == 302
+    assert response.url == roll.get_absolute_url()
+    assert "HX-Trigger" not in response
+    assert f"Roll #{roll.pk}" in text_of(page)
+    assert 'aria-label="6 success"' in page.content.decode()
+    assert "1 success" in text_of(page)
+
+
+def test_after_two_lethal_levels_the_next_roll_has_one_die_fewer_and_notes_the_penalty(
+    client_for, bob, scripted_dice, rider
+):
+    client = client_for(bob, htmx=True)
+    client.post(action_url(rider, "damage"), {"kind": "lethal", "levels": "2"})
+    scripted_dice([1, 3, 4, 6])
+
+    response = client.post(roll_url(rider), MOTORCYCLE_POOL)
+
+    roll = Roll.objects.get()
+    assert roll.result["dice"] == [1, 3, 4, 6]
+    assert (roll.pool["dice"], roll.pool["wound_penalty"]) == (4, 1)
+    assert "Wound penalty -1 (Scratched)" in text_of(response)
+    assert roll.description == "Precision + Driving: 4 dice, difficulty 6, threshold 0"
+
+
+def test_the_seeds_sniper_shot_with_extreme_range_explodes_twice_for_two_successes(
+    client_for, bob, scripted_dice, sniper
+):
+    scripted_dice([1, 4, 7, 10, 1, 10, 4, 8])
+
+    response = client_for(bob, htmx=True).post(roll_url(sniper), {
+        "trait": ["Precision", "Firearms"], "specialty": ["Firearms: Extreme Range"],
+        "kind": "action", "difficulty": "8", "threshold": "0",
+        "required_specialties": "Extreme Range",
+    })
+
+    assert "2 successes" in text_of(response)
+    roll = Roll.objects.get()
+    assert roll.result["dice"] == [1, 4, 7, 10]
+    assert roll.result["bonus_dice"] == [1, 10, 4, 8]
+    assert (roll.outcome, roll.net, roll.result["resolution"]["botches"]) == ("success", 2, 1)
+    assert (roll.pool["threshold"], roll.pool["exploding"]) == (0, True)
+    assert roll.pool["specialties"] == ["Extreme Range"]
+
+
+def test_a_required_advanced_specialty_not_used_adds_one_to_the_threshold(
+    client_for, bob, scripted_dice, sniper
+):
+    scripted_dice([1, 4, 8, 9])
+
+    response = client_for(bob, htmx=True).post(roll_url(sniper), {
+        "trait": ["Precision", "Firearms"], "specialty": ["Firearms: Sniper Rifles"],
+        "kind": "action", "difficulty": "8", "threshold": "0",
+        "required_specialties": "Extreme Range",
+    })
+
+    roll = Roll.objects.get()
+    assert roll.pool["threshold"] == 1
+    assert (roll.outcome, roll.net) == ("failure", 0)
+    assert "Required specialty Extreme Range not used: threshold +1" in text_of(response)
+
+
+# --- Pools the rules refuse ---------------------------------------------------------------
+
+
+def test_two_specialties_with_one_dot_of_firearms_are_refused_and_nothing_is_stored(
+    client_for, bob, seeded_rng, sniper
+):
+    response = client_for(bob, htmx=True).post(roll_url(sniper), {
+        "trait": ["Precision", "Firearms"],
+        "specialty": ["Firearms: Extreme Range", "Firearms: Sniper Rifles"],
+        "kind": "action", "difficulty": "8", "threshold": "0",
+    })
+
+    assert "Firearms has 1 dot, so at most 1 specialty can be used in this roll" in text_of(
+        response
+    )
+    assert 'role="alert"' in response.content.decode()
+    assert not Roll.objects.exists()
+
+
+def test_three_traits_are_refused(client_for, bob, seeded_rng, rider):
+    response = client_for(bob, htmx=True).post(
+        roll_url(rider), {**MOTORCYCLE_POOL, "trait": ["Precision", "Reflexes", "Driving"]}
+    )
+
+    assert "a dice pool uses one or two traits, never 3" in text_of(response)
+    assert not Roll.objects.exists()
+
+
+def test_two_abilities_are_refused(client_for, bob, seeded_rng, rider):
+    response = client_for(bob, htmx=True).post(
+        roll_url(rider), {**MOTORCYCLE_POOL, "trait": ["Driving", "Firearms"]}
+    )
+
+    assert "not two abilities (Driving and Firearms)" in text_of(response)
+    assert not Roll.objects.exists()
+
+
+def test_a_knowledge_at_zero_dots_cannot_be_rolled(client_for, bob, seeded_rng, rider):
+    response = client_for(bob, htmx=True).post(
+        roll_url(rider), {**MOTORCYCLE_POOL, "trait": ["Intelligence", "Science"]}
+    )
+
+    assert "Science is a knowledge with 0 dots: you cannot roll a knowledge at 0 dots" in \
+        text_of(response)
+    assert not Roll.objects.exists()
+
+
+def test_a_skill_at_zero_dots_adds_one_to_the_difficulty(client_for, bob, scripted_dice, rider):
+    scripted_dice([7, 6, 2])
+
+    response = client_for(bob, htmx=True).post(
+        roll_url(rider), {**MOTORCYCLE_POOL, "trait": ["Precision", "Artistry"]}
+    )
+
+    roll = Roll.objects.get()
+    assert (roll.pool["dice"], roll.pool["difficulty"]) == (3, 7)
+    assert (roll.outcome, roll.net) == ("success", 1)
+    assert "Artistry at 0 dots (skill): difficulty +1" in text_of(response)
+
+
+def test_a_talent_at_zero_dots_rolls_the_attribute_alone_without_penalty(
+    client_for, bob, scripted_dice, rider
+):
+    scripted_dice([6, 6, 2])
+
+    client_for(bob, htmx=True).post(
+        roll_url(rider), {**MOTORCYCLE_POOL, "trait": ["Precision", "Performance"]}
+    )
+
+    roll = Roll.objects.get()
+    assert (roll.pool["dice"], roll.pool["difficulty"], roll.net) == (3, 6, 2)
+
+
+def test_an_incapacitated_character_cannot_act(client_for, bob, seeded_rng, rider):
+    set_tracks(rider, health_bashing=8)
+
+    response = client_for(bob, htmx=True).post(roll_url(rider), MOTORCYCLE_POOL)
+
+    assert "an incapacitated character cannot act" in text_of(response)
+    assert not Roll.objects.exists()
+
+
+def test_a_character_at_zero_willpower_is_incapacitated_and_cannot_act(
+    client_for, bob, seeded_rng, rider
+):
+    # Maelstrom rules.md, Zero Willpower: "Characters in this state may not make any actions
+    # and are considered incapacitated."
+    set_tracks(rider, willpower_current=0)
+
+    response = client_for(bob, htmx=True).post(roll_url(rider), MOTORCYCLE_POOL)
+
+    assert not Roll.objects.exists()
+    assert 'role="alert"' in response.content.decode()
+    assert "incapacitated" in text_of(response)
+
+
+def test_spending_the_last_willpower_dot_to_ignore_wounds_still_allows_that_action(
+    client_for, bob, scripted_dice, rider
+):
+    # Maelstrom rules.md, Spending Willpower: the effects of zero Willpower come "after they
+    # complete the action".
+    set_tracks(rider, willpower_current=1, health_lethal=2)
+    scripted_dice([1, 3, 4, 6, 7])
+
+    client_for(bob, htmx=True).post(roll_url(rider),
+                                    {**MOTORCYCLE_POOL, "ignore_wound_penalty": "on"})
+
+    assert Roll.objects.get().pool["dice"] == 5
+    assert current_willpower(rider) == 0
+
+
+# --- Willpower rolls ----------------------------------------------------------------------
+
+
+def test_a_willpower_roll_uses_current_willpower_and_no_wound_penalty(
+    client_for, bob, scripted_dice, rider
+):
+    set_tracks(rider, willpower_permanent=5, willpower_current=2, health_lethal=4)
+    scripted_dice([6, 7])
+
+    client_for(bob, htmx=True).post(roll_url(rider), {"kind": "willpower", "difficulty": "6",
+                                                      "threshold": "0"})
+
+    roll = Roll.objects.get()
+    assert roll.kind == "willpower"
+    assert roll.result["dice"] == [6, 7]
+    assert (roll.pool["dice"], roll.pool["wound_penalty"], roll.net) == (2, 0, 2)
+    assert roll.pool["traits"] == ["Willpower"]
+
+
+def test_a_botched_willpower_roll_lowers_current_willpower_by_each_uncancelled_botch(
+    client_for, bob, scripted_dice, rider
+):
+    scripted_dice([1, 1, 6])
+
+    response = client_for(bob, htmx=True).post(roll_url(rider), {"kind": "willpower",
+                                                                 "difficulty": "6",
+                                                                 "threshold": "0"})
+
+    assert Roll.objects.get().outcome == "botch"
+    assert current_willpower(rider) == 2
+    assert "Botched Willpower roll: lost 1 current willpower" in text_of(response)
+
+
+def test_a_willpower_roll_with_no_current_willpower_is_refused(
+    client_for, bob, seeded_rng, rider
+):
+    set_tracks(rider, willpower_current=0)
+
+    response = client_for(bob, htmx=True).post(roll_url(rider), {"kind": "willpower",
+                                                                 "difficulty": "6",
+                                                                 "threshold": "0"})
+
+    assert "the character has zero Willpower and is incapacitated" in text_of(response)
+    assert not Roll.objects.exists()
+
+
+# --- Soak ---------------------------------------------------------------------------------
+
+
+def soak(damage_kind: str, armor: int) -> dict[str, str]:
+    # The sheet's form always sends a difficulty; a soak ignores it.
+    return {"kind": "soak", "damage_kind": damage_kind, "armor": str(armor), "difficulty": "9",
+            "threshold": "0"}
+
+
+def test_soaking_bashing_damage_rolls_strength_plus_armor_at_difficulty_6(
+    client_for, bob, scripted_dice, rider
+):
+    set_tracks(rider, health_lethal=2)  # no wound penalty on soak
+    scripted_dice([6, 10, 2])
+
+    client_for(bob, htmx=True).post(roll_url(rider), soak("bashing", 1))
+
+    roll = Roll.objects.get()
+    assert roll.kind == "soak"
+    assert roll.result["dice"] == [6, 10, 2]  # Strength 2 + armor 1
+    assert (roll.pool["difficulty"], roll.pool["wound_penalty"], roll.net) == (6, 0, 2)
+    assert roll.result["bonus_dice"] == []  # no exploding tens on a soak
+
+
+@pytest.mark.parametrize("damage_kind", ["lethal", "aggravated"])
+def test_soaking_lethal_or_aggravated_damage_rolls_armor_only(
+    damage_kind, client_for, bob, scripted_dice, rider
+):
+    scripted_dice([6])
+
+    client_for(bob, htmx=True).post(roll_url(rider), soak(damage_kind, 1))
+
+    roll = Roll.objects.get()
+    assert roll.result["dice"] == [6]
+    assert roll.pool["traits"] == ["Armor"]
+
+
+def test_soaking_without_armor_against_lethal_rolls_no_dice_and_takes_it_all(
+    client_for, bob, seeded_rng, rider
+):
+    response = client_for(bob, htmx=True).post(roll_url(rider), soak("lethal", 0))
+
+    roll = Roll.objects.get()
+    assert (roll.result["dice"], roll.outcome) == ([], "failure")
+    assert "No soak dice: the full damage is taken" in text_of(response)
+
+
+def test_an_incapacitated_character_may_still_soak(client_for, bob, scripted_dice, rider):
+    set_tracks(rider, health_bashing=8)
+    scripted_dice([6, 6])
+
+    client_for(bob, htmx=True).post(roll_url(rider), soak("bashing", 0))
+
+    assert Roll.objects.get().net == 2
+
+
+# --- Spending willpower to ignore the wound penalty ---------------------------------------
+
+
+def test_spending_willpower_ignores_the_wound_penalty_and_costs_one_current_dot(
+    client_for, bob, scripted_dice, rider
+):
+    set_tracks(rider, health_lethal=2)
+    scripted_dice([1, 3, 4, 6, 7])
+
+    response = client_for(bob, htmx=True).post(
+        roll_url(rider), {**MOTORCYCLE_POOL, "ignore_wound_penalty": "on"}
+    )
+
+    roll = Roll.objects.get()
+    assert (roll.pool["dice"], roll.pool["wound_penalty"]) == (5, 0)
+    assert current_willpower(rider) == 2
+    assert "Willpower spent: wound penalty ignored" in text_of(response)
+
+
+def test_ignoring_the_wound_penalty_with_no_willpower_left_is_refused_and_nothing_is_stored(
+    client_for, bob, seeded_rng, rider
+):
+    set_tracks(rider, health_lethal=2, willpower_current=0)
+
+    response = client_for(bob, htmx=True).post(
+        roll_url(rider), {**MOTORCYCLE_POOL, "ignore_wound_penalty": "on"}
+    )
+
+    assert "Ignoring the wound penalty costs a willpower dot; none is left." in text_of(response)
+    assert not Roll.objects.exists()
+    assert current_willpower(rider) == 0
+
+
+def test_a_refused_pool_does_not_cost_the_willpower_dot(client_for, bob, seeded_rng, rider):
+    response = client_for(bob, htmx=True).post(roll_url(rider), {
+        **MOTORCYCLE_POOL, "trait": ["Intelligence", "Science"], "ignore_wound_penalty": "on",
+    })
+
+    assert "cannot roll a knowledge at 0 dots" in text_of(response)
+    assert current_willpower(rider) == 3
+    assert not Roll.objects.exists()
+
+
+# --- Bad input ----------------------------------------------------------------------------
+
+BAD_INPUT = {
+    "difficulty 11": ({"difficulty": "11"}, "less than or equal to 10"),
+    "difficulty 1": ({"difficulty": "1"}, "greater than or equal to 2"),
+    "difficulty abc": ({"difficulty": "abc"}, "Enter a whole number."),
+    "no difficulty": ({"difficulty": ""}, "This field is required."),
+    "negative threshold": ({"threshold": "-1"}, "greater than or equal to 0"),
+    "no traits": ({"trait": []}, "Tick one or two traits on the sheet"),
+    "unknown trait": ({"trait": ["Charisma"]}, "Charisma is not one of the available choices"),
+    "unowned specialty": ({"specialty": ["Driving: Cars"]}, "is not one of the available"),
+    "unknown kind": ({"kind": "magic"}, "magic is not one of the available choices"),
+}
+
+
+@pytest.mark.parametrize(("fields", "message"), BAD_INPUT.values(), ids=BAD_INPUT.keys())
+def test_bad_input_shows_a_clear_error_on_the_roll_page_and_stores_nothing(
+    fields, message, client_for, bob, seeded_rng, rider
+):
+    response = client_for(bob).post(roll_url(rider), {**MOTORCYCLE_POOL, **fields})
+
+    assert response.status_code == 400
+    assert message in text_of(response)
+    assert 'class="message error"' in response.content.decode()
+    assert not Roll.objects.exists()
+
+
+@pytest.mark.parametrize(("fields", "message"), BAD_INPUT.values(), ids=BAD_INPUT.keys())
+def test_bad_input_over_htmx_answers_with_the_error_in_the_result_box(
+    fields, message, client_for, bob, seeded_rng, rider
+):
+    response = client_for(bob, htmx=True).post(roll_url(rider), {**MOTORCYCLE_POOL, **fields})
+
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in content
+    assert message in text_of(response)
+    assert 'role="alert"' in content
+    assert "HX-Trigger" not in response
+    assert not Roll.objects.exists()
+
+
+def test_a_rule_refusal_without_htmx_shows_the_rule_on_the_roll_page(
+    client_for, bob, seeded_rng, rider
+):
+    response = client_for(bob).post(
+        roll_url(rider), {**MOTORCYCLE_POOL, "trait": ["Intelligence", "Science"]}
+    )
+
+    assert response.status_code == 400
+    assert "(Maelstrom rules.md, Knowledges)" in text_of(response)
+    assert not Roll.objects.exists()
+
+
+# --- The roll log is append-only ----------------------------------------------------------
+
+
+@pytest.fixture
+def stored_roll(client_for, bob, scripted_dice, rider) -> Roll:  # type: ignore[no-untyped-def]
+    scripted_dice([1, 3, 4, 6, 7])
+    client_for(bob).post(roll_url(rider), MOTORCYCLE_POOL)
+    return Roll.objects.get()
+
+
+def test_a_stored_roll_cannot_be_edited(stored_roll):
+    stored_roll.net = 5
+
+    with pytest.raises(AppendOnlyError):
+        stored_roll.save()
+
+    assert Roll.objects.get(pk=stored_roll.pk).net == 1
+
+
+def test_a_stored_roll_cannot_be_deleted(stored_roll):
+    with pytest.raises(AppendOnlyError):
+        stored_roll.delete()
+
+    assert Roll.objects.filter(pk=stored_roll.pk).exists()
+
+
+def test_rolls_cannot_be_bulk_updated(stored_roll):
+    with pytest.raises(AppendOnlyError):
+        Roll.objects.update(net=5)
+    with pytest.raises(AppendOnlyError):
+        Roll.objects.filter(pk=stored_roll.pk).update(outcome="botch")
+
+    assert Roll.objects.get(pk=stored_roll.pk).outcome == "success"
+
+
+def test_rolls_cannot_be_bulk_deleted(stored_roll):
+    with pytest.raises(AppendOnlyError):
+        Roll.objects.all().delete()
+    with pytest.raises(AppendOnlyError):
+        Roll.objects.filter(pk=stored_roll.pk).delete()
+
+    assert Roll.objects.count() == 1
+
+
+@pytest.mark.parametrize("kind", ["action", "willpower", "soak"])
+def test_a_dead_character_makes_no_rolls_at_all(kind, client_for, bob, bobs_character):
+    set_tracks(bobs_character, dead=True, health_lethal=8)
+
+    response = client_for(bob, htmx=True).post(
+        reverse("rolls:roll-create", args=[bobs_character.pk]),
+        {"kind": kind, "trait": ["Precision", "Driving"], "difficulty": 6, "threshold": 0},
+    )
+
+    assert "is dead: no more rolls" in response.content.decode()
+    assert not Roll.objects.exists()
