@@ -8,13 +8,14 @@ Three Maelstrom campaigns with the same GM and the same four players, one charac
 - ``rolling``: no rolls at first; the benchmark's roll POSTs land here, so they never change
   the other two.
 
-The rolls are what the sheet's roll makes: each pool is built by ``rolls.services.build_pool``
-from the character's own traits and rolled by ``rulesets.maelstrom.roll``, and the row is
-filled as ``rolls.services`` fills it, but stored with ``bulk_create`` (10,000 roll POSTs
-would take minutes and measure nothing). They are spread over weekly sessions of 50 rolls a
-minute or so apart, newest last, as a long campaign's log would be: identical timestamps
-would make ``ORDER BY created_at`` a tie-break over every row, which no real log has. The
-table is analysed afterwards, as autovacuum would soon after such an insert.
+The rolls are what the sheet's roll makes: each pool is built by
+``systems.maelstrom.rolling.build_pool`` from the character's own sheet and rolled by
+``rulesets.maelstrom.roll``, and the row is filled as ``rolls.log.roll_store`` fills it, but
+stored with ``bulk_create`` (10,000 roll POSTs would take minutes and measure nothing). They
+are spread over weekly sessions of 50 rolls a minute or so apart, newest last, as a long
+campaign's log would be: identical timestamps would make ``ORDER BY created_at`` a tie-break
+over every row, which no real log has. The table is analysed afterwards, as autovacuum would
+soon after such an insert.
 """
 
 from __future__ import annotations
@@ -26,11 +27,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign, Membership
-from characters.models import Character, Trait
+from characters.models import Character
 from rolls.models import Roll
-from rolls.services import RollRequest, build_pool
 from rulesets import maelstrom
 from rulesets.errors import RuleError
+from systems.maelstrom.rolling import RollRequest, build_pool
 from tests.factories import PASSWORD, CampaignFactory, CharacterFactory, UserFactory
 
 ROLLS_PER_SESSION = 50
@@ -73,7 +74,7 @@ def _table(name: str, gm: object, players: list[object]) -> tuple[Campaign, Char
     return campaign, characters[0]
 
 
-def _request(traits: list[Trait], rng: random.Random) -> RollRequest:
+def _request(sheet: dict[str, object], rng: random.Random) -> RollRequest:
     """A request a player could make from the sheet: mostly an attribute and an ability,
     sometimes with a specialty, now and then willpower or soak."""
     kind = rng.choices(["action", "willpower", "soak"], weights=[90, 5, 5])[0]
@@ -82,11 +83,15 @@ def _request(traits: list[Trait], rng: random.Random) -> RollRequest:
     if kind == "soak":
         return RollRequest(kind="soak", damage_kind=rng.choice(["bashing", "lethal"]),
                            armor=rng.randint(0, 2))
-    attribute = rng.choice([t for t in traits if t.kind == Trait.Kind.ATTRIBUTE])
-    ability = rng.choice([t for t in traits if t.kind == Trait.Kind.ABILITY and t.dots])
-    owned = [t for t in traits if t.kind == Trait.Kind.SPECIALTY and t.ability == ability.name]
-    specialties = (f"{owned[0].ability}: {owned[0].name}",) if owned and rng.random() < .5 else ()
-    return RollRequest(traits=(attribute.name, ability.name), specialties=specialties,
+    attributes: dict[str, int] = sheet["attributes"]  # type: ignore[assignment]  # the sheet's stored shape (systems/maelstrom/sheet.py)
+    abilities: dict[str, int] = sheet["abilities"]  # type: ignore[assignment]  # the sheet's stored shape (systems/maelstrom/sheet.py)
+    specialty_rows: list[dict[str, str]] = sheet["specialties"]  # type: ignore[assignment]  # the sheet's stored shape (systems/maelstrom/sheet.py)
+    # In the catalogue's order, as the sheet lists them (and as the Trait rows were read).
+    attribute = rng.choice([name for name in maelstrom.ATTRIBUTES if name in attributes])
+    ability = rng.choice([name for name in maelstrom.ABILITIES if abilities.get(name)])
+    owned = [s for s in specialty_rows if s["ability"] == ability]
+    specialties = (f"{ability}: {owned[0]['name']}",) if owned and rng.random() < .5 else ()
+    return RollRequest(traits=(attribute, ability), specialties=specialties,
                        difficulty=rng.randint(5, 8), threshold=rng.choice([0, 0, 0, 1]))
 
 
@@ -96,7 +101,7 @@ def _bulk_rolls(campaign: Campaign, count: int, rng: random.Random) -> int:
     if not count:
         return 0
     characters = list(Character.objects.filter(campaign=campaign).select_related("owner")
-                      .prefetch_related("traits", "merits_flaws").order_by("pk"))
+                      .order_by("pk"))
     sessions = -(-count // ROLLS_PER_SESSION)
     first: datetime = timezone.now() - timedelta(weeks=sessions)
     rows = []
@@ -105,22 +110,20 @@ def _bulk_rolls(campaign: Campaign, count: int, rng: random.Random) -> int:
         # rolls are there with 10 rolls in the campaign too); the others share the rest.
         others = characters[1:]
         character = characters[0] if number % 2 == 0 else others[number // 2 % len(others)]
-        traits = list(character.traits.all())
-        request = _request(traits, rng)
+        request = _request(character.sheet, rng)
         try:
-            pool = build_pool(character, request, traits)
+            pool = build_pool(character, request)
         except RuleError:  # not a pool the sheet would let through: the plainest one instead
             request = RollRequest(traits=("Precision", "Driving"))
-            pool = build_pool(character, request, traits)
+            pool = build_pool(character, request)
         result = maelstrom.roll(pool, rng)
         data = result.as_dict()
         session, order = divmod(number, ROLLS_PER_SESSION)
         rows.append(Roll(
             campaign=campaign, character=character, rolled_by=character.owner,
             ruleset="maelstrom", kind=request.kind, description=pool.describe(),
-            pool=data["pool"], dice=data["dice"], bonus_dice=data["bonus_dice"],
-            experience_die=data["experience_die"], outcome=result.outcome, net=result.net,
-            botches=result.resolution.botches, summary=result.summary(),
+            pool=data["pool"], result=data, outcome=result.outcome, net=result.net,
+            summary=result.summary(),
             created_at=first + timedelta(weeks=session, minutes=order,
                                          seconds=rng.randint(0, 59)),
         ))

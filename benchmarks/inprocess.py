@@ -20,6 +20,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from rulesets import maelstrom
+
 
 def _fresh_database(url: str) -> None:
     """Drop and create the database ``url`` names (through the server's ``postgres`` db)."""
@@ -138,7 +140,14 @@ def _counter(executed: list[str]) -> Callable[..., Any]:
 
 
 def _pool(character: Any) -> list[str]:
-    """An attribute and an ability with dots, as the sheet's roll dialog ticks them."""
+    """The first attribute and the first ability with dots in the catalogue's order, as the
+    sheet's roll dialog ticks them; read from the sheet, or from the ``Trait`` rows of a
+    checkout from before issue 15 (so the same script measures both)."""
+    if not hasattr(character, "traits"):
+        sheet = character.sheet
+        attribute = next(n for n in maelstrom.ATTRIBUTES if sheet["attributes"].get(n))
+        ability = next(n for n in maelstrom.ABILITIES if sheet["abilities"].get(n))
+        return [attribute, ability]
     rows = list(character.traits.filter(dots__gt=0).values_list("kind", "name"))
     attribute = next(name for kind, name in rows if kind == "attribute")
     ability = next(name for kind, name in rows if kind == "ability")
