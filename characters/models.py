@@ -11,13 +11,18 @@ from django.conf import settings
 from django.db import models
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
-from django.db.models.lookups import LessThanOrEqual
+from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
 from django.urls import reverse
 
 from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from rulesets.errors import RuleError
 
 RULE_IMPORTS = "docs/backup.md, What an import is trusted for"
+
+
+def _sheet_int(part: str, key: str) -> Cast:
+    """``sheet[part][key]`` as an integer, for a check constraint (SQL ``CAST``)."""
+    return Cast(KT(f"sheet__{part}__{key}"), models.IntegerField())
 
 
 class Character(models.Model):
@@ -72,19 +77,31 @@ class Character(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            # Maelstrom rules.md, Willpower: current Willpower never exceeds permanent. Kept
-            # by the database too, so that no code path can store a sheet that breaks it; a
+            # Maelstrom rules.md, Willpower: current Willpower never exceeds permanent and
+            # never falls below 0. Kept by the database too (as the old columns' check and
+            # unsigned types did), so that no code path can store a sheet that breaks it; a
             # sheet without "willpower" (every other system) passes. Both sides are cast to
             # integers: Django cannot compare two key transforms with a numeric lookup on
             # SQLite (``sheet__willpower__current__lte=F("sheet__willpower__permanent")``
             # fails to compile there), and the cast also compares the numbers on PostgreSQL
             # rather than two jsonb values.
             models.CheckConstraint(
-                condition=models.Q(LessThanOrEqual(
-                    Cast(KT("sheet__willpower__current"), models.IntegerField()),
-                    Cast(KT("sheet__willpower__permanent"), models.IntegerField()),
-                )) | models.Q(sheet__willpower__isnull=True),
+                condition=models.Q(
+                    LessThanOrEqual(_sheet_int("willpower", "current"),
+                                    _sheet_int("willpower", "permanent")),
+                    GreaterThanOrEqual(_sheet_int("willpower", "current"), 0),
+                ) | models.Q(sheet__willpower__isnull=True),
                 name="sheet_willpower_current_within_permanent",
+            ),
+            # Maelstrom rules.md, Marking Damage: a count of boxes, never negative (the old
+            # columns were unsigned).
+            models.CheckConstraint(
+                condition=models.Q(
+                    GreaterThanOrEqual(_sheet_int("health", "bashing"), 0),
+                    GreaterThanOrEqual(_sheet_int("health", "lethal"), 0),
+                    GreaterThanOrEqual(_sheet_int("health", "aggravated"), 0),
+                ) | models.Q(sheet__health__isnull=True),
+                name="sheet_health_counts_not_negative",
             ),
             models.CheckConstraint(
                 condition=models.Q(xp_available__gte=0), name="xp_available_not_negative"

@@ -16,7 +16,6 @@ from django.db import transaction
 
 import systems
 from characters.ledger import (
-    RULE_LEDGER,
     LedgerLine,
     banked_xp,
     ledger_append,
@@ -30,10 +29,6 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
     from campaigns.models import Campaign, Session
-
-RULE_EARNING = "Earning experience"
-"""What a refused award cites: every system's awards are whole XP with a reason."""
-
 
 def _lock(character: Character) -> Character:
     """Re-read ``character`` under :func:`lock_character`'s lock."""
@@ -130,12 +125,14 @@ def xp_award(
 ) -> XpEntry:
     """Award ``amount`` XP (1-100) with a reason, as part of ``session``'s awards when given.
 
-    Raises RuleError for an amount out of range, an empty reason, or a character not in play.
+    Raises RuleError for an amount out of range, an empty reason (citing the system's
+    :attr:`~systems.SheetSystem.rule_earning`), or a character not in play.
     """
+    rule = systems.for_campaign(character.campaign).rule_earning
     if amount < 1 or amount > 100:
-        raise RuleError("An award is between 1 and 100 XP.", RULE_EARNING)
+        raise RuleError("An award is between 1 and 100 XP.", rule)
     if not reason.strip():
-        raise RuleError("Give the award a reason.", RULE_EARNING)
+        raise RuleError("Give the award a reason.", rule)
     with transaction.atomic():
         locked = _lock(character)
         locked.require_in_play()
@@ -165,7 +162,7 @@ def xp_award_many(
             for name in named:
                 if name not in system.session_awards(character.campaign):
                     raise RuleError(f"{name!r} is not one of this campaign's awards.",
-                                    RULE_EARNING)
+                                    system.rule_earning)
                 entries.append(system.session_award(locked, name, by=by, session=session))
         entries += [xp_award(character=character, amount=amount, reason=reason, by=by,
                              session=session)
@@ -202,14 +199,14 @@ def xp_spend(
         if expected_cost is not None and advance.cost != expected_cost:
             raise RuleError(f"The price changed to {advance.cost} XP since you looked "
                             f"(you confirmed {expected_cost} XP); check it and confirm again.",
-                            RULE_LEDGER)
+                            system.rule_spending)
         from_available = advance.cost - from_bank
         if from_available > locked.xp_available:
             bank = f" plus {from_bank} banked" if from_bank else ""
             raise RuleError(
                 f"{advance.label} costs {advance.cost} XP; you have {locked.xp_available} XP "
                 f"available{bank} ({from_available - locked.xp_available} short).",
-                RULE_LEDGER)
+                system.rule_spending)
         system.set_rank(locked, key, advance.rank_to)
         _save_sheet(locked)
         banked_note = f", {from_bank} XP from the bank" if from_bank else ""
@@ -232,19 +229,20 @@ def xp_undo(*, entry: XpEntry, by: User, as_gm: bool) -> XpEntry:
         character = _lock(entry.character)
         character.require_in_play()
         entry = XpEntry.objects.select_related("reversal").get(pk=entry.pk)
+        system = systems.for_campaign(character.campaign)
+        rule = system.rule_spending
         if entry.kind != XpEntry.Kind.SPEND:
-            raise RuleError("Only a spend can be undone.", RULE_LEDGER)
+            raise RuleError("Only a spend can be undone.", rule)
         if hasattr(entry, "reversal"):
-            raise RuleError("That spend has already been undone.", RULE_LEDGER)
+            raise RuleError("That spend has already been undone.", rule)
         if not as_gm and (player_undoable(character) != entry.pk
                           or entry.created_by_id != by.pk):
             raise RuleError("You can undo only your own latest spend, once; ask the GM to "
-                            "undo an older one.", RULE_LEDGER)
-        system = systems.for_campaign(character.campaign)
+                            "undo an older one.", rule)
         if system.rank(character, entry.trait_key) != entry.rank_to:
             raise RuleError(
                 f"{system.key_label(entry.trait_key)} has been changed since this spend; undo "
-                "the later purchase first.", RULE_LEDGER,
+                "the later purchase first.", rule,
             )
         system.set_rank(character, entry.trait_key, entry.rank_from or 0)
         _save_sheet(character)

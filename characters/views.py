@@ -336,7 +336,8 @@ def character_xp_award(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
         except submissions.BadToken as exc:
             form.add_error(None, str(exc))
         else:
-            total = len(named) + sum(amount for amount, _ in awards)
+            # What the ledger says was given: a named award is worth what its system says.
+            total = sum(entry.available_delta for entry in done.result or ())
             messages.success(request, f"Awarded {total} XP to {character.name}."
                              if not done.replayed else
                              f"This award to {character.name} was already given: the form was "

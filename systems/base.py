@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 
@@ -246,6 +246,13 @@ class SheetSystem:
     """
 
     slug: str = ""
+    rule_spending: ClassVar[str] = "Advancement"
+    """What the shared XP services cite when they refuse a purchase or its undo (a price
+    changed, a shortfall): the system's own rule for spending XP (Maelstrom: "Maelstrom
+    rules.md, Spending Experience")."""
+    rule_earning: ClassVar[str] = "Earning experience"
+    """What the shared award services cite when they refuse an award (an amount out of
+    range, no reason): the system's own rule for earning XP."""
     actions: Mapping[str, TrackAction] = field(default_factory=dict)
     campaign_actions: Mapping[str, CampaignAction] = field(default_factory=dict)
     roll_actions: Mapping[str, RollAction] = field(default_factory=dict)

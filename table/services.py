@@ -145,23 +145,24 @@ def _custom_awards(
         )
     result: dict[int, list[tuple[int, str]]] = {}
     for character_id, (amount, reason) in custom.items():
-        _check_custom(amount, reason, for_whom=characters[character_id].name)
+        _check_custom(amount, reason, for_whom=characters[character_id].name,
+                      rule=system.rule_earning)
         result.setdefault(character_id, []).append((amount, reason.strip()))
     if custom_for_all is not None:
         amount, reason = custom_for_all
-        _check_custom(amount, reason, for_whom="everyone")
+        _check_custom(amount, reason, for_whom="everyone", rule=system.rule_earning)
         for character in characters.values():
             if character.in_play and not system.is_out_of_play(character):
                 result.setdefault(character.pk, []).append((amount, reason.strip()))
     return result
 
 
-def _check_custom(amount: int, reason: str, *, for_whom: str) -> None:
+def _check_custom(amount: int, reason: str, *, for_whom: str, rule: str) -> None:
     if not CUSTOM_MIN <= amount <= CUSTOM_MAX:
         raise RuleError(f"The custom award for {for_whom} must be between {CUSTOM_MIN} and "
-                        f"{CUSTOM_MAX} XP.", RULE_AWARDS)
+                        f"{CUSTOM_MAX} XP.", rule)
     if not reason.strip():
-        raise RuleError(f"Give a reason for the custom award for {for_whom}.", RULE_AWARDS)
+        raise RuleError(f"Give a reason for the custom award for {for_whom}.", rule)
 
 
 def campaign_system_change(

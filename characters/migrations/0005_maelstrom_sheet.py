@@ -12,11 +12,16 @@ from typing import Any
 from django.db import migrations, models
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
-from django.db.models.lookups import LessThanOrEqual
+from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
 
 from systems.maelstrom import legacy
 
 _CHUNK = 2000
+
+
+def _sheet_int(part: str, key: str) -> Cast:
+    """``sheet[part][key]`` cast to an integer (a check constraint's operand)."""
+    return Cast(KeyTextTransform(key, KeyTextTransform(part, "sheet")), models.IntegerField())
 
 
 def _refuse(apps: Any, schema_editor: Any) -> None:
@@ -78,23 +83,38 @@ class Migration(migrations.Migration):
         migrations.RemoveField(model_name="character", name="huge_size"),
         migrations.DeleteModel(name="MeritFlaw"),
         migrations.DeleteModel(name="Trait"),
+        # The rules the old columns kept (their check and unsigned types), on the sheet:
+        # current Willpower within 0..permanent, health counts never negative. Cast to
+        # integers on both sides: Django cannot compile the plain
+        # sheet__willpower__current__lte=F("sheet__willpower__permanent") on SQLite.
         migrations.AddConstraint(
             model_name="character",
-            # Cast to integers on both sides: Django cannot compile the plain
-            # sheet__willpower__current__lte=F("sheet__willpower__permanent") on SQLite.
             constraint=models.CheckConstraint(
                 condition=models.Q(
-                    LessThanOrEqual(
-                        Cast(KeyTextTransform("current", KeyTextTransform("willpower", "sheet")),
-                             models.IntegerField()),
-                        Cast(KeyTextTransform("permanent",
-                                              KeyTextTransform("willpower", "sheet")),
-                             models.IntegerField()),
+                    models.Q(
+                        LessThanOrEqual(_sheet_int("willpower", "current"),
+                                        _sheet_int("willpower", "permanent")),
+                        GreaterThanOrEqual(_sheet_int("willpower", "current"), 0),
                     ),
                     ("sheet__willpower__isnull", True),
                     _connector="OR",
                 ),
                 name="sheet_willpower_current_within_permanent",
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="character",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        GreaterThanOrEqual(_sheet_int("health", "bashing"), 0),
+                        GreaterThanOrEqual(_sheet_int("health", "lethal"), 0),
+                        GreaterThanOrEqual(_sheet_int("health", "aggravated"), 0),
+                    ),
+                    ("sheet__health__isnull", True),
+                    _connector="OR",
+                ),
+                name="sheet_health_counts_not_negative",
             ),
         ),
         # Last, so that going back refuses before anything is undone.

@@ -41,18 +41,28 @@ def _stored_flag(value: object, what: str) -> bool:
     raise RuleError(f"{what} must be true or false, not {value!r}", RULE_STORED)
 
 
+SPECIALTY_NAME_MAX = 80
+"""The longest specialty name, in characters: what the creation step and the XP page's name
+box take, and what an export's schema reads back (systems/maelstrom/schema.py)."""
+
+
 def check_specialty(ability: str, name: str) -> None:
-    """A specialty of a known ability, with a name (Maelstrom rules.md, Specialties).
+    """A specialty of a known ability, with a name of one line, at most
+    :data:`SPECIALTY_NAME_MAX` characters and without a colon (the ledger key
+    ``specialty:<ability>:<name>`` is split on colons) (Maelstrom rules.md, Specialties).
 
     Raises:
-        RuleError: "<ability> is not an ability; a specialty belongs to one ability", or
-            "Name the <ability> specialty".
+        RuleError: "<ability> is not an ability; a specialty belongs to one ability",
+            "Name the <ability> specialty", or the name's length or colon refused.
     """
     if ability not in maelstrom.ABILITIES:
         raise RuleError(f"{ability or 'That'} is not an ability; a specialty belongs to one "
                         "ability", _rule("Specialties"))
     if not name.strip():
         raise RuleError(f"Name the {ability} specialty", _rule("Specialties"))
+    if len(name) > SPECIALTY_NAME_MAX or ":" in name or "\n" in name:
+        raise RuleError(f"A specialty's name is one line of at most {SPECIALTY_NAME_MAX} "
+                        "characters, without a colon", _rule("Specialties"))
 
 
 def check_merit_flaw(kind: str, name: str, points: int) -> None:
@@ -98,11 +108,17 @@ def _check_traits(sheet: Mapping[str, Any]) -> None:
     for name, dots in stored_object(sheet, "abilities", "The abilities").items():
         require(name in maelstrom.ABILITIES, f"{name!r} is not a Maelstrom ability", rule)
         stored_int(dots, name, 0, maelstrom.DOTS_MAX, rule)
+    seen: set[tuple[str, str]] = set()
     for row in _stored_list(sheet, "specialties", "The specialties"):
         require(isinstance(row, dict), f"A specialty must be an object, not {row!r}")
-        check_specialty(_stored_text(row.get("ability"), "A specialty's ability"),
-                        _stored_text(row.get("name"), "A specialty's name"))
+        ability = _stored_text(row.get("ability"), "A specialty's ability")
+        name = _stored_text(row.get("name"), "A specialty's name")
+        check_specialty(ability, name)
         _stored_flag(row.get("advanced"), f"The specialty {row['name']}'s advanced")
+        # One of each: buying a specialty the character has is refused the same way.
+        require((ability, name.casefold()) not in seen,
+                f"the sheet lists the specialty {ability}: {name} twice", _rule("Specialties"))
+        seen.add((ability, name.casefold()))
 
 
 def _check_merits_flaws(sheet: Mapping[str, Any]) -> None:

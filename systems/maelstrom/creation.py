@@ -27,6 +27,7 @@ from characters.ledger import LedgerLine
 from characters.models import XpEntry
 from rulesets import maelstrom
 from rulesets.maelstrom import RuleError
+from systems.maelstrom import checks
 from systems.maelstrom import sheet as maelstrom_sheet
 from systems.maelstrom.sheet import ABILITY, ATTRIBUTE, SPECIALTY, WILLPOWER_KEY, trait_key
 
@@ -255,16 +256,10 @@ def suggested_classification(ability: str, name: str) -> tuple[str, bool] | None
 
 
 def check_specialty(specialty: Specialty) -> int:
-    """A specialty of a known ability with a name; returns its XP cost (Maelstrom rules.md,
-    Specialties and Spending Experience)."""
-    if specialty.ability not in maelstrom.ABILITIES:
-        raise RuleError(
-            f"{specialty.ability or 'That'} is not an ability; a specialty belongs to one "
-            "ability",
-            _rule("Specialties"),
-        )
-    if not specialty.name.strip():
-        raise RuleError(f"Name the {specialty.ability} specialty", _rule("Specialties"))
+    """A specialty of a known ability with a name the sheet can keep
+    (:func:`systems.maelstrom.checks.check_specialty`); returns its XP cost (Maelstrom
+    rules.md, Specialties and Spending Experience). Raises RuleError naming what is wrong."""
+    checks.check_specialty(specialty.ability, specialty.name)
     return maelstrom.xp_cost(specialty.xp_kind, 1)
 
 

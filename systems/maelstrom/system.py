@@ -30,7 +30,7 @@ from systems.maelstrom.actions import (
     award_label,
     session_award,
 )
-from systems.maelstrom.checks import check_sheet
+from systems.maelstrom.checks import SPECIALTY_NAME_MAX, check_sheet
 from systems.maelstrom.forms import (
     ADVANCED_SPECIALTY,
     DAMAGE_CHOICES,
@@ -165,6 +165,9 @@ def _owns_specialty(sheet: Mapping[str, Any], ability: str, name: str) -> bool:
 class Maelstrom(SheetSystem):
     """Maelstrom's sheet (Maelstrom rules.md; RULES.md section 1)."""
 
+    rule_spending = RULE_SPENDING
+    rule_earning = "Maelstrom rules.md, Earning Experience"
+
     # --- creation --------------------------------------------------------------------------
 
     def creation_url(self, campaign: Campaign) -> str | None:
@@ -252,6 +255,10 @@ class Maelstrom(SheetSystem):
             if ability not in maelstrom.ABILITIES:
                 raise RuleError(f"{ability!r} is not a Maelstrom ability; a specialty belongs "
                                 "to one ability.", RULE_SPECIALTIES)
+            if len(name) > SPECIALTY_NAME_MAX or ":" in name:
+                raise RuleError(f"A specialty's name is one line of at most "
+                                f"{SPECIALTY_NAME_MAX} characters, without a colon.",
+                                RULE_SPECIALTIES)
             if _owns_specialty(sheet, ability, name):
                 raise RuleError(f"{ability}: {name} is already a specialty of this character.",
                                 RULE_SPECIALTIES)

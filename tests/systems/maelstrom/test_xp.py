@@ -612,3 +612,31 @@ def test_a_suggested_advanced_specialty_is_sold_at_the_advanced_price_whatever_t
     assert [(s["name"], s["advanced"]) for s in specialties(bobs_character)] == [
         ("Extreme Range", True)]
     assert fresh(bobs_character).xp_available == 27
+
+
+@pytest.mark.parametrize("name", ["x" * 81, "Cars: Racing"], ids=["too long", "a colon"])
+def test_a_specialty_name_the_sheet_cannot_keep_is_refused_however_it_is_posted(
+    client_for, bob, bobs_character, name
+):
+    """The name box takes 80 characters, but the purchase's ``key`` is posted too: a name
+    longer than an export can carry back, or with the colon that separates the ledger key's
+    parts, is refused by the rules whichever way it comes (Maelstrom rules.md, Specialties)."""
+    response = client_for(bob).post(url("spend", bobs_character), {
+        "key": f"specialty:Driving:{name}", "expected_cost": "2"})
+
+    assert response.status_code == 400
+    assert ("A specialty's name is one line of at most 80 characters, without a colon."
+            in text_of(response))
+    assert "(Maelstrom rules.md, Specialties)" in text_of(response)
+    assert specialties(bobs_character) == []
+    assert fresh(bobs_character).xp_available == 30
+
+
+def test_a_refused_spend_cites_maelstroms_rule_for_spending(client_for, bob, campaign):
+    poor = CharacterFactory(campaign=campaign, owner=bob, starting_xp=5)
+
+    response = client_for(bob).post(url("spend", poor), {
+        "trait": "ability:Driving", "expected_cost": "8"})
+
+    assert ("Driving 3 → 4 costs 8 XP; you have 5 XP available (3 short). "
+            "(Maelstrom rules.md, Spending Experience)") in text_of(response)
