@@ -1,10 +1,11 @@
-"""The account pages: /signup/, /login/, /logout/.
+"""The account pages: sign-up, log in and out, the account page, password change and reset.
 
 Included by ``sheetkeeper/urls.py`` at the root and without a namespace, so the names stay
-Django's conventional bare ``login`` and ``logout`` (and ``signup`` beside them): Django's auth
-views, ``LOGIN_URL``, ``LOGOUT_REDIRECT_URL``, the templates and the tests all name them so.
-That is why this module sets no ``app_name``: ``include()`` of a module that has one always
-namespaces it.
+Django's conventional bare ``login``, ``logout``, ``password_change``, ``password_reset_done``
+... (and ``signup`` and ``account`` beside them): Django's auth views, ``LOGIN_URL``,
+``LOGOUT_REDIRECT_URL``, the templates and the tests all name them so, and Django's password
+views find each other's pages by these names (``success_url``). That is why this module sets
+no ``app_name``: ``include()`` of a module that has one always namespaces it.
 """
 
 from __future__ import annotations
@@ -19,4 +20,18 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("account/", views.account, name="account"),
+    # Django's password views with their default templates (registration/password_*.html,
+    # accounts/templates) and tokens; they log in nobody and keep the session of a user who
+    # changes their password (update_session_auth_hash).
+    path("account/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("account/password/done/", auth_views.PasswordChangeDoneView.as_view(),
+         name="password_change_done"),
+    path("password-reset/", views.password_reset, name="password_reset"),
+    path("password-reset/sent/", auth_views.PasswordResetDoneView.as_view(),
+         name="password_reset_done"),
+    path("reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
+         name="password_reset_confirm"),
+    path("reset/done/", auth_views.PasswordResetCompleteView.as_view(),
+         name="password_reset_complete"),
 ]

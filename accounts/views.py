@@ -1,8 +1,11 @@
-"""Views of the accounts app: sign-up and the page for a locked-out login.
+"""Views of the accounts app: sign-up, the account page, the rate-limited password-reset
+request, and the page for a locked-out login.
 
-Logging in and out are Django's own ``LoginView`` (with :class:`accounts.forms.LoginForm`) and
-``LogoutView``, wired in ``accounts/urls.py``; django-axes refuses a locked-out login before the
-password is checked and answers with :func:`locked_out` (settings.AXES_LOCKOUT_CALLABLE).
+Logging in and out, changing a password and the rest of the reset are Django's own views
+(``LoginView`` with :class:`accounts.forms.LoginForm`, ``LogoutView``, ``PasswordChangeView``,
+``PasswordResetConfirmView`` ...), wired in ``accounts/urls.py``; django-axes refuses a
+locked-out login before the password is checked and answers with :func:`locked_out`
+(settings.AXES_LOCKOUT_CALLABLE).
 """
 
 from __future__ import annotations
@@ -12,20 +15,26 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from accounts.forms import EmailForm, SignupForm
 from core import limits
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
     from django.http import HttpRequest, HttpResponse
+    from django.http.response import HttpResponseBase
+
+    from core.http import AuthenticatedHttpRequest
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account, log it in, and continue to ``next`` (e.g. an invite link).
+    """Create an account (with its email, :class:`accounts.forms.SignupForm`), log it in,
+    and continue to ``next`` (e.g. an invite link).
 
     At most SIGNUP_RATE accounts per client address (core/limits.py): past it, the page and
     the form answer 429 saying when to try again, and no account is made. A form refused for
@@ -36,7 +45,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if wait:
         return limits.refused(request, limits.SIGNUP, wait)
     if request.method == "POST":
-        form: UserCreationForm[User] = UserCreationForm(request.POST)
+        form = SignupForm(request.POST)
         if form.is_valid():
             wait = limits.spend(request, limits.SIGNUP)
             if wait:  # two sign-ups at once from an address at its last free one
@@ -48,8 +57,46 @@ def signup(request: HttpRequest) -> HttpResponse:
             messages.success(request, f"Welcome to Sheetkeeper, {user.username}.")
             return redirect(_safe_next_url(request, next_url))
     else:
-        form = UserCreationForm()
+        form = SignupForm()
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@login_required
+def account(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The signed-in user's account: their username, their email with a form to add or change
+    it (unique among the accounts, :class:`accounts.forms.EmailForm`), and the way to change
+    the password. A refused address re-renders the form with the input and the reason."""
+    if request.method == "POST":
+        form = EmailForm(request.POST, instance=request.user)
+        if form.is_valid():
+            form.save()
+            messages.success(request, "Your email address is saved.")
+            return redirect("account")
+    else:
+        form = EmailForm(instance=request.user)
+    return render(request, "registration/account.html", {"form": form})
+
+
+_password_reset = auth_views.PasswordResetView.as_view()
+
+
+def password_reset(request: HttpRequest) -> HttpResponseBase:
+    """Ask for a password-reset link: Django's ``PasswordResetView``, which mails it only to
+    active accounts with a usable password and answers every valid address alike (the same
+    redirect to "password_reset_done"), so the page never tells whether an account exists.
+
+    At most PASSWORD_RESET_RATE requests per client address (core/limits.py), counted for
+    known and unknown addresses alike: past it, the page and the form answer 429 saying when
+    to try again, and nothing is sent. A form refused for its content does not count.
+    """
+    wait = limits.peek(request, limits.PASSWORD_RESET)
+    if wait:
+        return limits.refused(request, limits.PASSWORD_RESET, wait)
+    if request.method == "POST" and PasswordResetForm(request.POST).is_valid():
+        wait = limits.spend(request, limits.PASSWORD_RESET)
+        if wait:  # two requests at once from an address at its last free one
+            return limits.refused(request, limits.PASSWORD_RESET, wait)
+    return _password_reset(request)
 
 
 def locked_out(

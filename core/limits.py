@@ -1,4 +1,5 @@
-"""Rate limits per client address: sign-ups and joins by invite link (docs/security.md).
+"""Rate limits per client address: sign-ups, password-reset requests and joins by invite link
+(docs/security.md).
 
 Counts live in Django's cache through django-ratelimit (``get_usage``): Redis when
 ``REDIS_URL`` is set, so every server process shares them, else the process's own memory
@@ -48,6 +49,7 @@ class Limit:
 
 SIGNUP = Limit("signup", "SIGNUP_RATE", "sign-ups")
 INVITE_JOIN = Limit("invite-join", "INVITE_JOIN_RATE", "joins by invite link")
+PASSWORD_RESET = Limit("password-reset", "PASSWORD_RESET_RATE", "password-reset requests")
 
 
 def _usage(request: HttpRequest, limit: Limit, *, spend: bool) -> dict[str, int] | None:

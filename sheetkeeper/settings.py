@@ -104,6 +104,10 @@ if not DEBUG and not ALLOWED_HOSTS:
 INSTALLED_APPS = [
     # First, so that `manage.py runserver` serves ASGI (the live table needs it).
     "daphne",
+    # Before the admin: both ship registration/password_*.html, and the first app's win, so
+    # the password change and reset pages (and the reset email) are the site's, not the
+    # admin's. The admin's own password change page uses them too.
+    "accounts",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -116,7 +120,6 @@ INSTALLED_APPS = [
     "template_partials",
     "rulesets",
     "core",
-    "accounts",
     "campaigns",
     "characters",
     "rolls",
@@ -333,13 +336,33 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
-# Sign-ups and joins by invite link per client address (django-ratelimit, core/limits.py).
+# Sign-ups, password-reset requests and joins by invite link per client address
+# (django-ratelimit, core/limits.py).
 RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLED", default=True)
 SIGNUP_RATE = env_rate("SIGNUP_RATE", "10/h")
 INVITE_JOIN_RATE = env_rate("INVITE_JOIN_RATE", "10/10m")
+# Password-reset requests, counted alike for known and unknown addresses (no enumeration).
+PASSWORD_RESET_RATE = env_rate("PASSWORD_RESET_RATE", "5/h")
 RATELIMIT_IP_META_KEY = "core.net.client_ip"
 # A count the cache could not keep (Redis restarting) lets the request through.
 RATELIMIT_FAIL_OPEN = True
+
+# Email: the password-reset link. Locally the console backend prints the message where
+# `make run` runs; production sets the SMTP variables (docs/configuration.md, "Email").
+EMAIL_BACKEND = (os.environ.get("EMAIL_BACKEND", "").strip()
+                 or "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip() or "localhost"
+EMAIL_PORT = env_int("EMAIL_PORT", default=25, minimum=1)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on: "
+                               "STARTTLS (usually port 587) or implicit TLS (port 465)")
+# A mail server that does not answer must not hold a request (and its worker) for ever.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", default=10, minimum=1)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "webmaster@localhost"
 
 # Errors and warnings to standard error, where systemd's journal or the platform's log keeps
 # them; Django's default sends nothing anywhere when DEBUG is off.

@@ -153,8 +153,8 @@ def test_a_good_login_clears_earlier_failures() -> None:
 
 @pytest.mark.django_db
 def test_signing_up_still_logs_the_new_account_in(client: Client) -> None:
-    response = client.post(reverse("signup"), {"username": "ivy", "password1": PASSWORD,
-                                               "password2": PASSWORD})
+    response = client.post(reverse("signup"), {"username": "ivy", "email": "ivy@example.org",
+                                               "password1": PASSWORD, "password2": PASSWORD})
     assert response.status_code == 302
     assert client.get(reverse("campaigns:campaign-list")).status_code == 200
 

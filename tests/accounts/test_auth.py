@@ -16,7 +16,8 @@ STRONG_PASSWORD = "lantern-quarry-mosaic-41"
 
 
 def signup(client: Client, password: str = STRONG_PASSWORD, **extra: str):  # type: ignore[no-untyped-def]
-    data = {"username": "newbie", "password1": password, "password2": password, **extra}
+    data = {"username": "newbie", "email": "newbie@example.org", "password1": password,
+            "password2": password, **extra}
     return client.post(reverse("signup"), data)
 
 

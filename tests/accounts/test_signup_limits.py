@@ -21,8 +21,10 @@ ELSEWHERE = "198.51.100.20"
 
 
 def sign_up(username: str, address: str = HOME, password: str = PASSWORD):  # type: ignore[no-untyped-def]
-    return Client().post(reverse("signup"), {"username": username, "password1": password,
-                                             "password2": password}, REMOTE_ADDR=address)
+    return Client().post(reverse("signup"), {"username": username,
+                                             "email": f"{username}@example.org",
+                                             "password1": password, "password2": password},
+                         REMOTE_ADDR=address)
 
 
 def accounts() -> set[str]:

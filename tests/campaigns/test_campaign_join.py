@@ -85,7 +85,8 @@ def test_a_new_invitee_can_sign_up_and_come_back_to_the_invite(campaign):
 
     response = client.post(
         reverse("signup"),
-        {"username": "dave", "password1": password, "password2": password, "next": url},
+        {"username": "dave", "email": "dave@example.org", "password1": password,
+         "password2": password, "next": url},
     )
     assert response.url == url
     client.post(url)

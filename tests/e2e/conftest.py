@@ -220,6 +220,7 @@ def sign_up(page: Page, username: str) -> None:
     """Sign up through the form (lands logged in)."""
     page.goto("/signup/")
     page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.org")
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
     page.click("button:has-text('Create account')")

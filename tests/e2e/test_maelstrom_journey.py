@@ -86,6 +86,7 @@ def sign_up_via_next(player: Page) -> None:
     if "/signup/" not in player.url:
         player.goto(player.url.replace("/login/", "/signup/"))
     player.fill("input[name=username]", "pax")
+    player.fill("input[name=email]", "pax@example.org")
     player.fill("input[name=password1]", "a-long-table-password")
     player.fill("input[name=password2]", "a-long-table-password")
     player.click("button:has-text('Create account')")

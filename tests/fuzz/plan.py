@@ -11,6 +11,9 @@ steps of Maelstrom's creation wizard, so the crawl sees every step's form), and 
   random fields: nothing may break or be written;
 - every GET form and ``hx-get`` (the odds, the quote, the live refreshes, the log filter).
 
+The visitor also opens a password-reset link (Django's token for the stranger), so the form
+that sets a new password is crawled and fuzzed like the reset request the log-in page links.
+
 Endpoints that are not about one campaign (log in, sign up, a new campaign, the home page)
 are the same in every world; ``shared=False`` leaves them out so they are fuzzed once.
 """
@@ -22,8 +25,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.tokens import default_token_generator
 from django.test import Client
 from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 import systems
 from tests.fuzz.checks import Table
@@ -69,13 +75,21 @@ def open_table(system: str, reseed: Callable[[], None] | None = None) -> Crawled
         clients[role].force_login(user)
     clients["visitor"] = Client(raise_request_exception=False)
     _walk_creation(clients["player"], world, fixtures_for(system).creation_steps)
-    starts = {"gm": ["/campaigns/"], "player": ["/campaigns/"], "visitor": ["/", "/login/",
-                                                                            "/signup/"],
+    starts = {"gm": ["/campaigns/"], "player": ["/campaigns/"],
+              "visitor": ["/", "/login/", "/signup/", _reset_link(world.stranger)],
               "stranger": [world.campaign.invite_url() or "", "/campaigns/"]}
     pages, endpoints = crawl(clients, starts)
     downloads = [p.body for p in pages if p.body is not None]
     table = Table(clients=clients, downloads=downloads, reseed=reseed or (lambda: None))
     return Crawled(world=world, table=table, pages=pages, endpoints=endpoints)
+
+
+def _reset_link(user: Any) -> str:
+    """The link a password-reset email sends ``user`` (Django's token), so the visitor's
+    crawl reaches the form that sets a new password; the reset form itself is linked from
+    the log-in page."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    return reverse("password_reset_confirm", args=[uid, default_token_generator.make_token(user)])
 
 
 def _walk_creation(client: Client, world: World, steps: Sequence[Mapping[str, Any]]) -> None:

@@ -125,6 +125,20 @@ TABLE: dict[str, Row] = {
     # Django 5 logs out on POST only; the redirect goes to the login page (settings).
     # django-axes stamps the logout time on the user's access log: the only write.
     "logout": Row(get=NOT_ALLOWED, post="302 302+ 302+ 302+ 302+ 302+"),
+    # The account page: anyone logged in, for their own account only (no id in the URL);
+    # saving an email writes their user row.
+    "account": Row(get=LOGGED_IN_200, post="login 302+ 302+ 302+ 302+ 302+"),
+    # Django's password change: the matrix's users have no usable password, so the old one
+    # never matches and the form is shown again.
+    "password_change": Row(get=LOGGED_IN_200, post=LOGGED_IN_200),
+    "password_change_done": Row(get=LOGGED_IN_200, post="login 405 405 405 405 405"),
+    # The reset: for everyone, and the same answer whether the address has an account or
+    # not (it sends an email, writes nothing). The confirm link is asked with a token that
+    # is not one: the invalid-link page.
+    "password_reset": Row(get=EVERYONE_200, post="302 302 302 302 302 302"),
+    "password_reset_done": Row(get=EVERYONE_200, post=NOT_ALLOWED),
+    "password_reset_confirm": Row(get=EVERYONE_200, post=EVERYONE_200),
+    "password_reset_complete": Row(get=EVERYONE_200, post=NOT_ALLOWED),
     "campaigns:campaign-list": Row(get=LOGGED_IN_200, post=LOGGED_IN_200),
     "campaigns:campaign-create": Row(get=LOGGED_IN_200, post="login 302+ 302+ 302+ 302+ 302+"),
     # --- a campaign
@@ -307,6 +321,8 @@ def _export_file(plan: Plan, target: Target, world: World) -> dict[str, Any]:
 
 
 PAYLOADS: dict[str, Payload] = {
+    "account": lambda *_: {"email": "matrix-new@example.org"},
+    "password_reset": lambda *_: {"email": "owner-matrix@example.org"},
     "campaigns:campaign-create": lambda *_: {"name": "Matrix new table", "ruleset": HOME_SYSTEM,
                                              "starting_xp": "30"},
     "table:campaign-system-action": _action_data("campaign_actions"),

@@ -37,6 +37,8 @@ from django.db import connection, models
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.resolvers import RegexPattern, RoutePattern
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 import systems
 from campaigns.models import Campaign, Membership, Session
@@ -83,6 +85,11 @@ NAMED_SUBJECTS = {
     "campaign_id": "campaign", "character_id": "character", "roll_id": "roll",
     "membership_id": "membership", "session_pk": "session", "session_id": "session",
     "entry_id": "xp-entry", "token": "invite-token", "action": "action",
+}
+# Parameters whose meaning is the route's own, by URL name: Django's password-reset link
+# (``reset/<uidb64>/<token>/``) names an account and a reset token, not an invite's.
+ROUTE_SUBJECTS = {
+    "password_reset_confirm": {"uidb64": "reset-uid", "token": "reset-token"},
 }
 # Inside a campaign: a URL with any of these is asked once per rule system.
 CAMPAIGN_SCOPED = {"campaign", "character", "roll", "membership", "session", "xp-entry",
@@ -184,8 +191,11 @@ def _subjects(route: Route) -> dict[str, str]:
     Raises :class:`UnknownParameter` for a parameter no rule places.
     """
     subjects = {}
+    own = ROUTE_SUBJECTS.get(route.key, {})
     for name in route.parameters:
-        if route.namespace == "admin" and name in ADMIN_SUBJECTS:
+        if name in own:
+            subjects[name] = own[name]
+        elif route.namespace == "admin" and name in ADMIN_SUBJECTS:
             subjects[name] = ADMIN_SUBJECTS[name]
         elif name in NAMED_SUBJECTS:
             subjects[name] = NAMED_SUBJECTS[name]
@@ -591,6 +601,12 @@ def concrete_url(plan: Plan, world: World) -> Target:
             values[parameter] = plan.app_label
         elif subject == "admin-path":
             values[parameter] = "no-such-page/"
+        elif subject == "reset-uid":
+            # The owner's account, with a token that is not one: the link a guess or a
+            # tampered email gives (a valid link is tests/accounts/test_passwords.py's).
+            values[parameter] = urlsafe_base64_encode(force_bytes(world.users["owner"].pk))
+        elif subject == "reset-token":
+            values[parameter] = "no-such-token"
         else:  # pragma: no cover - _subjects only returns the kinds above
             raise UnknownParameter(f"{route.key}: {parameter} -> {subject}")
     url = _fill(route, values)
