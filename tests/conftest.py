@@ -92,6 +92,15 @@ def bobs_character(campaign, bob) -> Character:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
+def dave(campaign):  # type: ignore[no-untyped-def]
+    """A second player of The Drift, with his own character (Wren): someone whose sheet and
+    rolls Bob may not touch."""
+    user = UserFactory(username="dave")
+    CharacterFactory(campaign=campaign, owner=user, name="Wren")
+    return user
+
+
+@pytest.fixture
 def ledger_stays_balanced(db):  # type: ignore[no-untyped-def]
     """After the test, every character's cached XP equals its ledger's sums and no bank is
     negative (the ledger invariant of docs/architecture.md)."""

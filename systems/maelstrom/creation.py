@@ -269,20 +269,10 @@ def catalogue_entry(name: str) -> maelstrom.MeritFlaw | None:
 
 
 def check_merit_flaw(choice: MeritFlawChoice) -> None:
-    """A merit or flaw from the seed's lists at one of its listed prices (Maelstrom rules.md,
-    Merits and Flaws)."""
-    entry = catalogue_entry(choice.name)
-    if entry is None or entry.kind != choice.kind:
-        raise RuleError(
-            f"{choice.name} is not on the seed's lists of merits and flaws",
-            _rule("Merits and Flaws"),
-        )
-    if choice.points not in entry.points:
-        prices = " or ".join(str(p) for p in entry.points)
-        raise RuleError(
-            f"{entry.name} is worth {prices} points, not {choice.points}",
-            _rule("Merits" if entry.kind == "merit" else "Flaws"),
-        )
+    """A merit or flaw from the seed's lists at one of its listed prices
+    (:func:`systems.maelstrom.checks.check_merit_flaw`: Maelstrom rules.md, Merits and
+    Flaws). Raises RuleError naming the name or the price refused."""
+    checks.check_merit_flaw(choice.kind, choice.name, choice.points)
 
 
 def choice_points(choice: MeritFlawChoice) -> tuple[int, ...]:

@@ -15,7 +15,7 @@ from campaigns.models import Campaign
 from characters.models import Character
 from rolls.models import Roll
 from rulesets import maelstrom
-from tests.factories import CampaignFactory, CharacterFactory, UserFactory
+from tests.factories import CampaignFactory, CharacterFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -50,14 +50,6 @@ def make_roll(character: Character, description: str, *, dice: Sequence[int] = (
 def descriptions(response) -> list[str]:  # type: ignore[no-untyped-def]
     """The roll descriptions of the log, top to bottom."""
     return re.findall(r'<a href="/rolls/\d+/">([^<]+)</a>', response.content.decode())
-
-
-@pytest.fixture
-def dave(campaign):  # type: ignore[no-untyped-def]
-    """A second player of The Drift, with his own character."""
-    user = UserFactory(username="dave")
-    CharacterFactory(campaign=campaign, owner=user, name="Wren")
-    return user
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from characters.models import Character
 from core.appendonly import AppendOnlyError
 from rolls.models import Roll
 from systems.maelstrom import sheet
-from tests.factories import CharacterFactory, UserFactory
+from tests.factories import CharacterFactory
 from tests.helpers import action_url, fresh, text_of
 
 pytestmark = pytest.mark.django_db
@@ -72,14 +72,6 @@ def sniper(campaign, bob) -> Character:  # type: ignore[no-untyped-def]
         specialties=[("Firearms", "Pistols", False), ("Firearms", "Sniper Rifles", False),
                      ("Firearms", "Extreme Range", True)],
     )
-
-
-@pytest.fixture
-def dave(campaign):  # type: ignore[no-untyped-def]
-    """A second player of The Drift, with his own character."""
-    user = UserFactory(username="dave")
-    CharacterFactory(campaign=campaign, owner=user, name="Wren")
-    return user
 
 
 # --- Who may roll -------------------------------------------------------------------------

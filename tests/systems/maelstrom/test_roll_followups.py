@@ -15,7 +15,7 @@ from django.urls import reverse
 from characters.ledger import banked_xp
 from characters.models import Character, XpEntry
 from rolls.models import Roll
-from tests.factories import CharacterFactory, UserFactory
+from tests.factories import CharacterFactory
 from tests.helpers import fresh, text_of
 from tests.systems.maelstrom.test_roll_create import current_willpower, set_tracks
 
@@ -40,14 +40,6 @@ def rider(campaign, bob) -> Character:  # type: ignore[no-untyped-def]
     return CharacterFactory(campaign=campaign, owner=bob, name="Rider",
                             attributes={"Precision": 3}, abilities={"Driving": 2},
                             specialties=[("Driving", "Motorcycles", True)])
-
-
-@pytest.fixture
-def dave(campaign):  # type: ignore[no-untyped-def]
-    """A second player of The Drift, with his own character."""
-    user = UserFactory(username="dave")
-    CharacterFactory(campaign=campaign, owner=user, name="Wren")
-    return user
 
 
 @pytest.fixture

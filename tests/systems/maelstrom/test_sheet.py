@@ -18,7 +18,7 @@ from characters import services
 from characters.models import Character
 from rolls.models import Roll
 from systems.maelstrom.system import SYSTEM
-from tests.factories import CharacterFactory, UserFactory
+from tests.factories import CharacterFactory
 from tests.helpers import fresh, text_of
 
 pytestmark = pytest.mark.django_db
@@ -32,14 +32,6 @@ SHEET_QUERIES = 6
 
 def sheet_url(character: Character) -> str:
     return reverse("characters:character-detail", args=[character.pk])
-
-
-@pytest.fixture
-def dave(campaign):  # type: ignore[no-untyped-def]
-    """A second player of The Drift, with his own character."""
-    user = UserFactory(username="dave")
-    CharacterFactory(campaign=campaign, owner=user, name="Wren")
-    return user
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from django.urls import reverse
 from characters.ledger import banked_xp
 from characters.models import Character, XpEntry
 from systems.maelstrom import sheet
-from tests.factories import CharacterFactory, UserFactory
+from tests.factories import CharacterFactory
 from tests.helpers import action_url, fresh, text_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
@@ -97,14 +97,6 @@ def test_an_htmx_award_answers_with_the_xp_panel_showing_the_new_balance(
     assert 'id="xp-panel"' in content
     assert "31 XP available" in text_of(response)
     assert "Awarded 1 XP to Rook." in text_of(response)
-
-
-@pytest.fixture
-def dave(campaign):  # type: ignore[no-untyped-def]
-    """A second player of The Drift, with his own character."""
-    user = UserFactory(username="dave")
-    CharacterFactory(campaign=campaign, owner=user, name="Wren")
-    return user
 
 
 @pytest.mark.parametrize("player", ["bob", "dave"])
