@@ -614,9 +614,13 @@ class ConceptForm(forms.Form):
 
     @classmethod
     def initial_from(cls, draft: Draft) -> dict[str, Any]:
+        """The form's initial values from ``draft`` (what the step shows when it is opened
+        again)."""
         return {"name": draft.name, "concept": draft.concept}
 
     def apply(self, draft: Draft) -> None:
+        """Write the valid form's values into ``draft`` (the caller saves the draft in the
+        session)."""
         draft.name = self.cleaned_data["name"].strip()
         draft.concept = self.cleaned_data["concept"].strip()
 
@@ -625,12 +629,16 @@ class RuleCheckedForm(forms.Form):
     """A form whose ``clean`` runs a rules-engine check and shows its RuleError."""
 
     def clean(self) -> dict[str, Any]:
+        """The cleaned data as a dict (never ``None``): each step's form checks its rule on
+        top of it."""
         data = super().clean()
         # Form.clean returns cleaned_data; django-stubs says None because an override may.
         assert data is not None
         return data
 
     def add_rule_error(self, error: RuleError, field_name: str | None = None) -> None:
+        """Show ``error`` (its message and the rule it cites) on ``field_name``, or on the whole
+        form."""
         self.add_error(field_name, str(error))
 
 
@@ -653,6 +661,8 @@ class AttributesForm(RuleCheckedForm):
 
     @classmethod
     def initial_from(cls, draft: Draft) -> dict[str, Any]:
+        """The form's initial values from ``draft`` (what the step shows when it is opened
+        again)."""
         initial: dict[str, Any] = {field_slug(n): draft.attribute_start(n)
                                    for n in maelstrom.ATTRIBUTES}
         if draft.primary:
@@ -660,10 +670,14 @@ class AttributesForm(RuleCheckedForm):
         return initial
 
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """The fields in the seed's groups, in order: ``[(group, [bound field, ...])]``."""
         return [(group, [self[field_slug(n)] for n in names])
                 for group, names in maelstrom.ATTRIBUTE_GROUPS.items()]
 
     def clean(self) -> dict[str, Any]:
+        """The cleaned data, once the rules engine accepts the dots: 7/5/3 over the groups,
+        the primary group first (Maelstrom rules.md, Attributes); else a form error naming
+        the rule."""
         data = super().clean()
         if self.errors:
             return data
@@ -676,6 +690,8 @@ class AttributesForm(RuleCheckedForm):
         return data
 
     def apply(self, draft: Draft) -> None:
+        """Write the valid form's values into ``draft`` (the caller saves the draft in the
+        session)."""
         draft.primary = self.cleaned_data["primary"]
         draft.attributes = {n: self.cleaned_data[field_slug(n)] for n in maelstrom.ATTRIBUTES}
 
@@ -692,13 +708,18 @@ class AbilitiesForm(RuleCheckedForm):
 
     @classmethod
     def initial_from(cls, draft: Draft) -> dict[str, Any]:
+        """The form's initial values from ``draft`` (what the step shows when it is opened
+        again)."""
         return {field_slug(n): draft.ability_start(n) for n in maelstrom.ABILITIES}
 
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """The fields in the seed's groups, in order: ``[(group, [bound field, ...])]``."""
         return [(group, [self[field_slug(n)] for n in names])
                 for group, names in maelstrom.ABILITY_GROUPS.items()]
 
     def clean(self) -> dict[str, Any]:
+        """The cleaned data, once the rules engine accepts the ability dots (Maelstrom
+        rules.md, Abilities); else a form error naming the rule."""
         data = super().clean()
         if self.errors:
             return data
@@ -709,6 +730,8 @@ class AbilitiesForm(RuleCheckedForm):
         return data
 
     def apply(self, draft: Draft) -> None:
+        """Write the valid form's values into ``draft`` (the caller saves the draft in the
+        session)."""
         draft.abilities = {n: self.cleaned_data[field_slug(n)] for n in maelstrom.ABILITIES}
 
 
@@ -744,9 +767,12 @@ class RanksForm(RuleCheckedForm):
             )
 
     def willpower_field(self) -> forms.BoundField:
+        """The Willpower rank's bound field (1-10 dots)."""
         return self["willpower"]
 
     def attribute_groups(self) -> list[tuple[str, list[tuple[forms.BoundField, int]]]]:
+        """The attribute fields with each attribute's starting dots, in the seed's groups:
+        ``[(group, [(bound field, dots), ...])]``."""
         return [
             (group, [(self[f"attribute_{field_slug(n)}"], self.draft.attribute_start(n))
                      for n in names])
@@ -754,6 +780,8 @@ class RanksForm(RuleCheckedForm):
         ]
 
     def ability_groups(self) -> list[tuple[str, list[tuple[forms.BoundField, int]]]]:
+        """The ability fields with each ability's starting dots, in the seed's groups: ``[(group,
+        [(bound field, dots), ...])]``."""
         return [
             (group, [(self[f"ability_{field_slug(n)}"], self.draft.ability_start(n))
                      for n in names])
@@ -761,6 +789,8 @@ class RanksForm(RuleCheckedForm):
         ]
 
     def clean(self) -> dict[str, Any]:
+        """The cleaned data; each rank the XP cannot buy is a form error on its field,
+        naming the rule (Maelstrom rules.md, Spending Experience)."""
         data = super().clean()
         for slug, kind, label, start in self.specs:
             if slug in data:
@@ -809,6 +839,9 @@ class SpecialtyForm(RuleCheckedForm):
         self.fields["name"].widget.attrs["list"] = "specialty-suggestions"
 
     def clean(self) -> dict[str, Any]:
+        """The cleaned data with ``specialty`` (a :class:`Specialty` or ``None`` for an
+        empty row); a specialty the rules refuse is a form error (Maelstrom rules.md,
+        Specialties)."""
         data = super().clean()
         data["specialty"] = None
         name = (data.get("name") or "").strip()
@@ -871,6 +904,9 @@ class MeritFlawForm(RuleCheckedForm):
         self.fields["choice"].widget = forms.Select(choices=merit_flaw_options())
 
     def clean(self) -> dict[str, Any]:
+        """The cleaned data with ``merit_flaw`` (a :class:`MeritFlawChoice` or ``None`` for
+        an empty row); one the seed's lists refuse is a form error (Maelstrom rules.md, Merits
+        and Flaws)."""
         data = super().clean()
         data["merit_flaw"] = None
         raw = (data.get("choice") or "").strip()
@@ -941,6 +977,8 @@ class XpStep:
         )
 
     def is_valid(self) -> bool:
+        """Whether every row and the whole draft hold; the refusals are in
+        :meth:`error_messages`."""
         results = [self.ranks.is_valid(), self.specialties.is_valid(),
                    self.merits_flaws.is_valid()]
         return all(results)

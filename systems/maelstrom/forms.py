@@ -108,6 +108,9 @@ class SpendForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
+        """The cleaned data with ``key``: the trait's ledger key, or for a new specialty
+        ``specialty:<ability>:<name>`` (``advanced-specialty:...`` when ticked); a posted
+        ``key`` (the quote's confirm form) is kept as it is."""
         data = super().clean() or {}
         trait = data.get("trait")
         if trait == NEW_SPECIALTY:

@@ -42,12 +42,16 @@ Ability: TypeAlias = Annotated[str, sk.one_of(maelstrom.ABILITIES)]
 
 
 class Specialty(Schema):
+    """One of ``sheet["specialties"]``: an owned specialty of an ability."""
+
     ability: _Trait
     name: _Trait
     advanced: bool
 
 
 class MeritFlaw(Schema):
+    """One of ``sheet["merits_flaws"]``: its price or award in XP (``points``)."""
+
     kind: Literal["merit", "flaw"]
     name: _Trait
     points: _Count
@@ -55,11 +59,15 @@ class MeritFlaw(Schema):
 
 
 class Willpower(Schema):
+    """``sheet["willpower"]``: permanent and current ranks, in dots."""
+
     permanent: _Count
     current: _Count
 
 
 class Health(Schema):
+    """``sheet["health"]``: levels of each damage type marked, in boxes."""
+
     bashing: _Count
     lethal: _Count
     aggravated: _Count
@@ -95,6 +103,8 @@ class Pool(Schema):
 
 
 class Resolution(Schema):
+    """The ``resolution`` of :meth:`rulesets.maelstrom.RollResult.as_dict`."""
+
     successes: Annotated[int, sk.between(0, _DICE_MAX * 2)]
     removed_by_threshold: Annotated[int, sk.between(0, _DICE_MAX * 2)]
     botches: Annotated[int, sk.between(0, _DICE_MAX)]
