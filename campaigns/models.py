@@ -21,6 +21,9 @@ class Campaign(models.Model):
     """A table's campaign in one rule system; its creator is the GM."""
 
     name = models.CharField(max_length=120)
+    description = models.CharField(
+        max_length=500, blank=True,
+        help_text="A line or two for the campaign list and the invite page.")
     ruleset = models.CharField(max_length=32)
     starting_xp = models.PositiveIntegerField(
         default=30,
@@ -36,12 +39,21 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_created"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set when the GM archives the campaign: from then on it is read-only for everyone
+    # (campaigns.archive refuses every write to it but the GM's restore and delete), listed
+    # apart, and its export still works.
+    archived_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_archived(self) -> bool:
+        """Whether the GM has archived the campaign (read-only for everyone)."""
+        return self.archived_at is not None
 
     def get_absolute_url(self) -> str:
         return reverse("table:campaign-detail", args=[self.pk])
@@ -103,7 +115,8 @@ class Membership(models.Model):
 
 
 class Session(models.Model):
-    """One evening of play in a campaign: its date, an optional title and notes.
+    """One evening of play in a campaign: its date, an optional title and the GM's recap
+    (Markdown, read by every member beside the session's rolls and awards).
 
     At its end the GM hands out the chapter and story awards; each award is an XP ledger entry
     pointing here (``xp_entries``), so a session's awards are read from the ledger, never
@@ -113,7 +126,8 @@ class Session(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sessions")
     date = models.DateField()
     title = models.CharField(max_length=120, blank=True)
-    notes = models.TextField(blank=True, help_text="Every member of the table can read them.")
+    recap = models.TextField(
+        blank=True, help_text="Markdown. Every member of the table can read it.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

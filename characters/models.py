@@ -18,6 +18,7 @@ from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 from rulesets.errors import RuleError
 
 RULE_IMPORTS = "docs/backup.md, What an import is trusted for"
+RULE_STATUS = "docs/decisions.md, Retired and dead characters"
 
 
 def _sheet_int(part: str, key: str) -> Cast:
@@ -43,6 +44,11 @@ class Character(models.Model):
     review.
     """
 
+    class Status(models.TextChoices):
+        ACTIVE = "", "In the party"
+        RETIRED = "retired", "Retired"
+        DEAD = "dead", "Dead"
+
     class Review(models.TextChoices):
         NONE = "", "Made here"
         PENDING = "pending", "Awaiting the GM"
@@ -57,6 +63,18 @@ class Character(models.Model):
     )
     name = models.CharField(max_length=80)
     concept = models.CharField(max_length=200, blank=True)
+
+    # What the player writes (Markdown, core.markdown): read by the owner and the GM.
+    backstory = models.TextField(blank=True)
+    notes = models.TextField(blank=True)
+    # The GM's own notes on the character: never shown to a player, the owner included (not
+    # in a page, a fragment, a player's export or a live event).
+    gm_notes = models.TextField(blank=True)
+
+    # Retired or dead: out of the party (no card, no roll dialog, no XP) but readable with its
+    # whole history; the GM brings it back. Every row before this field is in the party.
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE,
+                              blank=True)
 
     # Every system keeps its sheet here (traits, features, statistics, skills, tracks, plot
     # points), in the shape its sheet description (systems/) validates; it is changed only
@@ -116,9 +134,16 @@ class Character(models.Model):
 
     @property
     def in_play(self) -> bool:
-        """Whether the character may roll, spend and receive XP and be asked for rolls: not
-        an import awaiting the GM, nor one the GM refused."""
-        return self.review not in (self.Review.PENDING, self.Review.REFUSED)
+        """Whether the character may roll, spend and receive XP and be asked for rolls: in
+        the party (not retired or dead), and not an import awaiting the GM, nor one the GM
+        refused."""
+        return (self.status == self.Status.ACTIVE
+                and self.review not in (self.Review.PENDING, self.Review.REFUSED))
+
+    @property
+    def is_retired(self) -> bool:
+        """Whether the character has left the party (retired or dead)."""
+        return self.status != self.Status.ACTIVE
 
     @property
     def awaiting_gm(self) -> bool:
@@ -133,9 +158,14 @@ class Character(models.Model):
         decision and the change queue behind one another.
 
         Raises:
-            RuleError: naming the character and why (awaiting the GM's review of its import,
-                or refused by the GM), citing :data:`RULE_IMPORTS`.
+            RuleError: naming the character and why: retired or dead (citing
+                :data:`RULE_STATUS`), awaiting the GM's review of its import, or refused by
+                the GM (citing :data:`RULE_IMPORTS`).
         """
+        if self.status != self.Status.ACTIVE:
+            raise RuleError(f"{self.name} is {self.get_status_display().lower()}: out of the "
+                            "party, it cannot roll, spend or receive XP, or be asked for a "
+                            "roll until the GM brings it back.", RULE_STATUS)
         if self.review == self.Review.PENDING:
             raise RuleError(f"{self.name} was imported and is awaiting the GM: it cannot roll, "
                             "spend or receive XP, or be asked for a roll until the GM "
@@ -218,6 +248,9 @@ class XpEntry(AppendOnlyModel):
     rank_from = models.PositiveSmallIntegerField(null=True, blank=True)
     rank_to = models.PositiveSmallIntegerField(null=True, blank=True)
     reason = models.CharField(max_length=200, blank=True)
+    # Written by the character's creation (its starting XP, merits, flaws and purchases while
+    # building it): a character with no rolls and no entry but these may still be deleted.
+    at_creation = models.BooleanField(default=False)
     reverses = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="reversal"
     )

@@ -146,6 +146,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # After auth, messages and htmx, which it reads: a write inside an archived campaign is
+    # refused before its view runs (campaigns/archive.py).
+    "campaigns.archive.ArchivedCampaignMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the 429 page.
     "axes.middleware.AxesMiddleware",
 ]
