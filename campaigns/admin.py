@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
 
 from campaigns.models import Campaign, Membership, Session
+from campaigns.services import campaign_delete
+
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
+    from django.http import HttpRequest
 
 
 class MembershipInline(admin.TabularInline[Membership, Campaign]):
@@ -24,6 +31,15 @@ class CampaignAdmin(admin.ModelAdmin[Campaign]):
     raw_id_fields = ["created_by"]
     readonly_fields = ["created_at"]
     inlines = [MembershipInline]
+
+    # A campaign's rolls and ledger go only with the whole campaign, through its service
+    # (core.appendonly refuses any other cascade into the logs).
+    def delete_model(self, request: HttpRequest, obj: Campaign) -> None:
+        campaign_delete(campaign=obj, by=request.user, as_staff=True)  # type: ignore[arg-type]  # the admin's user is signed in
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+        for campaign in queryset:
+            campaign_delete(campaign=campaign, by=request.user, as_staff=True)  # type: ignore[arg-type]  # as above
 
 
 @admin.register(Session)

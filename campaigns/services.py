@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.db import transaction
+from django.utils import timezone
 
 import systems
 from campaigns.models import Campaign, Membership, new_invite_token
+from characters.models import Character, XpEntry
+from characters.services import character_retire
+from core.appendonly import erasing_logs
 from core.live import announce_seat_closed
+from rolls.models import RequestedRoll, Roll
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
-
 
 
 class MembershipError(ValueError):
@@ -52,21 +57,291 @@ def membership_join(*, campaign: Campaign, user: User) -> tuple[Membership, bool
     )
 
 
-def membership_remove(*, membership: Membership) -> None:
+def membership_remove(*, membership: Membership) -> list[Character]:
     """Take a player's seat away. Their characters stay in the campaign (the GM still sees
-    them); only the player loses access.
+    them, with their whole history) but are retired: out of the party, as when the player
+    leaves on their own (:func:`membership_leave`). Returns the characters retired.
 
     The campaign's invite link is renewed in the same transaction (when invites are on), so
     the link the removed player holds no longer seats them, nor anyone they pass it to; the
     GM's page shows the new one (docs/security.md, "A removed player").
 
-    Raises MembershipError for the GM's own seat: a campaign always keeps its GM.
+    Raises MembershipError for the GM's own seat (a campaign always keeps its GM), a seat
+    already gone, or an archived campaign; nothing is written then.
     """
     if membership.is_gm:
         raise MembershipError("The GM's seat cannot be removed; a campaign always keeps its GM.")
     with transaction.atomic():
-        membership.delete()
-        announce_seat_closed(membership.campaign_id, membership.user_id)  # their open pages
+        retired = _seat_close(membership)
         # One UPDATE that reads the token where it is: revoked invites stay revoked.
         Campaign.objects.filter(pk=membership.campaign_id, invite_token__isnull=False).update(
             invite_token=new_invite_token())
+    return retired
+
+
+def membership_leave(*, membership: Membership) -> list[Character]:
+    """A player leaves the campaign: their characters are retired (out of the party, kept with
+    their rolls and ledger, and the GM can bring them back) and their seat is taken away.
+
+    The invite link is left as it is: the player left of their own accord, so the link they
+    hold may seat them again (unlike :func:`membership_remove`, where the GM sent them away).
+
+    Args:
+        membership: the leaving player's seat.
+
+    Returns:
+        The characters retired (those that were in the party), by name.
+
+    Raises:
+        MembershipError: for the GM's seat (the GM hands the seat over or deletes the
+            campaign instead; checked again under the campaign's lock, in case the seat was
+            just handed to this player), a seat already gone, or an archived campaign.
+            Nothing is written then.
+    """
+    if membership.is_gm:
+        raise MembershipError("The GM cannot leave the campaign: hand the GM seat to a player "
+                              "first, or delete the campaign.")
+    with transaction.atomic():
+        return _seat_close(membership)
+
+
+def _seat_close(membership: Membership) -> list[Character]:
+    """Retire the seat's characters in its campaign and delete the seat; its holder's open
+    pages stop listening once it commits. Call inside transaction.atomic().
+
+    The campaign row is locked first, as every change of the GM seat locks it, and the seat
+    is read again under it: a player who was just handed the GM seat, or a campaign just
+    archived, is refused here rather than left without a GM or changed while read-only.
+
+    Raises:
+        MembershipError: the seat is gone, is the GM's now, or the campaign is archived.
+    """
+    _refuse_archived(_lock_campaign(membership.campaign_id))
+    seat = Membership.objects.filter(pk=membership.pk).first()
+    if seat is None:
+        raise MembershipError("That seat is no longer at this table.")
+    if seat.is_gm:
+        raise MembershipError("The GM's seat cannot be given up this way: hand the GM seat to "
+                              "a player first, or delete the campaign.")
+    # The rows are locked in id order (as awards lock them), so that a roll, a spend or a GM's
+    # change of one of them queues behind the retirement and then finds it out of play.
+    characters = list(Character.objects.select_for_update(no_key=True).filter(
+        campaign_id=membership.campaign_id, owner_id=membership.user_id).order_by("pk"))
+    # Those already out of the party (retired, or dead by the GM's word) keep their status.
+    retired = [character_retire(character=c, status=Character.Status.RETIRED,
+                                by=membership.user)
+               for c in characters if c.status == Character.Status.ACTIVE]
+    membership.delete()
+    announce_seat_closed(membership.campaign_id, membership.user_id)  # their open pages
+    return sorted(retired, key=lambda c: c.name)
+
+
+def _refuse_archived(campaign: Campaign) -> None:
+    """Raise MembershipError when ``campaign`` (read under its row lock) is archived: a change
+    that passed campaigns.archive just before the campaign was archived stops here."""
+    if campaign.is_archived:
+        raise MembershipError(f"{campaign.name} is archived: nothing in it can change until "
+                              "its GM restores it.")
+
+
+def _lock_campaign(pk: int, *, deleting: bool = False) -> Campaign:
+    """Read the campaign row ``pk`` under a row lock; call inside transaction.atomic().
+
+    FOR NO KEY UPDATE, as ``characters.ledger.lock_character``: rows that point at the
+    campaign (a roll, a session) may still be inserted meanwhile. A roll holds its
+    character's lock while it inserts, so with FOR UPDATE here a leave (campaign, then the
+    characters) and a roll (character, then the campaign's key) could deadlock on
+    PostgreSQL. Only a deletion (``deleting``) takes FOR UPDATE: the row is going away, so a
+    row about to point at it must wait and then fail, not slip in."""
+    return Campaign.objects.select_for_update(no_key=not deleting).get(pk=pk)
+
+
+def _lock_as_gm(campaign: Campaign, by: User, *, deleting: bool = False) -> Campaign:
+    """Re-read ``campaign`` under :func:`_lock_campaign`'s lock and check that ``by`` holds its
+    GM seat now (a GM's form may have been sent after the seat was handed over). Call inside
+    transaction.atomic().
+
+    Raises:
+        MembershipError: ``by`` is not the campaign's GM (any more).
+    """
+    locked = _lock_campaign(campaign.pk, deleting=deleting)
+    if not Membership.objects.filter(campaign=locked, user=by, role=Membership.Role.GM).exists():
+        raise MembershipError(f"Only the GM of {locked.name} can do that, and you no longer "
+                              "hold the GM seat.")
+    return locked
+
+
+def campaign_update(*, campaign: Campaign, name: str, description: str, starting_xp: int,
+                    by: User) -> Campaign:
+    """Change the campaign's name, description and starting XP (the GM's settings).
+
+    The starting XP applies to characters created from now on; characters already made keep
+    the XP they have (their ledger is not rewritten).
+
+    Args:
+        campaign: the campaign to change.
+        name: the new name (stripped here).
+        description: a line or two, possibly empty (stripped here).
+        starting_xp: XP each new character starts with (the form has checked its range).
+        by: the GM making the change.
+
+    Returns:
+        The campaign as stored now.
+
+    Raises:
+        MembershipError: ``by`` is not the campaign's GM.
+    """
+    with transaction.atomic():
+        locked = _lock_as_gm(campaign, by)
+        _refuse_archived(locked)
+        locked.name = name.strip()
+        locked.description = description.strip()
+        locked.starting_xp = starting_xp
+        # Only these columns: the system's data is changed by its own actions, under this lock.
+        locked.save(update_fields=["name", "description", "starting_xp"])
+    return locked
+
+
+def campaign_handover(*, campaign: Campaign, to_membership: Membership, by: User
+                      ) -> Membership:
+    """Hand the GM seat to a player of the campaign: ``by`` (the GM) becomes a player, the
+    chosen player becomes the GM, in one transaction.
+
+    ``Campaign.created_by`` is left alone: it records who started the campaign, while every
+    permission reads the GM's membership.
+
+    Args:
+        campaign: the campaign.
+        to_membership: the seat of the player who becomes GM.
+        by: the GM handing the seat over.
+
+    Returns:
+        The new GM's membership.
+
+    Raises:
+        MembershipError: ``by`` is not the GM, or ``to_membership`` is not (or no longer) a
+            player's seat at this campaign.
+    """
+    with transaction.atomic():
+        locked = _lock_as_gm(campaign, by)
+        _refuse_archived(locked)
+        # of=("self",): the seats are locked, not their users' rows joined in.
+        seats = {m.pk: m for m in Membership.objects.select_for_update(no_key=True, of=("self",))
+                 .filter(campaign=locked).select_related("user")}
+        new_gm = seats.get(to_membership.pk)
+        if new_gm is None or new_gm.is_gm:
+            raise MembershipError("Choose one of the campaign's players: that seat is not a "
+                                  "player's at this table (any more).")
+        old_gm = next(m for m in seats.values() if m.is_gm)
+        # Demote first: the one_gm_per_campaign constraint allows one GM seat at any time.
+        Membership.objects.filter(pk=old_gm.pk).update(role=Membership.Role.PLAYER)
+        Membership.objects.filter(pk=new_gm.pk).update(role=Membership.Role.GM)
+        new_gm.role = Membership.Role.GM
+    return new_gm
+
+
+def campaign_archive(*, campaign: Campaign, by: User) -> Campaign:
+    """Archive the campaign: read-only for everyone from now on (campaigns.archive refuses
+    every write but the GM's restore and delete), listed apart, still readable and
+    exportable. Its invite link is revoked, so nobody joins an archived table.
+
+    Archiving an archived campaign changes nothing (its date stays the first one).
+
+    Args:
+        campaign: the campaign to archive.
+        by: its GM.
+
+    Returns:
+        The campaign as stored now.
+
+    Raises:
+        MembershipError: ``by`` is not the campaign's GM.
+    """
+    with transaction.atomic():
+        locked = _lock_as_gm(campaign, by)
+        if locked.archived_at is None:
+            locked.archived_at = timezone.now()
+            locked.invite_token = None
+            locked.save(update_fields=["archived_at", "invite_token"])
+    return locked
+
+
+def campaign_restore(*, campaign: Campaign, by: User) -> Campaign:
+    """Bring an archived campaign back into play: writable again. Invite links stay off
+    until the GM issues a new one (the old link must not start working again).
+
+    Args:
+        campaign: the campaign to restore (restoring one not archived changes nothing).
+        by: its GM.
+
+    Returns:
+        The campaign as stored now.
+
+    Raises:
+        MembershipError: ``by`` is not the campaign's GM.
+    """
+    with transaction.atomic():
+        locked = _lock_as_gm(campaign, by)
+        if locked.archived_at is not None:
+            locked.archived_at = None
+            locked.save(update_fields=["archived_at"])
+    return locked
+
+
+@dataclass(frozen=True)
+class CampaignContents:
+    """What deleting a campaign takes with it, counted for the GM's confirmation page."""
+
+    characters: int
+    rolls: int
+    ledger_entries: int
+    sessions: int
+
+
+def campaign_contents(campaign: Campaign) -> CampaignContents:
+    """Count the campaign's characters, rolls (follow-ups included), XP ledger entries and
+    sessions. Four queries."""
+    return CampaignContents(
+        characters=Character.objects.filter(campaign=campaign).count(),
+        rolls=Roll.objects.filter(campaign=campaign).count(),
+        ledger_entries=XpEntry.objects.filter(character__campaign=campaign).count(),
+        sessions=campaign.sessions.count(),
+    )
+
+
+def campaign_delete(*, campaign: Campaign, by: User, as_staff: bool = False
+                    ) -> CampaignContents:
+    """Delete the campaign and everything in it, in one transaction: its seats, characters,
+    sessions, roll requests, rolls and XP ledger entries (archived or not).
+
+    This is the only way rows of the append-only logs disappear (core.appendonly: the
+    deletion runs inside :func:`core.appendonly.erasing_logs`), and it takes all of them
+    at once. The roll requests go first: a request points at the roll that answered it with
+    a PROTECT key, which would stop the cascade. Every member's open pages stop listening.
+
+    Args:
+        campaign: the campaign to delete.
+        by: its GM (the view has checked the name typed to confirm), or a staff member.
+        as_staff: ``by`` deletes it from the admin, whose own permission check (the model's
+            delete permission) stands for the GM seat.
+
+    Returns:
+        What was deleted, counted just before.
+
+    Raises:
+        MembershipError: ``by`` is not the campaign's GM (and not ``as_staff``).
+    """
+    with transaction.atomic():
+        if as_staff:
+            locked = _lock_campaign(campaign.pk, deleting=True)
+        else:
+            locked = _lock_as_gm(campaign, by, deleting=True)
+        contents = campaign_contents(locked)
+        members = list(locked.memberships.values_list("user_id", flat=True))
+        pk = locked.pk
+        with erasing_logs(f"campaign {pk} deleted by {'staff' if as_staff else 'its GM'}"):
+            RequestedRoll.objects.filter(campaign_id=pk).delete()
+            locked.delete()
+        for user_id in members:
+            announce_seat_closed(pk, user_id)
+    return contents

@@ -1,13 +1,16 @@
-"""Views of the campaigns app: the landing page, campaigns, invites and members.
+"""Views of the campaigns app: the landing page, campaigns, invites and members, and a
+campaign's life (its settings, handing the GM seat over, leaving, archiving, deleting).
 
 Every view loads its campaign through ``campaigns.permissions``: a non-member gets 404, the
 GM-only views give 404 to players too. State changes go through ``campaigns.services`` or the
 model's methods. The invite box is also an HTMX partial (``table/campaign_detail.html#invite``): the
-dashboard that shows it is the GM's table (``table.views``).
+dashboard that shows it is the GM's table (``table.views``). An archived campaign refuses every
+write (``campaigns.archive``) but the two marked ``allowed_when_archived``: restore and delete.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
@@ -16,16 +19,20 @@ from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+import systems
 from campaigns import services
-from campaigns.forms import CampaignForm
+from campaigns.forms import CampaignDeleteForm, CampaignForm, CampaignSettingsForm, HandoverForm
 from campaigns.invites import invite_context
 from campaigns.models import Campaign, Membership
-from campaigns.permissions import get_campaign_as_gm
+from campaigns.permissions import get_campaign_as_gm, get_membership
 from core import limits
-from core.http import AuthenticatedHttpRequest
+from core.http import AuthenticatedHttpRequest, allowed_when_archived
+from core.templatetags.text import display_name
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
+
+    from characters.models import Character
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -37,14 +44,18 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def campaign_list(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """The campaigns the user sits at, with their role and the table's size."""
-    memberships = (
+    """The campaigns the user sits at, with their role and the table's size: those in play
+    first, then the archived ones apart."""
+    memberships = list(
         Membership.objects.filter(user=request.user)
         .select_related("campaign")
         .annotate(member_count=Count("campaign__memberships"))
         .order_by("-campaign__created_at")
     )
-    return render(request, "campaigns/campaign_list.html", {"memberships": memberships})
+    return render(request, "campaigns/campaign_list.html", {
+        "memberships": [m for m in memberships if not m.campaign.is_archived],
+        "archived": [m for m in memberships if m.campaign.is_archived],
+    })
 
 
 @login_required
@@ -92,7 +103,7 @@ def campaign_invite_revoke(request: AuthenticatedHttpRequest, pk: int) -> HttpRe
 def membership_remove(
     request: AuthenticatedHttpRequest, pk: int, membership_id: int
 ) -> HttpResponse:
-    """Ask, then take a player's seat away (GM only). Their characters stay."""
+    """Ask, then take a player's seat away (GM only). Their characters stay, retired."""
     campaign = get_campaign_as_gm(request.user, pk)
     membership = get_object_or_404(
         Membership.objects.select_related("user"), pk=membership_id, campaign=campaign
@@ -101,33 +112,218 @@ def membership_remove(
         messages.error(request, "You are the GM of this campaign; your own seat cannot be removed.")
         return redirect(campaign)
     if request.method == "POST":
-        services.membership_remove(membership=membership)
+        try:
+            retired = services.membership_remove(membership=membership)
+        except services.MembershipError as exc:
+            messages.error(request, str(exc))
+            return redirect(campaign)
         renewed = (" The invite link was renewed, so theirs no longer works; send the new one "
                    "to anyone still to join." if campaign.invite_token else "")
         messages.success(
-            request, f"{membership.user.username} was removed from {campaign.name}.{renewed}")
+            request, f"{display_name(membership.user)} was removed from {campaign.name}."
+                     f"{_retired_text(retired)}{renewed}")
         return redirect(campaign)
     return render(
         request,
         "campaigns/membership_remove.html",
-        {"campaign": campaign, "membership": membership},
+        {"campaign": campaign, "membership": membership,
+         "characters": campaign.characters.filter(owner=membership.user)},
     )
+
+
+@login_required
+def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The GM's settings page: name, description and starting XP; the system's own campaign
+    options (its dashboard panel, whose forms post to ``table:campaign-system-action``); and
+    the ways to hand the seat over, archive or restore, export and delete.
+
+    GET shows the form (read-only when the campaign is archived); POST saves it and comes
+    back here with a message, or re-renders it with the input and the reasons. GM only:
+    players and strangers get 404.
+    """
+    campaign = get_campaign_as_gm(request.user, pk)
+    if request.method == "POST":
+        # A copy: an invalid form must not rename the campaign shown around it.
+        form = CampaignSettingsForm(request.POST, instance=copy.copy(campaign))
+        if form.is_valid():
+            try:
+                services.campaign_update(
+                    campaign=campaign, name=form.cleaned_data["name"],
+                    description=form.cleaned_data["description"],
+                    starting_xp=form.cleaned_data["starting_xp"], by=request.user)
+            except services.MembershipError as exc:
+                messages.error(request, str(exc))
+                return redirect(campaign)
+            messages.success(request, "Settings saved.")
+            return redirect("campaigns:campaign-settings", campaign.pk)
+    else:
+        form = CampaignSettingsForm(instance=campaign, disabled=campaign.is_archived)
+    system = systems.for_campaign(campaign)
+    return render(request, "campaigns/campaign_settings.html", {
+        "campaign": campaign,
+        "live_campaign": campaign,
+        "form": form,
+        "system": system,
+        **system.dashboard_context(campaign),
+    })
+
+
+@login_required
+def campaign_handover(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Hand the GM seat to one of the campaign's players (GM only; others 404).
+
+    GET: choose the player (none yet: the page says to invite someone first). POST: the GM
+    becomes a player and the chosen player the GM; the old GM is sent to the campaign's page.
+    """
+    campaign = get_campaign_as_gm(request.user, pk)
+    players = (campaign.memberships.filter(role=Membership.Role.PLAYER)
+               .select_related("user").order_by("joined_at", "pk"))
+    form = HandoverForm(request.POST if request.method == "POST" else None, players=players)
+    if request.method == "POST" and form.is_valid():
+        try:
+            new_gm = services.campaign_handover(
+                campaign=campaign, to_membership=form.cleaned_data["membership"],
+                by=request.user)
+        except services.MembershipError as exc:
+            form.add_error("membership", str(exc))
+        else:
+            messages.success(request, f"{display_name(new_gm.user)} is now the GM of "
+                                      f"{campaign.name}. You stay at the table as a player.")
+            return redirect(campaign)
+    return render(request, "campaigns/campaign_handover.html", {
+        "campaign": campaign, "form": form, "has_players": players.exists(),
+    })
+
+
+@login_required
+def campaign_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """A player leaves the campaign: GET asks, listing their characters here (they will be
+    retired and stay with the table); POST leaves and goes to the campaign list.
+
+    The GM cannot leave: GET explains (hand the seat over or delete the campaign), POST
+    changes nothing and says so. Strangers get 404.
+    """
+    membership = get_membership(request.user, pk)
+    campaign = membership.campaign
+    if membership.is_gm:
+        if request.method == "POST":
+            messages.error(request, "You are the GM of this campaign, so you cannot leave it: "
+                                    "hand the GM seat to a player first, or delete the "
+                                    "campaign. Nothing was changed.")
+            return redirect("campaigns:campaign-leave", campaign.pk)
+        return render(request, "campaigns/campaign_leave.html",
+                      {"campaign": campaign, "membership": membership})
+    if request.method == "POST":
+        try:
+            retired = services.membership_leave(membership=membership)
+        except services.MembershipError as exc:
+            messages.error(request, str(exc))
+            return redirect(campaign)
+        messages.success(request, f"You left {campaign.name}.{_retired_text(retired)}")
+        return redirect("campaigns:campaign-list")
+    return render(request, "campaigns/campaign_leave.html", {
+        "campaign": campaign, "membership": membership,
+        "characters": campaign.characters.filter(owner=request.user),
+    })
+
+
+@login_required
+def campaign_archive(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Archive the campaign (GM only; others 404): GET asks, POST archives it (read-only for
+    everyone, invite link revoked) and goes back to its page."""
+    campaign = get_campaign_as_gm(request.user, pk)
+    if request.method == "POST":
+        try:
+            services.campaign_archive(campaign=campaign, by=request.user)
+        except services.MembershipError as exc:
+            messages.error(request, str(exc))
+            return redirect(campaign)
+        messages.success(request, f"{campaign.name} is archived: everyone can read and export "
+                                  "it, nobody can change it. You can restore it from its "
+                                  "settings page.")
+        return redirect(campaign)
+    return render(request, "campaigns/campaign_archive.html", {"campaign": campaign})
+
+
+@allowed_when_archived
+@require_POST
+@login_required
+def campaign_restore(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Bring an archived campaign back into play (GM only; others 404). POST only; goes to
+    the campaign's page. Invite links stay off until the GM issues a new one."""
+    campaign = get_campaign_as_gm(request.user, pk)
+    if not campaign.is_archived:
+        messages.info(request, f"{campaign.name} is not archived; nothing to restore.")
+        return redirect(campaign)
+    try:
+        services.campaign_restore(campaign=campaign, by=request.user)
+    except services.MembershipError as exc:
+        messages.error(request, str(exc))
+        return redirect(campaign)
+    messages.success(request, f"{campaign.name} is restored and can be played again. Its "
+                              "invite link stays off: issue a new one when someone is to "
+                              "join.")
+    return redirect(campaign)
+
+
+@allowed_when_archived
+@login_required
+def campaign_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Delete the campaign and everything in it (GM only; others 404), archived or not.
+
+    GET shows what will go (characters, rolls, ledger entries, sessions), offers the export
+    first, and asks for the campaign's name. POST with the name typed exactly deletes it and
+    goes to the campaign list; with another name it re-renders, saying so, and deletes
+    nothing.
+    """
+    campaign = get_campaign_as_gm(request.user, pk)
+    form = CampaignDeleteForm(request.POST if request.method == "POST" else None,
+                              campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        name = campaign.name
+        try:
+            services.campaign_delete(campaign=campaign, by=request.user)
+        except services.MembershipError as exc:
+            messages.error(request, str(exc))
+            return redirect(campaign)
+        messages.success(request, f"Deleted {name}.")
+        return redirect("campaigns:campaign-list")
+    return render(request, "campaigns/campaign_delete.html", {
+        "campaign": campaign, "form": form, "contents": services.campaign_contents(campaign),
+    })
+
+
+def _retired_text(retired: list[Character]) -> str:
+    """" Rook and Vex were retired: ..." for a message, or "" when none were."""
+    if not retired:
+        return ""
+    names = [c.name for c in retired]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    verb = "was" if len(names) == 1 else "were"
+    return (f" {listed} {verb} retired: out of the party, kept with the table and its "
+            "history; the GM can bring them back.")
 
 
 @login_required
 def campaign_join(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
     """Join a campaign through its invite link: confirm on GET, join as a player on POST.
 
-    An unknown, renewed or revoked token gets a 404 page saying what to do next. At most
+    An unknown, renewed or revoked token gets a 404 page saying what to do next; an archived
+    campaign's, a 403 page saying it is archived (nobody is seated). At most
     INVITE_JOIN_RATE joins per client address (core/limits.py): past it, the link answers 429
     saying when to try again, and nobody is seated.
     """
-    campaign = Campaign.objects.select_related("created_by").filter(invite_token=token).first()
+    campaign = Campaign.objects.filter(invite_token=token).first()
     if campaign is None:
         return render(request, "campaigns/join_invalid.html", status=404)
     if Membership.objects.filter(campaign=campaign, user=request.user).exists():
         messages.info(request, f"You are already a member of {campaign.name}.")
         return redirect(campaign)
+    if campaign.is_archived:
+        # Archiving revokes the link, but a campaign can be archived without it (an archived
+        # campaign imported with a fresh link): an archived campaign seats nobody.
+        return render(request, "campaigns/archived.html",
+                      {"campaign": campaign, "membership": None}, status=403)
     wait = limits.peek(request, limits.INVITE_JOIN)
     if not wait and request.method == "POST":
         wait = limits.spend(request, limits.INVITE_JOIN)
@@ -137,7 +333,11 @@ def campaign_join(request: AuthenticatedHttpRequest, token: str) -> HttpResponse
         services.membership_join(campaign=campaign, user=request.user)
         messages.success(request, f"You joined {campaign.name}. Create your character next.")
         return redirect(campaign)
-    return render(request, "campaigns/campaign_join.html", {"campaign": campaign})
+    # The GM is whoever holds the seat now (it may have been handed over since the campaign
+    # was created), not Campaign.created_by.
+    gm_seat = campaign.memberships.filter(role=Membership.Role.GM).select_related("user").first()
+    return render(request, "campaigns/campaign_join.html",
+                  {"campaign": campaign, "gm": gm_seat.user if gm_seat else None})
 
 
 def _invite_changed(

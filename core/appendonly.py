@@ -5,19 +5,64 @@ kept true this way (DESIGN.md, "Always: rolls and ledger entries are appended, n
 edited"): a mistake is corrected by a reversing entry, so history stays what happened. Both the
 instance (``save`` of a stored row, ``delete``) and the queryset (``update``, ``delete``)
 refuse, so neither a view nor a bulk change can rewrite the log.
+
+A cascade is refused too. Deleting a row the log hangs from (a character, a campaign) makes
+Django's deletion collector remove the log's rows with its own SQL, past both methods above; a
+``pre_delete`` receiver on every append-only model stops that as well, unless the deletion runs
+inside :func:`erasing_logs`. That context is the one way log rows disappear: deleting a whole
+campaign (``campaigns.services.campaign_delete``, the issue's "deleting is the only way rolls
+and ledger entries disappear, and it takes all of them at once"), and a character that has
+nothing on the logs but what its creation wrote (``characters.services.character_delete``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, ClassVar, TypeVar
 
 from django.db import models
+from django.db.models.signals import pre_delete
 
 _M = TypeVar("_M", bound=models.Model)
 
 
 class AppendOnlyError(RuntimeError):
     """Raised when code tries to edit or delete a row of an append-only log."""
+
+
+_erasing: ContextVar[str | None] = ContextVar("appendonly_erasing", default=None)
+
+
+@contextmanager
+def erasing_logs(reason: str) -> Iterator[None]:
+    """Let the deletions made inside the block take rows of append-only logs with them.
+
+    The named escape hatch of this module (see its docstring): only a service that deletes
+    the rows a log hangs from, and has checked that it may, opens it. The direct ways stay
+    shut even here (``Roll.delete()``, ``XpEntry.objects.filter(...).delete()`` still raise):
+    log rows go only as part of a cascade from their owner's deletion.
+
+    Args:
+        reason: why, for a reader of the call (e.g. ``"campaign deleted by its GM"``).
+
+    Yields:
+        Nothing; the hatch closes when the block ends, whether or not it raised. It is a
+        context variable, so it opens for this thread (or task) only.
+    """
+    token = _erasing.set(reason)
+    try:
+        yield
+    finally:
+        _erasing.reset(token)
+
+
+def _refuse_cascade(sender: type[AppendOnlyModel], **kwargs: Any) -> None:
+    """``pre_delete`` of an append-only model: a cascade outside :func:`erasing_logs` raises
+    :class:`AppendOnlyError`, and the whole deletion is rolled back with it."""
+    if _erasing.get() is None:
+        raise AppendOnlyError(sender.delete_refusal)
 
 
 class AppendOnlyQuerySet(models.QuerySet[_M]):
@@ -43,6 +88,13 @@ class AppendOnlyModel(models.Model):
 
     class Meta:
         abstract = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Every concrete log gets the cascade guard: a receiver for this sender only, so
+        # deletions of other models keep Django's fast path.
+        pre_delete.connect(_refuse_cascade, sender=cls, weak=False,
+                           dispatch_uid=f"appendonly-{cls.__module__}.{cls.__qualname__}")
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Insert the row; raises :class:`AppendOnlyError` for a row already stored."""

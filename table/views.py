@@ -41,18 +41,26 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     Live: cards and rolls refresh when the campaign's event stream says they changed.
 
     A player may open only their own sheets (docs/decisions.md, "Who sees what"), so fellow
-    players' characters are passed separately and never with a link. A fixed number of
-    queries, whatever the number of members, characters or rolls.
+    players' characters are passed separately and never with a link. Retired and dead
+    characters have no card and are asked for no roll: they are listed apart, "Out of the
+    party". A fixed number of queries, whatever the number of members, characters or rolls.
     """
     membership = get_membership(request.user, pk)
     campaign = membership.campaign
     members = campaign.memberships.select_related("user")
-    characters = list(campaign.characters.select_related("owner"))
+    everyone = list(campaign.characters.select_related("owner"))
+    # Retired and dead characters leave the party (its cards, the roll dialogs) and are
+    # listed apart, still readable by the GM and their owner.
+    characters = [c for c in everyone if not c.is_retired]
+    out_of_party = [c for c in everyone if c.is_retired]
     if membership.is_gm:
         sheets, fellow_characters = characters, []
+        own_retired, fellows_retired = out_of_party, []
     else:
         sheets = [c for c in characters if c.owner_id == request.user.pk]
         fellow_characters = [c for c in characters if c.owner_id != request.user.pk]
+        own_retired = [c for c in out_of_party if c.owner_id == request.user.pk]
+        fellows_retired = [c for c in out_of_party if c.owner_id != request.user.pk]
     system = systems.for_campaign(campaign)
     context = {
         "campaign": campaign,
@@ -74,6 +82,8 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "request_what": system.request_form(campaign),
         "sheets": sheets,
         "fellow_characters": fellow_characters,
+        "own_retired": own_retired,
+        "fellows_retired": fellows_retired,
         "rolls": campaign.rolls.filter(parent__isnull=True)
         .visible_to(is_gm=membership.is_gm)
         .select_related("character", "rolled_by")[:RECENT_ROLLS],
