@@ -1,12 +1,21 @@
-"""Forms of the shared XP page: the GM's award. (A system's own changes have their forms in
-its package; the purchase form is :meth:`systems.SheetSystem.spend_form`.)"""
+"""Forms of the shared character pages: the GM's award on the XP page, and a character's life
+(what its player and the GM write about it, retiring it, moving it to another player). A
+system's own changes have their forms in its package; the purchase form is
+:meth:`systems.SheetSystem.spend_form`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
+
+from characters.models import Character
+from core.markdown import MAX_LENGTH
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.db.models import QuerySet
 
 
 class AwardForm(forms.Form):
@@ -37,3 +46,111 @@ class AwardForm(forms.Form):
         if not data.get("awards") and not data.get("amount"):
             raise forms.ValidationError("Tick at least one award or enter an amount of XP.")
         return data
+
+
+# --- A character's life -------------------------------------------------------------------
+
+MARKDOWN_HELP = ("Markdown: **bold**, *italic*, lists, headings and links; no pictures. "
+                 f"Up to {MAX_LENGTH:,} characters.")
+
+
+class MarkdownField(forms.CharField):
+    """Text a user writes in Markdown (core.markdown), with its line ends as ``\n``: a browser
+    sends each line end of a textarea as ``\r\n`` but counts it as one character against
+    the textarea's ``maxlength``, so the limit is checked on the text as the browser counted
+    it (and the text is stored without the carriage returns)."""
+
+    def to_python(self, value: Any) -> str:
+        text = super().to_python(value)
+        return str(text).replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _markdown_field(label: str, help_text: str) -> MarkdownField:
+    """A field for Markdown a user writes (core.markdown), refusing more than
+    :data:`core.markdown.MAX_LENGTH` characters with a message that says by how much."""
+    return MarkdownField(
+        label=label, required=False, max_length=MAX_LENGTH, strip=True,
+        widget=forms.Textarea(attrs={"rows": 8}), help_text=f"{help_text} {MARKDOWN_HELP}",
+        error_messages={"max_length": "Keep it to %(limit_value)d characters at most (this "
+                                      "text has %(show_value)d): trim it, or move part of it "
+                                      "to the notes."},
+    )
+
+
+class CharacterEditForm(forms.Form):
+    """What the owner and the GM write about a character: its name, concept, backstory and
+    the player's notes (Markdown, read by the owner and the GM)."""
+
+    name = forms.CharField(
+        label="Name", max_length=80,
+        error_messages={"required": "Give the character a name.",
+                        "max_length": "Keep the name to %(limit_value)d characters at most "
+                                      "(it has %(show_value)d)."})
+    concept = forms.CharField(
+        label="Concept (optional)", max_length=200, required=False,
+        help_text="A line that sums the character up, e.g. \"Smuggler with a past\".",
+        error_messages={"max_length": "Keep the concept to %(limit_value)d characters at most "
+                                      "(it has %(show_value)d)."})
+    backstory = _markdown_field("Backstory", "Where the character comes from.")
+    notes = _markdown_field("Notes", "The player's own notes: contacts, debts, plans.")
+
+
+class GmNotesForm(forms.Form):
+    """The GM's private notes on a character (Markdown): never shown to a player."""
+
+    gm_notes = _markdown_field("GM notes", "Only you, the GM, ever see these; the player "
+                               "does not, not even in an export.")
+
+
+class RetireForm(forms.Form):
+    """How a character leaves the party: retired, or (the GM's call only) dead.
+
+    Args:
+        as_gm: whether the GM is asking; a player is offered "retired" only.
+        current: the character's status now: it is not offered again, and a player is
+            offered nothing for a character the GM marked dead (no choice: the page says so).
+    """
+
+    status = forms.ChoiceField(
+        label="How it leaves the party", widget=forms.RadioSelect,
+        error_messages={"required": "Choose whether the character retires or is dead.",
+                        "invalid_choice": "Choose one of the choices shown: a player can "
+                                          "retire a character; only the GM can mark it dead."})
+
+    def __init__(self, *args: Any, as_gm: bool = False, current: str = "",
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [(Character.Status.RETIRED.value,
+                    "Retired: it leaves the party, and the GM can bring it back")]
+        if as_gm:
+            choices.append((Character.Status.DEAD.value,
+                            "Dead: it died in play, and the GM can still bring it back"))
+        elif current == Character.Status.DEAD:
+            choices = []
+        # Empty when there is nothing this person can change: the page says why instead.
+        self.offered = [(value, label) for value, label in choices if value != current]
+        self.fields["status"].choices = self.offered  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
+        if self.offered:
+            self.fields["status"].initial = self.offered[0][0]
+
+
+class MoveForm(forms.Form):
+    """The player a character moves to: one of the campaign's players, its owner aside.
+
+    Args:
+        players: the users offered (the campaign's players but the owner).
+    """
+
+    to_user: forms.ModelChoiceField[User] = forms.ModelChoiceField(
+        queryset=None, label="New player", empty_label="Choose a player",
+        error_messages={"required": "Choose the player who takes the character over.",
+                        "invalid_choice": "Choose one of the campaign's players listed: that "
+                                          "one is not (any more) a player here."})
+
+    def __init__(self, *args: Any, players: QuerySet[User], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["to_user"]
+        field.queryset = players  # type: ignore[attr-defined]  # django-stubs: queryset is ModelChoiceField's, not the base Field's
+        # The display name the table knows them by (core/templatetags/text.py).
+        field.label_from_instance = lambda user: str(  # type: ignore[attr-defined]  # django-stubs: label_from_instance is ModelChoiceField's
+            user.get_short_name() or user.get_username())

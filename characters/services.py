@@ -1,5 +1,6 @@
 """State changes of a character, for every system: its creation, an in-place change of its
-sheet, and the XP ledger (awards, purchases, undo).
+sheet, the XP ledger (awards, purchases, undo), and its life around the table (what its
+player and the GM write about it, retiring and bringing it back, a new owner, deletion).
 
 Every function here is atomic: it locks the character row (``SELECT ... FOR UPDATE``,
 :func:`characters.ledger.lock_character`), lets the campaign's system check the rule, writes,
@@ -10,19 +11,23 @@ and either everything happens or nothing does. A rule violation raises
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
 import systems
+from campaigns.models import Membership
 from characters.ledger import (
     LedgerLine,
     banked_xp,
     ledger_append,
     lock_character,
 )
-from characters.models import Character, XpEntry
+from characters.models import RULE_STATUS, Character, XpEntry
+from core.appendonly import erasing_logs
 from core.live import announce
+from rolls.models import RequestedRoll, Roll
 from rulesets.errors import RuleError
 
 if TYPE_CHECKING:
@@ -67,7 +72,7 @@ def character_create(
             ledger_append(character, kind=line.kind, available_delta=line.available_delta,
                           total_delta=line.total_delta, trait_key=line.trait_key,
                           rank_from=line.rank_from, rank_to=line.rank_to,
-                          reason=line.reason[:200], created_by=owner)
+                          reason=line.reason[:200], created_by=owner, at_creation=True)
     return character
 
 
@@ -267,3 +272,246 @@ def player_undoable(character: Character) -> int | None:
     if latest is None or latest[1] != XpEntry.Kind.SPEND:
         return None
     return int(latest[0])
+
+
+# --- A character's life: what is written about it, retiring, a new owner, deletion -------
+
+EDITABLE_FIELDS = frozenset({"name", "concept", "backstory", "notes", "gm_notes"})
+"""What :func:`character_update` may change: the names and what people write about the
+character. Its sheet changes only through the system's rules (:func:`sheet_change`)."""
+
+PRIVATE_FIELDS = frozenset({"gm_notes"})
+"""Fields no player may learn anything of, not even that they changed: a change of these alone
+is announced to nobody."""
+
+
+def character_update(*, character: Character, by: User, **fields: str) -> Character:
+    """Change what is written about a character (its name, concept, backstory, the player's
+    notes, the GM's notes), under the character's row lock, so that an edit queues behind a
+    change of its sheet rather than overwriting it with stale values.
+
+    The caller checks who may change what (the owner or the GM; the GM's notes only the GM)
+    and the lengths (the forms of ``characters.forms``). A change anyone at the table can see
+    is announced as ``trackChanged`` with the character's id (never the text), so the GM's
+    party card shows the new name; a change of the GM's notes alone is announced to nobody.
+
+    Args:
+        character: the character, as loaded by the view.
+        by: who makes the change (the owner or the GM).
+        **fields: new values of :data:`EDITABLE_FIELDS`, e.g. ``name="Rook"``.
+
+    Returns:
+        The character as stored now.
+
+    Raises:
+        ValueError: a field that is not in :data:`EDITABLE_FIELDS`, or an empty name.
+    """
+    unknown = set(fields) - EDITABLE_FIELDS
+    if unknown:
+        raise ValueError(f"character_update cannot change {', '.join(sorted(unknown))}")
+    values = {name: value.strip() for name, value in fields.items()}
+    if "name" in values and not values["name"]:
+        raise ValueError("A character needs a name.")
+    with transaction.atomic():
+        locked = _lock(character)
+        changed = [name for name, value in values.items() if getattr(locked, name) != value]
+        if not changed:
+            return locked
+        for name in changed:
+            setattr(locked, name, values[name])
+        locked.save(update_fields=[*changed, "updated_at"])
+        if set(changed) - PRIVATE_FIELDS:
+            announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
+    return locked
+
+
+OUT_OF_PARTY = (Character.Status.RETIRED, Character.Status.DEAD)
+"""The statuses :func:`character_retire` sets."""
+
+
+def _announce_party(character: Character) -> None:
+    """Tell the campaign's open pages, once committed, that the party changed around
+    ``character`` (ids only): ``partyChanged`` for the dashboard's party cards and character
+    lists, ``partyChanged-<id>`` for the character's sheet (its status and actions)."""
+    announce(character.campaign_id, "partyChanged", character_id=character.pk)
+
+
+def character_retire(*, character: Character, status: str, by: User,
+                     as_gm: bool = False) -> Character:
+    """Take a character out of the party, as retired or dead: it leaves the party cards and
+    the roll dialogs and can no longer roll, spend or receive XP, or be asked for a roll
+    (``Character.require_in_play``); its sheet, rolls and ledger stay readable. The GM brings
+    it back with :func:`character_restore`.
+
+    Dead is the GM's call: a player (``as_gm`` False) may only retire a character, and may not
+    change the status of one the GM marked dead. The GM may also turn a retired character into
+    a dead one, or the reverse.
+
+    Args:
+        character: the character, as loaded by the view (its owner or the GM checked there).
+        status: ``Character.Status.RETIRED`` or ``Character.Status.DEAD``.
+        by: who retires it.
+        as_gm: whether ``by`` is the campaign's GM.
+
+    Returns:
+        The character as stored now.
+
+    Raises:
+        RuleError: citing :data:`characters.models.RULE_STATUS`: a status that is not one of
+            these, a player marking a character dead or changing a dead one's status, or a
+            character that already has this status. Nothing is written.
+    """
+    if status not in OUT_OF_PARTY:
+        raise RuleError("A character leaves the party retired or dead.", RULE_STATUS)
+    if status == Character.Status.DEAD and not as_gm:
+        raise RuleError("Only the GM can mark a character dead; you can retire it.",
+                        RULE_STATUS)
+    with transaction.atomic():
+        locked = _lock(character)
+        if locked.status == status:
+            raise RuleError(f"{locked.name} is already {locked.get_status_display().lower()}.",
+                            RULE_STATUS)
+        if locked.status == Character.Status.DEAD and not as_gm:
+            raise RuleError(f"The GM marked {locked.name} dead; only the GM can change that.",
+                            RULE_STATUS)
+        locked.status = status
+        locked.save(update_fields=["status", "updated_at"])
+        _announce_party(locked)
+    return locked
+
+
+def character_restore(*, character: Character, by: User) -> Character:
+    """Bring a retired or dead character back into the party (the GM's decision, checked by
+    the caller): it appears on the party cards and in the roll dialogs again, and may roll,
+    spend and receive XP (unless it is an import still awaiting the GM).
+
+    Args:
+        character: the character, as loaded by the view.
+        by: the GM.
+
+    Returns:
+        The character as stored now.
+
+    Raises:
+        RuleError: the character is already in the party (citing
+            :data:`characters.models.RULE_STATUS`). Nothing is written.
+    """
+    with transaction.atomic():
+        locked = _lock(character)
+        if locked.status == Character.Status.ACTIVE:
+            raise RuleError(f"{locked.name} is already in the party.", RULE_STATUS)
+        locked.status = Character.Status.ACTIVE
+        locked.save(update_fields=["status", "updated_at"])
+        _announce_party(locked)
+    return locked
+
+
+def character_move(*, character: Character, to_user: User, by: User) -> Character:
+    """Give a character to another player of its campaign (the GM's decision, checked by the
+    caller). Its rolls and ledger stay as they were, each naming who made it; the new owner
+    answers its open roll requests, and the former owner no longer sees it.
+
+    Args:
+        character: the character, as loaded by the view.
+        to_user: the new owner: a player of the character's campaign, not its owner now.
+        by: the GM.
+
+    Returns:
+        The character as stored now.
+
+    Raises:
+        RuleError: ``to_user`` is not a player of the campaign (their seat may have been taken
+            away since the form was shown), or already owns the character. Nothing is
+            written.
+    """
+    with transaction.atomic():
+        locked = _lock(character)
+        if locked.owner_id == to_user.pk:
+            raise RuleError(f"{locked.name} already belongs to them.", RULE_STATUS)
+        # Read under the character's lock: a seat taken away meanwhile is seen here.
+        seated = Membership.objects.filter(campaign_id=locked.campaign_id, user=to_user,
+                                           role=Membership.Role.PLAYER).exists()
+        if not seated:
+            raise RuleError("They are not a player of this campaign: only a player of the "
+                            "campaign can take a character over.", RULE_STATUS)
+        locked.owner = to_user
+        locked.save(update_fields=["owner", "updated_at"])
+        _announce_party(locked)
+    return locked
+
+
+@dataclass(frozen=True)
+class DeleteBlockers:
+    """What keeps a character from being deleted: its history at the table. Rolls, roll
+    requests and any XP entry but those its creation wrote (``XpEntry.at_creation``) are
+    history, and history is only ever deleted with its whole campaign."""
+
+    rolls: int = 0
+    requests: int = 0
+    entries: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.rolls or self.requests or self.entries)
+
+    def explain(self, name: str) -> str:
+        """Why ``name`` cannot be deleted, in one sentence, e.g. "Rook has 12 rolls and 3
+        ledger entries since its creation: retire it instead, which keeps its history."
+        (empty when nothing blocks it)."""
+        parts = [_count(self.rolls, "roll"), _count(self.requests, "roll request"),
+                 _count(self.entries, "ledger entry", "ledger entries")]
+        history = [part for part in parts if part]
+        if not history:
+            return ""
+        listed = (history[0] if len(history) == 1
+                  else ", ".join(history[:-1]) + " and " + history[-1])
+        return (f"{name} has {listed} since its creation: retire it instead, which keeps its "
+                "history.")
+
+
+def _count(number: int, one: str, many: str = "") -> str:
+    if not number:
+        return ""
+    return f"{number} {one if number == 1 else many or one + 's'}"
+
+
+def delete_blockers(character: Character) -> DeleteBlockers:
+    """What keeps ``character`` from being deleted (:class:`DeleteBlockers`; falsy when it
+    may be). Three counting queries."""
+    return DeleteBlockers(
+        rolls=Roll.objects.filter(character=character).count(),
+        requests=RequestedRoll.objects.filter(character=character).count(),
+        entries=XpEntry.objects.filter(character=character, at_creation=False).count(),
+    )
+
+
+def character_delete(*, character: Character, by: User) -> None:
+    """Delete a character that has no history yet: no roll, no roll request and no XP entry
+    but those its creation wrote. A character with history is retired instead
+    (:func:`character_retire`), so that the roll log and the ledger stay true.
+
+    The check is made again under the character's lock, so a roll made between the
+    confirmation page and the deletion is seen and refuses it. The creation's ledger entries
+    go with the character (the database's cascade, let through by
+    :func:`core.appendonly.erasing_logs`): they are the record of building it, not of play.
+
+    Args:
+        character: the character, as loaded by the view (its owner or the GM checked there).
+        by: who deletes it.
+
+    Raises:
+        RuleError: the character has history (:meth:`DeleteBlockers.explain` says what),
+            citing :data:`characters.models.RULE_STATUS`. Nothing is deleted.
+    """
+    with transaction.atomic():
+        # FOR UPDATE, not lock_character's FOR NO KEY UPDATE: the row is going away, so a row
+        # that would point at it (a roll request, which takes no character lock) must wait
+        # for this transaction, then fail on the missing character, rather than slip in
+        # between the count below and the delete.
+        locked = Character.objects.select_for_update().get(pk=character.pk)
+        blockers = delete_blockers(locked)
+        if blockers:
+            raise RuleError(blockers.explain(locked.name), RULE_STATUS)
+        _announce_party(locked)
+        # Checked just above: the only ledger rows it takes are its creation's.
+        with erasing_logs("a character deleted before it made any history"):
+            locked.delete()

@@ -24,4 +24,10 @@ urlpatterns = [
         views.character_xp_undo,
         name="character-xp-undo",
     ),
+    path("characters/<int:pk>/edit/", views.character_edit, name="character-edit"),
+    path("characters/<int:pk>/gm-notes/", views.character_gm_notes, name="character-gm-notes"),
+    path("characters/<int:pk>/retire/", views.character_retire, name="character-retire"),
+    path("characters/<int:pk>/restore/", views.character_restore, name="character-restore"),
+    path("characters/<int:pk>/delete/", views.character_delete, name="character-delete"),
+    path("characters/<int:pk>/move/", views.character_move, name="character-move"),
 ]
