@@ -1,7 +1,11 @@
-"""Forms of the accounts app: logging in, signing up (with an email), and the account page's
-email. Password change and reset use Django's own forms unchanged."""
+"""Forms of the accounts app: logging in, signing up (with an email and an optional display
+name), the account page's email and display name, and the password that confirms deleting an
+account. Password change and reset use Django's own forms unchanged."""
 
 from __future__ import annotations
+
+import unicodedata
+from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -9,6 +13,25 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm, User
 from django.contrib.auth.models import User
 
 EMAIL_TAKEN = "Another account already uses this email address."
+
+DISPLAY_NAME_MAX = 60
+"""The longest display name, in characters (after stripping spaces at either end): long enough
+for "Captain Ysolde of the Drowned Coast", short enough for a party card on a phone."""
+
+DISPLAY_NAME_HELP = ("Shown at the table instead of your login name. Leave it empty to be "
+                     "shown by your login name.")
+
+FORMER_PLAYER_PREFIX = "former-player-"
+"""The login names a deleted account is renamed to (``former-player-<id>``,
+accounts.services.account_delete): nobody may sign up with one."""
+
+# Characters that reverse or isolate the direction of the text around them: a name holding
+# one could make the words after it at the table read backwards (a spoofed name or roll).
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                           "\u2066\u2067\u2068\u2069")
+# Control characters (tabs, line breaks, escape codes) and the line and paragraph separators:
+# a name is one line of text.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Zl", "Zp", "Cs"})
 
 
 class LoginForm(AuthenticationForm):
@@ -44,19 +67,76 @@ def _email_field() -> forms.EmailField:
         widget=forms.EmailInput(attrs={"autocomplete": "email"}))
 
 
+def clean_display_name(value: str) -> str:
+    """A display name as typed, checked and stripped of spaces at either end.
+
+    Args:
+        value: the text of the form's field, unstripped.
+
+    Returns:
+        The name to store in ``User.first_name``; empty means "show my login name".
+
+    Raises:
+        forms.ValidationError: for a name of spaces (or invisible characters) only, one
+            holding a control character (a tab, a line break) or a mark that reverses the
+            direction of the text, or one longer than :data:`DISPLAY_NAME_MAX` characters.
+    """
+    if any(unicodedata.category(ch) in _REFUSED_CATEGORIES or ch in _BIDI_CONTROLS
+           for ch in value):
+        raise forms.ValidationError(
+            "A display name is one line of plain text: no tabs, line breaks or other control "
+            "characters.", code="control_character")
+    name = value.strip()
+    # "Only spaces" includes invisible characters (zero-width spaces, joiners: format
+    # characters, category Cf): a name nobody could see is no name.
+    if value and not any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in name):
+        raise forms.ValidationError(
+            "A display name cannot be only spaces. Leave the box empty to be shown by your "
+            "login name.", code="blank")
+    if len(name) > DISPLAY_NAME_MAX:
+        raise forms.ValidationError(
+            f"Keep the display name to {DISPLAY_NAME_MAX} characters (it has {len(name)}).",
+            code="max_length")
+    return name
+
+
+def _display_name_field(label: str) -> forms.CharField:
+    # Unstripped, so that a name of spaces only is told apart from an empty box
+    # (clean_display_name strips it after checking).
+    return forms.CharField(
+        required=False, strip=False, label=label, help_text=DISPLAY_NAME_HELP,
+        widget=forms.TextInput(attrs={"autocomplete": "nickname", "maxlength": DISPLAY_NAME_MAX}))
+
+
 class SignupForm(UserCreationForm[User]):
     """Django's ``UserCreationForm`` with a required email, unique among the accounts
-    (case-insensitively): the address a password reset is sent to.
+    (case-insensitively): the address a password reset is sent to; and an optional display
+    name (:func:`clean_display_name`).
 
-    Raises nothing; a taken address is a form error (:data:`EMAIL_TAKEN`).
+    Raises nothing; a taken address is a form error (:data:`EMAIL_TAKEN`), and so is a login
+    name beginning with :data:`FORMER_PLAYER_PREFIX`.
     """
 
+    first_name = _display_name_field("Display name (optional)")
     email = _email_field()
 
     class Meta:
         model = User
-        fields = ("username", "email")
+        fields = ("username", "first_name", "email")
         field_classes = {"username": UsernameField}
+
+    def clean_username(self) -> Any:
+        """The login name, refused when it is one kept for deleted accounts (or taken)."""
+        username = super().clean_username()
+        if str(username).lower().startswith(FORMER_PLAYER_PREFIX):
+            raise forms.ValidationError(
+                f"Login names beginning with “{FORMER_PLAYER_PREFIX}” are kept for deleted "
+                "accounts; choose another.", code="reserved")
+        return username
+
+    def clean_first_name(self) -> str:
+        """The display name, checked and stripped (:func:`clean_display_name`)."""
+        return clean_display_name(self.cleaned_data["first_name"])
 
     def clean_email(self) -> str:
         """The address, refused when another account has it."""
@@ -82,3 +162,41 @@ class EmailForm(forms.ModelForm[User]):
         if email_taken(email, exclude=self.instance):
             raise forms.ValidationError(EMAIL_TAKEN, code="email_taken")
         return email
+
+
+class DisplayNameForm(forms.ModelForm[User]):
+    """The account page's display name (``User.first_name``), shown at the table instead of
+    the login name (the ``display_name`` template filter); empty shows the login name."""
+
+    first_name = _display_name_field("Display name")
+
+    class Meta:
+        model = User
+        fields = ("first_name",)
+
+    def clean_first_name(self) -> str:
+        """The display name, checked and stripped (:func:`clean_display_name`)."""
+        return clean_display_name(self.cleaned_data["first_name"])
+
+
+class AccountDeleteForm(forms.Form):
+    """The password that confirms deleting the signed-in user's account, so that a session
+    left open on a shared computer cannot delete it."""
+
+    password = forms.CharField(
+        label="Your password", strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        error_messages={"required": "Enter your password to delete your account."})
+
+    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        """The password, refused unless it is the user's."""
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                "That is not your password; your account was not deleted.",
+                code="password_incorrect")
+        return password

@@ -1,5 +1,6 @@
-"""Views of the accounts app: sign-up, the account page, the rate-limited password-reset
-request, and the page for a locked-out login.
+"""Views of the accounts app: sign-up, the account page (email and display name), deleting
+one's own account, the rate-limited password-reset request, and the page for a locked-out
+login.
 
 Logging in and out, changing a password and the rest of the reset are Django's own views
 (``LoginView`` with :class:`accounts.forms.LoginForm`, ``LogoutView``, ``PasswordChangeView``,
@@ -14,16 +15,19 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import EmailForm, SignupForm
+from accounts import services
+from accounts.forms import AccountDeleteForm, DisplayNameForm, EmailForm, SignupForm
 from core import limits
+from core.templatetags.text import display_name
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -54,7 +58,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             # Several authentication backends (django-axes first): name the one that knows
             # this freshly made account.
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome to Sheetkeeper, {user.username}.")
+            messages.success(request, f"Welcome to Sheetkeeper, {display_name(user)}.")
             return redirect(_safe_next_url(request, next_url))
     else:
         form = SignupForm()
@@ -64,8 +68,10 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 def account(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The signed-in user's account: their username, their email with a form to add or change
-    it (unique among the accounts, :class:`accounts.forms.EmailForm`), and the way to change
-    the password. A refused address re-renders the form with the input and the reason."""
+    it (unique among the accounts, :class:`accounts.forms.EmailForm`), their display name
+    (its form posts to :func:`account_display_name`), the way to change the password and the
+    way to delete the account. A refused address re-renders the form with the input and the
+    reason."""
     if request.method == "POST":
         form = EmailForm(request.POST, instance=request.user)
         if form.is_valid():
@@ -74,7 +80,63 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
             return redirect("account")
     else:
         form = EmailForm(instance=request.user)
-    return render(request, "registration/account.html", {"form": form})
+    return render(request, "registration/account.html",
+                  {"form": form, "name_form": DisplayNameForm(instance=request.user)})
+
+
+@require_POST
+@login_required
+def account_display_name(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Set the signed-in user's display name (``User.first_name``), shown at the table
+    instead of their login name; an empty one shows the login name again.
+
+    A refused name (:func:`accounts.forms.clean_display_name`) re-renders the account page
+    with the input and the reason, and nothing is saved.
+    """
+    form = DisplayNameForm(request.POST, instance=request.user)
+    if form.is_valid():
+        user = form.save()
+        messages.success(request, f"You are shown as {user.first_name} at the table."
+                         if user.first_name else
+                         "You are shown by your login name at the table.")
+        return redirect("account")
+    return render(request, "registration/account.html",
+                  {"form": EmailForm(instance=request.user), "name_form": form})
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def account_delete(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Delete the signed-in user's account, after they confirm with their password.
+
+    GET shows what would happen (:func:`accounts.services.account_deletion_plan`): while the
+    user is GM of a campaign with other members, those campaigns with the ways out (hand the
+    GM seat over, delete the campaign) and no form; otherwise the campaigns that would be
+    deleted, the characters that would be retired, and the password box. A POST with the
+    right password deletes the account (:func:`accounts.services.account_delete`), logs the
+    request out and sends it to the login page; a wrong password, or a campaign that gained
+    a player meanwhile, re-renders the page with the reason, and nothing changes.
+    """
+    plan = services.account_deletion_plan(user=request.user)
+    form = AccountDeleteForm(request.user, request.POST if request.method == "POST" else None)
+    status = 200
+    if form.is_bound and plan.blocking:
+        form.add_error(None, "Your account cannot be deleted yet: see below.")
+        status = 409
+    elif form.is_bound and form.is_valid():
+        try:
+            services.account_delete(user=request.user)
+        except services.AccountError as exc:
+            form.add_error(None, str(exc))
+            plan = services.account_deletion_plan(user=request.user)
+            status = 409
+        else:
+            logout(request)
+            messages.success(request, "Your account was deleted. Your characters stay with "
+                                      "their tables as a former player's.")
+            return redirect("login")
+    return render(request, "registration/account_delete.html",
+                  {"plan": plan, "form": form}, status=status)
 
 
 _password_reset = auth_views.PasswordResetView.as_view()

@@ -36,11 +36,33 @@ CUSTOM_MIN, CUSTOM_MAX = 1, 100
 
 
 def session_create(
-    *, campaign: Campaign, date: datetime.date, title: str = "", notes: str = ""
+    *, campaign: Campaign, date: datetime.date, title: str = "", recap: str = ""
 ) -> Session:
-    """Open a session of play on ``date`` (the GM's, checked by the caller)."""
+    """Open a session of play on ``date`` (the GM's, checked by the caller), with an
+    optional ``recap`` (Markdown)."""
     return Session.objects.create(campaign=campaign, date=date, title=title.strip(),
-                                  notes=notes.strip())
+                                  recap=recap.strip())
+
+
+def session_recap_update(*, session: Session, recap: str, by: User) -> Session:
+    """Write or rewrite a session's recap (Markdown, read by every member on its page).
+
+    Args:
+        session: the session; its campaign's GM is ``by`` (checked by the caller, as is the
+            recap's length: core.markdown.MAX_LENGTH).
+        recap: the GM's Markdown; spaces at either end are dropped, and an empty recap
+            clears it.
+        by: the GM.
+
+    Returns:
+        The session as saved. The last of two saves wins: the recap is one text with one
+        writer, not a balance, so nothing is lost that its writer did not replace.
+    """
+    session.recap = recap.strip()
+    # One UPDATE of the recap's column alone (atomic by itself): the title and date are never
+    # written back from the copy this request holds.
+    session.save(update_fields=["recap"])
+    return session
 
 
 def session_award(

@@ -1,11 +1,13 @@
 """Views of a campaign's sessions of play: the list with the GM's "New session" form, and a
-session's page with what each character received and the GM's award grid.
+session's page with its recap, the rolls made on its date, what each character received and
+the GM's award grid and recap form.
 
-Every member sees the sessions and their awards (handed out at the table, like the roll log);
-only the GM creates sessions and awards XP: a player's POST gets 404, as every GM-only view
-does, and a non-member gets 404 for everything. State changes go through
-``table.services``. The award grid also answers HTMX with its own fragment
-(``session_detail.html#session-awards``); a plain POST gets POST/redirect/GET.
+Every member sees the sessions, their recaps, rolls and awards (handed out at the table, like
+the roll log); only the GM creates sessions, writes recaps and awards XP: a player's POST gets
+404, as every GM-only view does, and a non-member gets 404 for everything. State changes go
+through ``table.services``. The award grid and the recap form also answer HTMX with their own
+fragments (``session_detail.html#session-awards``, ``#session-recap``); a plain POST gets
+POST/redirect/GET.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from django.db.models import Count, Sum
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 import systems
 from campaigns.models import Membership, Session
@@ -30,6 +32,8 @@ from campaigns.permissions import get_membership
 from characters.models import Character, XpEntry
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
+from core.markdown import MAX_LENGTH
+from rolls.models import Roll
 from rulesets.errors import RuleError
 from table import services as session_services
 
@@ -40,6 +44,9 @@ if TYPE_CHECKING:
 DETAIL_PAGE = "table/session_detail.html"
 ALREADY_AWARDED = ("These awards were already given: the form was sent twice, and each award "
                    "was made once. What each character received is listed below.")
+ROLLS_SHOWN = 100
+"""The most rolls the session page lists (the first of its date); the roll log has them all."""
+RECAP_HELP = "Markdown. Every member of the table can read it."
 AMOUNT_ERRORS = {
     "invalid": "Enter a whole number of XP.",
     "min_value": "A custom award is between 1 and 100 XP.",
@@ -47,24 +54,39 @@ AMOUNT_ERRORS = {
 }
 
 
+def _recap_field(*, label: str, rows: int) -> forms.CharField:
+    """A recap box: Markdown of at most core.markdown.MAX_LENGTH characters, or empty."""
+    return forms.CharField(
+        required=False, max_length=MAX_LENGTH, label=label, help_text=RECAP_HELP,
+        widget=forms.Textarea(attrs={"rows": rows}),
+        error_messages={"max_length": f"Keep the recap to {MAX_LENGTH:,} characters (it has "
+                                      "%(show_value)d)."})
+
+
 class SessionForm(forms.ModelForm[Session]):
-    """A new session: its date (today unless changed), an optional title and notes."""
+    """A new session: its date (today unless changed), an optional title and recap."""
+
+    recap = _recap_field(label="Recap (optional)", rows=3)
 
     class Meta:
         model = Session
-        fields = ["date", "title", "notes"]
+        fields = ["date", "title", "recap"]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-            "notes": forms.Textarea(attrs={"rows": 3}),
         }
         labels = {"title": "Title (optional)"}
-        help_texts = {"notes": "Every member of the table can read them."}
         error_messages = {
             "date": {"required": "Give the session a date.",
                      "invalid": "Enter the date as YYYY-MM-DD, e.g. 2026-11-21."},
             "title": {"max_length": "Keep the title to %(limit_value)d characters "
                                     "(it has %(show_value)d)."},
         }
+
+
+class SessionRecapForm(forms.Form):
+    """The GM's recap of a session (Markdown); an empty one clears it."""
+
+    recap = _recap_field(label="Recap", rows=8)
 
 
 class SessionAwardForm(forms.Form):
@@ -157,22 +179,17 @@ def session_list(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def session_detail(request: AuthenticatedHttpRequest, pk: int, session_pk: int) -> HttpResponse:
-    """A session: what each character received in it (from the ledger) and, for the GM, the
-    award grid. One submit awards everything in one transaction, or nothing with the reason
-    and the GM's input shown again."""
+    """A session: its recap, the rolls made on its date, what each character received in it
+    (from the ledger) and, for the GM, the recap form (posting to :func:`session_recap`) and
+    the award grid. One submit awards everything in one transaction, or nothing with the
+    reason and the GM's input shown again."""
     membership = get_membership(request.user, pk)
     session = get_object_or_404(
         Session.objects.select_related("campaign"), pk=session_pk, campaign=membership.campaign
     )
     if request.method == "POST" and not membership.is_gm:
         raise Http404("No such page.")
-    characters = {c.pk: c for c in session.campaign.characters.select_related("owner")}
-    # The grid lists who can receive XP: not a character out of the story (the dead), nor an
-    # import awaiting the GM or refused (session_award refuses those too; the grid should
-    # not offer them).
-    system = systems.for_campaign(session.campaign)
-    living = [c for c in characters.values() if c.in_play and not system.is_out_of_play(c)]
-    names = system.session_awards(session.campaign)
+    characters, living, system, names = _award_grid(session)
     form = None
     if membership.is_gm:
         data = request.POST if request.method == "POST" else None
@@ -201,6 +218,57 @@ def session_detail(request: AuthenticatedHttpRequest, pk: int, session_pk: int) 
     return render_page(request, DETAIL_PAGE, "session-awards", context)
 
 
+@require_POST
+@login_required
+def session_recap(request: AuthenticatedHttpRequest, pk: int, session_pk: int) -> HttpResponse:
+    """Write, rewrite or clear a session's recap (GM only; a player's POST gets 404).
+
+    A valid recap is saved (``table.services.session_recap_update``): a plain POST is sent
+    back to the session's page, an htmx one gets the ``session-recap`` fragment with the
+    recap rendered and the form again. A recap longer than core.markdown.MAX_LENGTH is
+    refused with the reason and the GM's text shown again (the whole page, or the fragment),
+    and nothing is saved.
+    """
+    membership = get_membership(request.user, pk)
+    if not membership.is_gm:
+        raise Http404("No such page.")
+    session = get_object_or_404(
+        Session.objects.select_related("campaign"), pk=session_pk, campaign=membership.campaign
+    )
+    form = SessionRecapForm(request.POST)
+    if form.is_valid():
+        session = session_services.session_recap_update(
+            session=session, recap=form.cleaned_data["recap"], by=request.user)
+        messages.success(request, "The recap is saved. Every member can read it here."
+                         if session.recap else "The recap is cleared.")
+        if not request.htmx:
+            return redirect(session)
+        form = SessionRecapForm(initial={"recap": session.recap})
+    if request.htmx:
+        return render(request, f"{DETAIL_PAGE}#session-recap",
+                      {"campaign": session.campaign, "session": session,
+                       "membership": membership, "recap_form": form})
+    characters, living, system, names = _award_grid(session)
+    award_form = SessionAwardForm(characters=living, award_names=names)
+    context = _detail_context(request, membership, session, characters, award_form, names,
+                              system, recap_form=form)
+    return render(request, DETAIL_PAGE, context)
+
+
+def _award_grid(
+    session: Session,
+) -> tuple[dict[int, Character], list[Character], systems.SheetSystem, tuple[str, ...]]:
+    """The campaign's characters by id, those the award grid offers, the campaign's system
+    and the names of its session awards."""
+    characters = {c.pk: c for c in session.campaign.characters.select_related("owner")}
+    # The grid lists who can receive XP: not a character out of the story (the dead), nor an
+    # import awaiting the GM or refused (session_award refuses those too; the grid should
+    # not offer them).
+    system = systems.for_campaign(session.campaign)
+    living = [c for c in characters.values() if c.in_play and not system.is_out_of_play(c)]
+    return characters, living, system, system.session_awards(session.campaign)
+
+
 @dataclass
 class Received:
     """What one character received in a session: its ledger entries and their sum."""
@@ -217,9 +285,15 @@ class Received:
 def _detail_context(
     request: AuthenticatedHttpRequest, membership: Membership, session: Session,
     characters: dict[int, Character], form: SessionAwardForm | None, names: tuple[str, ...],
-    system: systems.SheetSystem,
+    system: systems.SheetSystem, *, recap_form: SessionRecapForm | None = None,
 ) -> dict[str, Any]:
-    """The session page's context; the award grid only ever enters the GM's."""
+    """The session page's context; the award grid and the recap form only ever enter the
+    GM's (``recap_form`` when it was posted, else one holding the stored recap), and the
+    GM-only rolls too.
+
+    The rolls are those made in the campaign on the session's date (a roll belongs to no
+    session), in the order they were made, at most :data:`ROLLS_SHOWN` of them.
+    """
     received: dict[int, Received] = {}
     entries = session.xp_entries.select_related("character").order_by("created_at", "id")
     for entry in entries:
@@ -227,8 +301,21 @@ def _detail_context(
         linked = membership.is_gm or character.owner_id == request.user.pk
         received.setdefault(character.pk, Received(character, linked)).entries.append(entry)
     rows = sorted(received.values(), key=lambda r: r.character.name.lower())
+    if membership.is_gm and recap_form is None:
+        recap_form = SessionRecapForm(initial={"recap": session.recap})
+    # One more than shown, to know whether the log has more without counting them.
+    rolls = list(Roll.objects.filter(campaign=session.campaign, parent__isnull=True,
+                                     created_at__date=session.date)
+                 .visible_to(is_gm=membership.is_gm)
+                 .select_related("character", "rolled_by", "answers")
+                 .prefetch_related("followups").order_by("created_at", "id")[:ROLLS_SHOWN + 1])
     return {
         "campaign": session.campaign,
+        "system": system,
+        "roll_template": system.template("_roll.html"),
+        "rolls": rolls[:ROLLS_SHOWN],
+        "more_rolls": len(rolls) > ROLLS_SHOWN,
+        "recap_form": recap_form if membership.is_gm else None,
         "session": session,
         "membership": membership,
         "received": rows,

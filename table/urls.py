@@ -12,4 +12,6 @@ urlpatterns = [
          name="campaign-system-action"),
     path("<int:pk>/sessions/", sessions.session_list, name="session-list"),
     path("<int:pk>/sessions/<int:session_pk>/", sessions.session_detail, name="session-detail"),
+    path("<int:pk>/sessions/<int:session_pk>/recap/", sessions.session_recap,
+         name="session-recap"),
 ]

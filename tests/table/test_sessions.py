@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaigns.models import Session
+from campaigns.services import campaign_delete
 from characters.models import Character, XpEntry
 from rulesets.maelstrom import RuleError
 from table import services as session_services
@@ -52,7 +53,7 @@ def daves_character(campaign, dave) -> Character:  # type: ignore[no-untyped-def
 @pytest.fixture
 def session(campaign) -> Session:  # type: ignore[no-untyped-def]
     return session_create(campaign=campaign, date=datetime.date(2026, 11, 21),
-                          title="The wreck of the Osprey", notes="Rook found the black box.")
+                          title="The wreck of the Osprey", recap="Rook found the black box.")
 
 
 @pytest.fixture
@@ -74,7 +75,7 @@ def test_the_new_session_form_is_dated_today(client_for, alice, campaign):
 
 def test_the_gm_creates_a_session_and_lands_on_its_page(client_for, alice, campaign):
     response = client_for(alice).post(
-        list_url(campaign), {"date": "2026-11-21", "title": "The wreck", "notes": ""},
+        list_url(campaign), {"date": "2026-11-21", "title": "The wreck", "recap": ""},
         follow=True,
     )
 
@@ -480,7 +481,7 @@ def test_a_campaign_whose_sessions_gave_awards_can_still_be_deleted_whole(
 ):
     session_award(session=session, awards={bobs_character.pk: ["Heroism"]}, by=alice)
 
-    campaign.delete()
+    campaign_delete(campaign=campaign, by=alice)  # the one way a campaign's logs go
 
     assert not Session.objects.exists()
     assert not XpEntry.objects.exists()

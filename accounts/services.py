@@ -1,0 +1,180 @@
+"""State changes of accounts: deleting one's own account (DESIGN.md: one named function per
+change).
+
+An account is anonymised rather than deleted (docs/accounts.md, "Deleting an account"): the
+characters, rolls and XP ledger entries a user made point at their row, and those are the
+table's history, which no one may rewrite by leaving.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session as LoginSession
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from accounts.forms import FORMER_PLAYER_PREFIX
+from campaigns.models import Campaign, Membership
+from campaigns.services import campaign_delete
+from characters.models import Character
+from characters.services import character_retire
+from core.live import announce_seat_closed
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.db.models import QuerySet
+
+FORMER_PLAYER_NAME = "Former player"
+"""The display name of a deleted account: what the table reads beside its characters and
+rolls from then on."""
+
+
+class AccountError(ValueError):
+    """An account change the rules do not allow; the message is fit to show the user."""
+
+
+@dataclass
+class DeletionPlan:
+    """What deleting a user's account would do, read before they confirm.
+
+    Attributes:
+        blocking: campaigns the user is GM of that have other members: while there is one,
+            the account cannot be deleted (the seat is handed over or the campaign deleted
+            first).
+        deleted: campaigns where the user is the only member (their own, GM alone): deleted
+            with everything in them.
+        retired: the user's characters in play in other campaigns: they become retired
+            characters of a former player and stay with their tables.
+    """
+
+    blocking: list[Campaign] = field(default_factory=list)
+    deleted: list[Campaign] = field(default_factory=list)
+    retired: list[Character] = field(default_factory=list)
+
+
+def account_deletion_plan(*, user: User) -> DeletionPlan:
+    """What :func:`account_delete` would do to ``user``'s account now; writes nothing.
+
+    Returns:
+        A :class:`DeletionPlan`, each list ordered by name.
+    """
+    plan = DeletionPlan()
+    campaigns = list(_gm_campaigns(user).order_by("name", "pk"))
+    counts = _member_counts(campaigns)
+    for campaign in campaigns:
+        (plan.blocking if counts[campaign.pk] > 1 else plan.deleted).append(campaign)
+    gone = {c.pk for c in plan.deleted}
+    plan.retired = [c for c in Character.objects.filter(owner=user, status=Character.Status.ACTIVE)
+                    .select_related("campaign").order_by("name", "pk")
+                    if c.campaign_id not in gone]
+    return plan
+
+
+def account_delete(*, user: User) -> None:
+    """Delete ``user``'s account, keeping every table's history, all or nothing.
+
+    In one transaction: the campaigns where the user is the only member are deleted with
+    everything in them (``campaigns.services.campaign_delete``); their characters in play in
+    every other campaign are retired (``characters.services.character_retire``), staying with
+    their rolls and ledgers; their seats are taken away; and their row is anonymised rather
+    than deleted: login name ``former-player-<id>``, display name "Former player", no email,
+    an unusable password, inactive. Then every login session of theirs is deleted, so every
+    device is logged out, and django-axes' records of their login name are cleared.
+
+    Args:
+        user: the signed-in user deleting their own account (the caller has checked their
+            password).
+
+    Raises:
+        AccountError: before writing anything, while the user is GM of a campaign that has
+            other members (its name, and what to do first).
+    """
+    old_username = user.get_username()
+    with transaction.atomic():
+        # Lock order: the user, then their campaigns by id, then characters by id. The
+        # user's row queues a second submit behind the first; the campaign rows hold off a
+        # join through an invite link until the members are counted (a join's foreign-key
+        # check waits for FOR UPDATE), so no campaign is deleted under a player who just sat
+        # down.
+        get_user_model().objects.select_for_update().get(pk=user.pk)
+        locked = list(_gm_campaigns(user).select_for_update().order_by("pk"))
+        counts = _member_counts(locked)
+        blocking = sorted((c for c in locked if counts[c.pk] > 1), key=lambda c: c.name)
+        if blocking:
+            names = ", ".join(c.name for c in blocking)
+            raise AccountError(
+                f"You are the GM of {names}, where others play. Hand the GM seat to another "
+                "member or delete the campaign first; then delete your account.")
+        for campaign in locked:
+            campaign_delete(campaign=campaign, by=user)
+        # Locked in id order (as a player leaving locks them), so a roll or a spend of one
+        # queues behind the retirement and then finds it out of play; those already out of
+        # the party (retired, or dead by the GM's word) keep their status.
+        characters = Character.objects.select_for_update(no_key=True).filter(
+            owner=user).order_by("pk")
+        for character in characters:
+            if character.status == Character.Status.ACTIVE:
+                character_retire(character=character, status=Character.Status.RETIRED, by=user)
+        for membership in Membership.objects.filter(user=user):
+            announce_seat_closed(membership.campaign_id, user.pk)  # their open pages
+        Membership.objects.filter(user=user).delete()
+        _anonymise(user)
+        _forget_logins(old_username)
+    _end_login_sessions(user.pk)
+
+
+def _gm_campaigns(user: User) -> QuerySet[Campaign]:
+    """The campaigns ``user`` is GM of."""
+    seats = Membership.objects.filter(user=user, role=Membership.Role.GM).values("campaign")
+    return Campaign.objects.filter(pk__in=seats)
+
+
+def _member_counts(campaigns: list[Campaign]) -> dict[int, int]:
+    """How many members (the GM included) each campaign has, by id."""
+    rows = (Membership.objects.filter(campaign__in=campaigns).values("campaign")
+            .annotate(n=Count("pk")).values_list("campaign", "n"))
+    return {campaign.pk: 0 for campaign in campaigns} | dict(rows)
+
+
+def _anonymise(user: User) -> None:
+    """Turn ``user``'s row into a former player's: nothing of the person is left on it."""
+    username = f"{FORMER_PLAYER_PREFIX}{user.pk}"
+    user_model = get_user_model()
+    # Sign-up refuses the prefix, but an account made before it may hold the name.
+    if user_model.objects.filter(username=username).exclude(pk=user.pk).exists():
+        username = f"{username}-{timezone.now():%Y%m%d%H%M%S}"
+    user.username = username
+    user.first_name = FORMER_PLAYER_NAME
+    user.last_name = ""
+    user.email = ""
+    user.is_active = False
+    user.is_staff = False
+    user.is_superuser = False
+    user.set_unusable_password()
+    user.save()
+    user.groups.clear()
+    user.user_permissions.clear()
+
+
+def _forget_logins(username: str) -> None:
+    """Delete django-axes' records (failed attempts, the login logs) of ``username``."""
+    for name in ("AccessAttempt", "AccessFailureLog", "AccessLog"):
+        apps.get_model("axes", name)._default_manager.filter(username=username).delete()
+
+
+def _end_login_sessions(user_id: int) -> None:
+    """Delete every stored login session of the user, so that every device is logged out.
+
+    The sessions are signed blobs with no user column, so each live one is decoded; an
+    unusable password and an inactive account would refuse them anyway (the session's
+    password hash no longer matches, and ``ModelBackend`` loads no inactive user), so this is
+    the belt to those braces, and runs after the commit, outside the transaction.
+    """
+    doomed = [s.pk for s in LoginSession.objects.filter(expire_date__gt=timezone.now())
+              if s.get_decoded().get("_auth_user_id") == str(user_id)]
+    LoginSession.objects.filter(pk__in=doomed).delete()
