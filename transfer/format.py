@@ -4,11 +4,19 @@ Both directions read it: the export (``transfer.services``) writes these columns
 schema (``transfer.schema``) types them and the import writes them back. docs/backup.md
 describes the format for people.
 
+Version 3 (written since campaigns and characters carry what people write about them) adds a
+campaign's description and archive date, a character's backstory, notes, GM notes and status
+(retired, dead) and whether a ledger entry came with the character's creation, and calls a
+session's notes its recap (:data:`ADDED_IN_3`, :data:`RENAMED_IN_3`). A character's GM notes
+are the GM's alone (:data:`GM_ONLY_FIELDS`): a file made by anyone else leaves them out.
+
 Version 2 (written since Maelstrom moved onto the shared sheet layer) carries every system
 alike: a character's sheet in ``sheet``, a roll's dice in ``result``, a request's pool in
 ``data`` and ``description``. Version 1 also carried the columns and rows Maelstrom kept of its
-own, which the system declares (:func:`transfer.schema.version_1_columns`); every version 1
-file still imports (``transfer.services`` reads it into version 2 first).
+own, which the system declares (:func:`transfer.schema.version_1_columns`).
+
+Every older file still imports: ``transfer.services`` reads a version 1 file into the version 2
+document it stands for, and a version 2 one into version 3 (:data:`VERSION_2_FIELDS`).
 """
 
 from __future__ import annotations
@@ -22,9 +30,9 @@ from characters.models import Character, XpEntry
 from rolls.models import RequestedRoll, Roll
 
 FORMAT = "sheetkeeper"
-VERSION = 2
+VERSION = 3
 """The version an export writes."""
-VERSIONS = (1, 2)
+VERSIONS = (1, 2, 3)
 """Every version an import reads."""
 KINDS = ("character", "campaign")
 
@@ -33,31 +41,90 @@ MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 ``manage.py import_campaign`` reads any size."""
 
 FIELDS: dict[type[models.Model], tuple[str, ...]] = {
-    Campaign: ("name", "starting_xp", "system_data", "created_at"),
+    Campaign: ("name", "description", "starting_xp", "system_data", "created_at",
+               "archived_at"),
     Membership: ("role", "joined_at"),
-    Session: ("date", "title", "notes", "created_at"),
-    Character: ("name", "concept", "sheet", "xp_available", "xp_total", "created_at",
-                "updated_at"),
+    Session: ("date", "title", "recap", "created_at"),
+    Character: ("name", "concept", "backstory", "notes", "gm_notes", "status", "sheet",
+                "xp_available", "xp_total", "created_at", "updated_at"),
     XpEntry: ("kind", "available_delta", "total_delta", "banked_delta", "trait_key",
-              "bank_key", "rank_from", "rank_to", "reason", "created_at"),
+              "bank_key", "rank_from", "rank_to", "reason", "at_creation", "created_at"),
     Roll: ("ruleset", "kind", "description", "pool", "outcome", "net", "summary", "result",
            "gm_only", "imported", "created_at"),
     RequestedRoll: ("note", "data", "description", "created_at"),
 }
 """The columns each model carries in the document, under their own names, as they are."""
 
+MARKDOWN_FIELDS: dict[type[models.Model], tuple[str, ...]] = {
+    Session: ("recap",),
+    Character: ("backstory", "notes", "gm_notes"),
+}
+"""The columns people write in Markdown (``core.markdown``): lines kept, at most
+``core.markdown.MAX_LENGTH`` characters each, as the forms that write them allow."""
+
+GM_ONLY_FIELDS: dict[type[models.Model], dict[str, Any]] = {
+    Character: {"gm_notes": ""},
+}
+"""The columns only the campaign's GM may read, with the value their absence stands for. An
+export made for anyone else (a player exporting their own character) leaves the key out, so
+the text is nowhere in the file; a file may leave them out; and an import by anyone but the
+target campaign's GM writes that value whatever the file holds, so a player's file cannot
+plant GM notes."""
+
 LATER_FIELDS: dict[type[models.Model], dict[str, Any]] = {
     Roll: {"imported": False},
 }
 """Columns added to :data:`FIELDS` after format version 1 first shipped, with the value a file
 made before them stands for. A file may leave these out (every older export still imports,
-docs/backup.md); every other column must be there."""
+docs/backup.md); every other column must be there but those of :data:`GM_ONLY_FIELDS`."""
+
+
+def may_leave_out(model: type[models.Model]) -> dict[str, Any]:
+    """The columns of ``model`` a document of the current version may leave out, with the
+    value each absence stands for (:data:`LATER_FIELDS` and :data:`GM_ONLY_FIELDS`)."""
+    return {**LATER_FIELDS.get(model, {}), **GM_ONLY_FIELDS.get(model, {})}
+
+
+ADDED_IN_3: dict[type[models.Model], dict[str, Any]] = {
+    Campaign: {"description": "", "archived_at": None},
+    Character: {"backstory": "", "notes": "", "gm_notes": "", "status": ""},
+    XpEntry: {"at_creation": False},
+}
+"""The columns format version 3 added, with the value a version 2 file stands for: no
+description, not archived, nothing written, in the party; a ledger entry came with its
+character's creation when its kind is one only creation writes (:data:`CREATION_KINDS`)."""
+
+CREATION_KINDS = frozenset(kind.value for kind in (XpEntry.Kind.STARTING, XpEntry.Kind.MERIT,
+                                                   XpEntry.Kind.FLAW))
+"""The ledger entries only a character's creation writes: an older file's entries of these
+kinds came with the creation (``at_creation``), as the migration that added the column marked
+the rows already stored (characters/migrations/0006); a purchase made while building a
+character cannot be told from a later one there, so it counts as later, as in the database."""
+
+RENAMED_IN_3: dict[type[models.Model], dict[str, str]] = {
+    Session: {"notes": "recap"},
+}
+"""Columns format version 3 renamed: old name -> new name, the content the same."""
+
+
+def _version_2_columns(model: type[models.Model], names: tuple[str, ...]) -> tuple[str, ...]:
+    old_name = {new: old for old, new in RENAMED_IN_3.get(model, {}).items()}
+    return tuple(old_name.get(name, name) for name in names
+                 if name not in ADDED_IN_3.get(model, {}))
+
+
+VERSION_2_FIELDS: dict[type[models.Model], tuple[str, ...]] = {
+    model: _version_2_columns(model, names) for model, names in FIELDS.items()
+}
+"""The columns each model carried in format version 2 (and version 1, beside the columns of
+its own that :func:`transfer.schema.version_1_columns` lists)."""
 
 _NUMBER = "a document number (``id``), made again on import"
 LINKS: dict[type[models.Model], dict[str, str]] = {
     Campaign: {"id": _NUMBER, "ruleset": "the document's ``system``",
                "created_by": "a username", "invite_token": "never exported: an invite link "
-               "is a key to the table; the import issues a fresh one"},
+               "is a key to the table; the import issues a fresh one (none for an "
+               "archived campaign, whose invites stay revoked until the GM issues one)"},
     Membership: {"id": _NUMBER, "campaign": "the campaign's ``members``", "user": "a username"},
     Session: {"id": _NUMBER, "campaign": "the document's campaign"},
     Character: {"id": _NUMBER, "campaign": "the document's or the target campaign",

@@ -9,20 +9,21 @@ besides the links, ledger and rules checks of :mod:`transfer.services`:
    character in any text or key (NUL, escapes, lone surrogates; tab and newlines only),
    no fraction and no whole number outside what JSON carries exactly. A hostile file stops
    here before any rule reads it.
-2. :func:`check_document`, once the rows are read: the document (format version 2)
+2. :func:`check_document`, once the rows are read: the document (format version 3)
    against its system's schema (pydantic, strict): the envelope, the campaign, members,
    sessions, characters, ledger entries, rolls and roll requests, each with exactly its
    known keys (every column of :data:`transfer.format.FIELDS` typed from its model: lengths,
    ranges, choices), and the JSON a system keeps (a sheet, campaign data, a roll's pool and
    result by kind, a request's data) against the system's own
    :class:`~systems.schema.ImportSchema`. Names may not be empty, text holds one
-   line unless it is notes, and no date or time lies in the future
-   (:data:`CLOCK_SKEW` allowed).
+   line unless it is written text (notes, a backstory, a recap, a description: what people
+   write in Markdown is at most :data:`core.markdown.MAX_LENGTH` characters, as its forms
+   allow), and no date or time lies in the future (:data:`CLOCK_SKEW` allowed).
 
-A version 1 file is read into the version 2 document it stands for (``transfer.services``)
-and checked as one; before that, :func:`check_version_1` checks the parts only version 1 has
-(:func:`version_1_columns`: Maelstrom's trait rows, track, dice and request columns), typed
-as their columns were and, for the JSON ones, as the file's system's
+An older file is read into the version 3 document it stands for (``transfer.services``)
+and checked as one; before that, for a version 1 file, :func:`check_version_1` checks the
+parts only version 1 has (:func:`version_1_columns`: Maelstrom's trait rows, track, dice and
+request columns), typed as their columns were and, for the JSON ones, as the file's system's
 :class:`~systems.schema.ImportSchema` says (``dice``, ``request_traits``).
 
 Each raises :class:`SchemaError` naming the field as a path
@@ -47,11 +48,12 @@ from pydantic_core import ErrorDetails
 
 from campaigns.models import Campaign, Membership, Session
 from characters.models import Character, XpEntry
+from core import markdown
 from rolls.models import RequestedRoll, Roll
 from rulesets.registry import RULESETS
 from systems import schema as sk
 from systems.registry import package_of
-from transfer.format import FIELDS, LATER_FIELDS, VERSION
+from transfer.format import FIELDS, MARKDOWN_FIELDS, VERSION, may_leave_out
 
 MAX_DEPTH = 16
 """Deepest nesting of objects and lists in a document (a genuine export nests 8 deep)."""
@@ -62,8 +64,10 @@ MAX_LIST = 20_000
 MAX_KEYS = 200
 """Most keys of any one object."""
 
-MAX_TEXT = sk.TEXT_MAX
-"""Longest text anywhere in a document (characters); a column's own limit may be lower."""
+MAX_TEXT = max(sk.TEXT_MAX, markdown.MAX_LENGTH)
+"""Longest text anywhere in a document (characters): what people write in Markdown (a
+backstory, notes, a recap); a column's own limit may be lower (other multi-line text
+:data:`systems.schema.TEXT_MAX`)."""
 
 MAX_WHOLE = 2**53 - 1
 """Largest whole number (either sign) a document may hold: what JSON carries exactly."""
@@ -221,6 +225,9 @@ _SYSTEM_PARTS: dict[tuple[type[models.Model], str], str] = {
 }
 # A roll's pool and result depend on its kind: checked one roll at a time (_check_rolls).
 _BY_KIND = {(Roll, "pool"), (Roll, "result")}
+# Text with line breaks though its column is a CharField: a campaign's description is "a line
+# or two", and its settings form may take it in a text box.
+_LINES = {(Campaign, "description")}
 
 
 def _model_column(model: type[models.Model], name: str, system: sk.ImportSchema) -> Any:
@@ -233,6 +240,10 @@ def _model_column(model: type[models.Model], name: str, system: sk.ImportSchema)
         return getattr(system, _SYSTEM_PARTS[(model, name)])
     if (model, name) in _BY_KIND:
         return Any
+    if name in MARKDOWN_FIELDS.get(model, ()):
+        return Annotated[str, sk.multiline(markdown.MAX_LENGTH)]
+    if (model, name) in _LINES:
+        return Annotated[str, sk.multiline(column.max_length or sk.TEXT_MAX)]
     return _column_type(column)
 
 
@@ -252,7 +263,7 @@ def _column_type(column: models.Field[Any, Any]) -> Any:
     elif column.choices:
         kind = Literal[tuple(key for key, _ in column.flatchoices)]
     elif isinstance(column, models.TextField):
-        kind = Annotated[str, sk.multiline(MAX_TEXT)]
+        kind = Annotated[str, sk.multiline(sk.TEXT_MAX)]
     elif not column.blank:  # a name: not empty
         kind = Annotated[str, sk.name_line(column.max_length or MAX_TEXT)]
     else:
@@ -287,13 +298,10 @@ class _Schemas:
 def _schemas(slug: str) -> _Schemas:
     """The document models of one system, built once from the columns the format carries
     (:data:`transfer.format.FIELDS`)."""
-    fields, later_fields = FIELDS, LATER_FIELDS
-
     system = sk.import_schema(slug)
 
     def row(model: type[models.Model], **links: Any) -> type[sk.Schema]:
-        return _row_model(model, fields[model], system, links, slug,
-                          later_fields.get(model, {}))
+        return _row_model(model, FIELDS[model], system, links, slug, may_leave_out(model))
 
     optional_number = Number | None
     member = row(Membership, username=Username)

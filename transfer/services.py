@@ -1,8 +1,8 @@
 """Export and import of characters and whole campaigns as one JSON document.
 
-The document, format version 2 (docs/backup.md describes it for people)::
+The document, format version 3 (docs/backup.md describes it for people)::
 
-    {"format": "sheetkeeper", "version": 2, "kind": "character" | "campaign",
+    {"format": "sheetkeeper", "version": 3, "kind": "character" | "campaign",
      "system": "<ruleset slug>", "exported_at": "<ISO 8601>",
 
      # kind "campaign":
@@ -23,11 +23,17 @@ The document, format version 2 (docs/backup.md describes it for people)::
                                    "created_by": "<username>", <XpEntry columns>}, ...]}
 
 Every system's character keeps its whole sheet in ``sheet``, every roll its dice in ``result``
-and every request its pool in ``data`` and ``description``. Format version 1 also carried the
-rows and columns Maelstrom kept of its own (trait rows, merits and flaws, track columns, a
-roll's dice columns, a request's pool columns); a version 1 file is read into the version 2
-document it stands for (:func:`_from_version_1`, through the system's own reader of that data)
-and then checked and written exactly as a version 2 one.
+and every request its pool in ``data`` and ``description``. A character's ``gm_notes`` are the
+GM's alone: a file exported by anyone else leaves the key out, and an import by anyone but the
+campaign's GM ignores it (:data:`~transfer.format.GM_ONLY_FIELDS`).
+
+Older files are read into the current document they stand for, then checked and written
+exactly as one. Format version 2 had no description or archive date on the campaign, nothing
+written and no status on a character, no creation mark on a ledger entry, and called a
+session's recap its ``notes`` (:func:`_from_version_2`). Format version 1 also carried the rows
+and columns Maelstrom kept of its own (trait rows, merits and flaws, track columns, a roll's
+dice columns, a request's pool columns); a version 1 file is read into the version 2 document
+it stands for (:func:`_from_version_1`, through the system's own reader of that data), and on.
 
 :data:`FIELDS` lists the columns each model carries; :data:`LINKS` says how every other column
 travels. ``id`` values are the document's own numbers (1, 2, ... in the order the rows were
@@ -76,13 +82,19 @@ from rulesets import registry
 from rulesets.errors import RuleError
 from transfer import checks, schema
 from transfer.format import (
+    ADDED_IN_3,
+    CREATION_KINDS,
     FIELDS,
     FORMAT,
+    GM_ONLY_FIELDS,
     KINDS,
     LATER_FIELDS,
     MAX_UPLOAD_BYTES,
+    RENAMED_IN_3,
     VERSION,
+    VERSION_2_FIELDS,
     VERSIONS,
+    may_leave_out,
 )
 
 if TYPE_CHECKING:
@@ -99,15 +111,17 @@ class TransferError(ValueError):
 # --- Export ---------------------------------------------------------------------------------
 
 
-def export_character(character: Character, *, gm_only_rolls: bool = True) -> dict[str, Any]:
+def export_character(character: Character, *, for_gm: bool = True) -> dict[str, Any]:
     """The character as a document of kind ``"character"``: its columns (its sheet among
     them), its whole XP ledger (with reversal and session links, and the sessions those
     link to), its rolls (follow-ups included) and the roll requests made of it.
 
     Args:
         character: the character to export.
-        gm_only_rolls: include the rolls only its GM may see; False for anyone else (a roll
-            built on a left-out roll, and a request it answered, are left out with it).
+        for_gm: the file is its campaign's GM's, and carries what only they may see: the
+            GM-only rolls and the GM's notes. False for anyone else (the owner): those
+            rolls are left out (a roll built on a left-out roll, and a request it answered,
+            with them), and so is the ``gm_notes`` key, text and all.
 
     Returns:
         A JSON-serialisable dict (see the module docstring).
@@ -117,14 +131,14 @@ def export_character(character: Character, *, gm_only_rolls: bool = True) -> dic
     rolls: list[Roll] = []
     kept: set[int] = set()
     for roll in character.rolls.select_related("rolled_by").order_by("pk"):
-        hidden = roll.gm_only and not gm_only_rolls
+        hidden = roll.gm_only and not for_gm
         if not hidden and (roll.parent_id is None or roll.parent_id in kept):
             rolls.append(roll)
             kept.add(roll.pk)
     requests = [q for q in character.requested_rolls.select_related("requested_by")
                 .order_by("pk") if q.answer_id is None or q.answer_id in kept]
     exporter = _Exporter(sessions=list(sessions.order_by("pk")), characters=[character],
-                         entries=entries, rolls=rolls)
+                         entries=entries, rolls=rolls, for_gm=for_gm)
     return {
         **_header("character", character.campaign.ruleset),
         "character": exporter.character(character),
@@ -133,9 +147,10 @@ def export_character(character: Character, *, gm_only_rolls: bool = True) -> dic
 
 
 def export_campaign(campaign: Campaign) -> dict[str, Any]:
-    """The campaign as a document of kind ``"campaign"``: its settings, system data and
-    members, its sessions, every character (as :func:`export_character` writes one), every
-    roll (NPC and GM-only rolls included) and every roll request.
+    """The campaign as a document of kind ``"campaign"``: its settings (its archive date
+    among them), system data and members, its sessions, every character (as
+    :func:`export_character` writes one for the GM: GM notes included), every roll (NPC and
+    GM-only rolls included) and every roll request. Only the GM exports a campaign.
 
     Returns:
         A JSON-serialisable dict (see the module docstring).
@@ -145,7 +160,7 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
         sessions=list(campaign.sessions.order_by("pk")), characters=characters,
         entries=list(XpEntry.objects.filter(character__campaign=campaign)
                      .select_related("created_by").order_by("pk")),
-        rolls=list(campaign.rolls.select_related("rolled_by").order_by("pk")),
+        rolls=list(campaign.rolls.select_related("rolled_by").order_by("pk")), for_gm=True,
     )
     members = campaign.memberships.select_related("user").order_by("pk")
     requests = campaign.requested_rolls.select_related("requested_by").order_by("pk")
@@ -182,9 +197,15 @@ def _header(kind: str, ruleset: str) -> dict[str, Any]:
             "exported_at": timezone.now().isoformat()}
 
 
-def _columns(row: models.Model, model: type[models.Model]) -> dict[str, Any]:
+def _columns(row: models.Model, model: type[models.Model], *, for_gm: bool = True
+             ) -> dict[str, Any]:
+    """The row's columns as the document carries them; without those only the GM may see
+    (:data:`~transfer.format.GM_ONLY_FIELDS`) unless ``for_gm``."""
     out = {}
+    hidden = () if for_gm else GM_ONLY_FIELDS.get(model, {})
     for name in FIELDS[model]:
+        if name in hidden:
+            continue
         value = getattr(row, name)
         out[name] = value.isoformat() if hasattr(value, "isoformat") else value
     return out
@@ -203,6 +224,8 @@ class _Exporter:
     characters: list[Character]
     entries: list[XpEntry]
     rolls: list[Roll]
+    for_gm: bool
+    """Whether the file is the GM's (it carries the GM's notes)."""
     session_refs: dict[int, int] = field(init=False)
     character_refs: dict[int, int] = field(init=False)
     entry_refs: dict[int, int] = field(init=False)
@@ -224,7 +247,7 @@ class _Exporter:
         return {
             "id": self.character_refs[character.pk],
             "owner": character.owner.get_username(),
-            **_columns(character, Character),
+            **_columns(character, Character, for_gm=self.for_gm),
             "xp_entries": [{
                 "id": self.entry_refs[e.pk],
                 "reverses": self._ref(self.entry_refs, e.reverses_id),
@@ -327,9 +350,11 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
     A file is the importer's word, not the server's (docs/backup.md, "What an import is
     trusted for"): every roll it brings is marked ``imported``, and a player's character
     arrives awaiting the GM (``Character.Review.PENDING``: no roll, no XP, no request until
-    the GM accepts it, :func:`import_decide`). The GM's own import is accepted at once, by
-    them. Either way a :class:`~characters.models.CharacterImport` records who brought it,
-    when, and what the file says of when and where it was exported.
+    the GM accepts it, :func:`import_decide`) and without GM notes, whatever the file holds
+    (a player cannot plant them). The GM's own import is accepted at once, by them, with the
+    file's GM notes. A retired or dead character arrives so (out of the party). Either way a
+    :class:`~characters.models.CharacterImport` records who brought it, when, and what the
+    file says of when and where it was exported.
 
     Args:
         data: the decoded document (:func:`read_document`).
@@ -345,7 +370,7 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
             refuse).
     """
     version = _check_header(data, "character")
-    data = _from_version_1(data) if version == 1 else data
+    data = _current(data, version)
     if data["system"] != campaign.ruleset:
         raise TransferError(
             f"This is a {registry.get(data['system']).name} character and {campaign.name} "
@@ -358,6 +383,12 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
     sessions = {ref: existing.get((s.date, s.title)) for ref, s in plan.sessions.items()}
 
     by_gm = campaign.memberships.filter(user=owner, role=Membership.Role.GM).exists()
+    if not by_gm:
+        # Only the GM writes GM notes: a player's file (perhaps one the GM once exported)
+        # brings none into the campaign.
+        for plan_row in plan.characters:
+            for name, value in GM_ONLY_FIELDS[Character].items():
+                setattr(plan_row.character, name, value)
 
     def write() -> Character:
         written = plan.write_rows(
@@ -387,7 +418,10 @@ def import_campaign(data: Any, gm: User, *, keep_users: bool = False) -> Campaig
     campaign, its sessions, characters, ledgers, rolls and requests are written as they were,
     with new ids, the links between them kept and a fresh invite link. ``gm`` takes the GM's
     seat (with its recorded date) and, by default, owns every character and authors every
-    roll, ledger entry and request: no other account is seated or named.
+    roll, ledger entry and request: no other account is seated or named. A campaign the
+    file says is archived arrives archived (read-only, on its recorded date, with no invite
+    link, as archiving leaves it), so a restored backup is what it was; its new GM can
+    restore it. The characters keep their GM notes: the importer is their GM.
 
     Args:
         data: the decoded document (:func:`read_document`).
@@ -404,8 +438,7 @@ def import_campaign(data: Any, gm: User, *, keep_users: bool = False) -> Campaig
     Raises:
         TransferError: naming the problem, as :func:`import_character` does.
     """
-    if _check_header(data, "campaign") == 1:
-        data = _from_version_1(data)
+    data = _current(data, _check_header(data, "campaign"))
     head = _campaign_row(data["campaign"], data["system"])
     plan = _Plan.read(data, head.campaign)
     accounts: dict[str, User] = {}
@@ -421,7 +454,8 @@ def import_campaign(data: Any, gm: User, *, keep_users: bool = False) -> Campaig
     def write() -> Campaign:
         campaign = head.campaign
         campaign.created_by = gm
-        campaign.invite_token = new_invite_token()
+        # An archived campaign takes no one new (archiving revokes its invites).
+        campaign.invite_token = None if campaign.is_archived else new_invite_token()
         system_data, campaign.system_data = campaign.system_data, {}
         _insert(campaign)
         gm_seat = next(m for m in head.members if m.role == Membership.Role.GM)
@@ -518,12 +552,77 @@ def _insert(row: models.Model) -> None:
     row.save_base(raw=True, force_insert=True)
 
 
-# --- Reading format version 1 ---------------------------------------------------------------
+# --- Reading older files -------------------------------------------------------------------
+
+
+def _current(data: dict[str, Any], version: int) -> dict[str, Any]:
+    """The document of the current format version that ``data``, a document of format
+    ``version`` (its header and shape checked), stands for: itself when it is current, else
+    a new one read version by version (1 into 2, 2 into 3). Raises TransferError."""
+    if version == 1:
+        data = _from_version_1(data)
+    if version <= 2:
+        data = _from_version_2(data)
+    return data
+
+
+def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """The version 3 document a version 2 document stands for (docs/backup.md, "Files of
+    older formats", "Format version 2").
+
+    Each row version 3 changed must be as version 2 wrote it (every column of
+    :data:`~transfer.format.VERSION_2_FIELDS` and its links, none unknown: a version 3
+    column in a version 2 file is refused); then a session's ``notes`` become its ``recap``
+    (:data:`~transfer.format.RENAMED_IN_3`) and the columns version 3 added take the value
+    the file stands for (:data:`~transfer.format.ADDED_IN_3`): no description, not archived,
+    nothing written, in the party, and a ledger entry came with its character's creation
+    when only a creation writes its kind (:data:`~transfer.format.CREATION_KINDS`, as the
+    migration marked stored rows). Rolls and requests did not change. The values themselves
+    are checked afterwards, with the rest of the document.
+
+    Args:
+        data: a version 2 document (or one read from version 1), its header and shape
+            checked; it is not changed.
+
+    Returns:
+        A new document of format version 3.
+
+    Raises:
+        TransferError: a row lacks a column or has one version 2 did not have.
+    """
+    document = copy.deepcopy(data)
+    document["version"] = VERSION
+
+    def upgrade(model: type[models.Model], row: dict[str, Any], where: str,
+                links: tuple[str, ...]) -> None:
+        _keys(row, {*VERSION_2_FIELDS[model], *links}, where, 2)
+        for old, new in RENAMED_IN_3.get(model, {}).items():
+            row[new] = row.pop(old)
+        row.update(ADDED_IN_3.get(model, {}))
+
+    if document["kind"] == "character":
+        characters = [_object(document["character"], "The character")]
+    else:
+        upgrade(Campaign, _object(document["campaign"], "The campaign"), "The campaign",
+                ("created_by", "members"))
+        characters = [_object(row, f"Character {i}") for i, row in
+                      enumerate(_list(document["characters"], "The characters"), start=1)]
+    for i, row in enumerate(_list(document["sessions"], "The sessions"), start=1):
+        upgrade(Session, _object(row, f"Session {i}"), f"Session {i}", ("id",))
+    for i, row in enumerate(characters, start=1):
+        where = f"Character {i}"
+        upgrade(Character, row, where, ("id", "owner", "xp_entries"))
+        for j, entry in enumerate(_list(row["xp_entries"], f"{where}'s XP ledger"), start=1):
+            upgrade(XpEntry, _object(entry, f"{where}'s XP entry {j}"),
+                    f"{where}'s XP entry {j}", ("id", "reverses", "session", "created_by"))
+            kind = entry["kind"]  # any JSON value yet: its column's check comes later
+            entry["at_creation"] = isinstance(kind, str) and kind in CREATION_KINDS
+    return document
 
 
 def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
     """The version 2 document a version 1 document stands for (docs/backup.md, "Files of
-    format version 1").
+    older formats", "Format version 1").
 
     Version 1 carried, besides every column of version 2, the rows and columns Maelstrom kept
     of its own (:func:`transfer.schema.version_1_columns`, as the system declares them: a
@@ -534,8 +633,9 @@ def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
     makes each character's sheet, each roll's pool and result, each request's data and
     description from them. A system without one kept nothing there: its characters list no
     such rows, its rolls keep no faces in those columns (its schema's ``dice``), and the
-    columns' defaults are dropped. The document returned is checked
-    and written exactly as a version 2 one (the system's ``check_sheet`` judges the sheet).
+    columns' defaults are dropped. The document returned is read on into version 3
+    (:func:`_from_version_2`), then checked and written exactly as a current one (the
+    system's ``check_sheet`` judges the sheet).
 
     Args:
         data: a version 1 document, its header and shape checked (:func:`_check_header`);
@@ -549,7 +649,7 @@ def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
             roll.
     """
     document = copy.deepcopy(data)
-    document["version"] = VERSION
+    document["version"] = 2
     slug = document["system"]
     v1 = schema.version_1_columns()
     reader = schema.version_1_reader(slug)
@@ -558,23 +658,25 @@ def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
         characters = [_object(document["character"], "The character")]
     else:
         campaign = _object(document["campaign"], "The campaign")
-        _keys(campaign, {*FIELDS[Campaign], "created_by", "members"}, "The campaign", 1)
+        _keys(campaign, {*VERSION_2_FIELDS[Campaign], "created_by", "members"},
+              "The campaign", 1)
         for i, row in enumerate(_list(campaign["members"], "The campaign's members"), 1):
             where = f"Member {i} of the campaign"
-            _keys(_object(row, where), {*FIELDS[Membership], "username"}, where, 1)
+            _keys(_object(row, where), {*VERSION_2_FIELDS[Membership], "username"}, where, 1)
         characters = [_object(row, f"Character {i}") for i, row in
                       enumerate(_list(document["characters"], "The characters"), start=1)]
     for i, row in enumerate(_list(document["sessions"], "The sessions"), start=1):
-        _keys(_object(row, f"Session {i}"), {*FIELDS[Session], "id"}, f"Session {i}", 1)
+        _keys(_object(row, f"Session {i}"), {*VERSION_2_FIELDS[Session], "id"},
+              f"Session {i}", 1)
     wheres = [_version_1_character(row, i, v1) for i, row in enumerate(characters, start=1)]
     rolls = _list(document["rolls"], "The rolls")
     for i, row in enumerate(rolls, start=1):
-        _checked_columns({**_model_columns(Roll), **v1.roll},
+        _checked_columns({**_model_columns(Roll, VERSION_2_FIELDS), **v1.roll},
                          {**LATER_FIELDS[Roll], **_object(row, f"Roll {i}")}, f"Roll {i}",
                          ("id", "character", "parent", "rolled_by"), 1)
     requests = _list(document["requested_rolls"], "The requested rolls")
     for i, row in enumerate(requests, start=1):
-        _checked_columns({**_model_columns(RequestedRoll), **v1.request},
+        _checked_columns({**_model_columns(RequestedRoll, VERSION_2_FIELDS), **v1.request},
                          _object(row, f"Requested roll {i}"), f"Requested roll {i}",
                          ("character", "answer", "requested_by"), 1)
     _checked(schema.check_version_1, document)
@@ -629,7 +731,8 @@ def _version_1_character(row: dict[str, Any], index: int, v1: schema.Version1Col
     """Check a version 1 character's columns and rows (and its ledger entries' keys);
     returns how messages name it ("Character 1 (Rook)")."""
     where = f"Character {index}"
-    values = _checked_columns({**_model_columns(Character), **v1.character}, row, where,
+    values = _checked_columns({**_model_columns(Character, VERSION_2_FIELDS), **v1.character},
+                              row, where,
                               ("id", "owner", "xp_entries", *v1.rows), 1)
     where = f"Character {index} ({values['name']})"
     for key, columns in v1.rows.items():
@@ -640,7 +743,8 @@ def _version_1_character(row: dict[str, Any], index: int, v1: schema.Version1Col
     for i, entry in enumerate(_list(row["xp_entries"], f"{where}'s XP ledger"), start=1):
         entry_where = f"{where}'s XP entry {i}"
         _keys(_object(entry, entry_where),
-              {*FIELDS[XpEntry], "id", "reverses", "session", "created_by"}, entry_where, 1)
+              {*VERSION_2_FIELDS[XpEntry], "id", "reverses", "session", "created_by"},
+              entry_where, 1)
     return where
 
 
@@ -657,7 +761,7 @@ def _check_header(data: Any, kind: str) -> int:
     version = data.get("version")
     if not _is_int(version) or version not in VERSIONS:
         newer = _is_int(version) and version > VERSION
-        read = " and ".join(str(v) for v in VERSIONS)
+        read = f"{', '.join(str(v) for v in VERSIONS[:-1])} and {VERSIONS[-1]}"
         raise TransferError(
             f"The file is format version {version!r}; this Sheetkeeper reads versions "
             f"{read}{' (the file comes from a newer Sheetkeeper)' if newer else ''}.")
@@ -722,13 +826,17 @@ def _row(model: type[models.Model], data: Any, where: str, links: tuple[str, ...
          ) -> dict[str, Any]:
     """The model's columns from ``data``, each checked: every key present and none unknown,
     the JSON type the column needs, the column's own limits (length, range, choices)."""
-    data = {**LATER_FIELDS.get(model, {}), **_object(data, where)}
+    data = {**may_leave_out(model), **_object(data, where)}
     return _checked_columns(_model_columns(model), data, where, links)
 
 
-def _model_columns(model: type[models.Model]) -> dict[str, models.Field[Any, Any]]:
+def _model_columns(model: type[models.Model],
+                   fields: Mapping[type[models.Model], tuple[str, ...]] = FIELDS
+                   ) -> dict[str, models.Field[Any, Any]]:
+    """The columns of ``model`` a document carries (``fields``: those of the current format
+    version, or of version 2), by name."""
     columns = {}
-    for name in FIELDS[model]:
+    for name in fields[model]:
         column = model._meta.get_field(name)
         # FIELDS names concrete columns only (tests/transfer checks it against the models),
         # never a reverse relation or a generic foreign key.

@@ -1,11 +1,13 @@
 """Export and import pages: a character or a campaign downloaded as JSON, and uploaded back.
 
 Objects load through ``campaigns.permissions`` like everywhere else (404 for anyone who may
-not see them): a character's export is its owner's or the GM's, a campaign's the GM's; any
-member imports a character as their own, any logged-in user imports a campaign and becomes
-its GM. The import itself is ``transfer.services``; a refusal re-renders the form with the
-reason. A player's imported character awaits the GM, who reviews it on its import page
-(``import_review``: the GM only, 404 for everyone else) and accepts or refuses it.
+not see them): a character's export is its owner's or the GM's (only the GM's file carries
+the GM's notes and GM-only rolls), a campaign's the GM's; any member imports a character as
+their own (only the GM's import keeps the file's GM notes), any logged-in user imports a
+campaign and becomes its GM. The import itself is ``transfer.services``; a refusal
+re-renders the form with the reason. A player's imported character awaits the GM, who reviews
+it on its import page (``import_review``: the GM only, 404 for everyone else) and accepts or
+refuses it.
 """
 
 from __future__ import annotations
@@ -35,18 +37,17 @@ if TYPE_CHECKING:
 @require_GET
 @login_required
 def character_export(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Download the character as ``<name>.sheetkeeper.json`` (its owner or the GM; rolls
-    only the GM may see stay out of the owner's file)."""
+    """Download the character as ``<name>.sheetkeeper.json`` (its owner or the GM; what
+    only the GM may see, their notes and GM-only rolls, stays out of the owner's file)."""
     character = get_character(request.user, pk)
-    return _download(services.export_character(character,
-                                               gm_only_rolls=viewer_is_gm(character)))
+    return _download(services.export_character(character, for_gm=viewer_is_gm(character)))
 
 
 @require_GET
 @login_required
 def campaign_export(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Download the whole campaign as ``<name>.sheetkeeper.json`` (the GM only; players
-    and strangers get 404)."""
+    """Download the whole campaign as ``<name>.sheetkeeper.json`` (the GM only, GM notes
+    included; players and strangers get 404). An archived campaign still exports."""
     campaign = get_campaign_as_gm(request.user, pk)
     return _download(services.export_campaign(campaign))
 
@@ -71,6 +72,11 @@ def character_import(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
                 messages.info(request, f"{character.name} awaits the GM: until they accept "
                                        "it, it cannot roll, spend or receive XP, or be asked "
                                        "for a roll.")
+            if character.is_retired:
+                messages.info(request, f"{character.name} arrives "
+                                       f"{character.get_status_display().lower()}, as the "
+                                       "file says: out of the party until the GM brings it "
+                                       "back.")
             unlinked: int = character.unlinked_awards  # type: ignore[attr-defined]  # set by import_character on this instance, not a column
             if unlinked:
                 messages.warning(request, f"{unlinked} award"
@@ -95,9 +101,12 @@ def campaign_import(request: AuthenticatedHttpRequest) -> HttpResponse:
             form.add_error("file", str(exc))
         else:
             count = campaign.characters.count()
+            then = ("It was archived when exported and stays archived: restore it from its "
+                    "settings page to play on." if campaign.is_archived
+                    else "Share the invite link with your players.")
             messages.success(request, f"{campaign.name} is imported with {count} "
                                       f"character{'s' if count != 1 else ''}, all yours; you "
-                                      "are its GM. Share the invite link with your players.")
+                                      f"are its GM. {then}")
             return redirect(campaign)
     return render(request, "transfer/campaign_import.html", {"form": form})
 

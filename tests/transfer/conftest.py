@@ -1,5 +1,6 @@
 """The demo of every system, loaded as ``make run`` loads it, and the same demo with every
-kind of link the export must carry (tests/transfer/rich_demo.py)."""
+kind of link the export must carry (tests/transfer/rich_demo.py) and every column written
+(a description, a backstory, notes, GM notes, a retired character)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,20 @@ from django.core.management import call_command
 import systems
 from campaigns.models import Campaign
 from characters import services as character_services
+from characters.models import Character
 from rolls import services as roll_services
 from rulesets import registry
 from table.management.commands.load_demo import GM
 from table.services import campaign_system_change, session_create
 from tests.system_fixtures import fixtures_for
 from tests.transfer.rich_demo import ask_for_rolls, follow_up, spend_cheapest
+
+RECAP = "The heist goes *wrong*: Øyvind's ☂ is lost.\n\n- the vault\n- the bridge"
+BACKSTORY = "# Before the drift\n\nBorn in Ny-Ålesund — «the cold years» 🎲\n\n> *Never again.*"
+NOTES = "Owes **Vex** 200 ¥.\n\n| Who | What |\n|---|---|\n| Vex | ¥ |"
+GM_NOTES = "Secretly the heir to the Ōtsuki line ✦ reveal in act three."
+"""What the rich demo's first character of each campaign has written (Markdown, unicode); the
+GM notes are a text no player's file may hold."""
 
 
 @pytest.fixture
@@ -38,7 +47,7 @@ def rich_demo(demo: list[Campaign]) -> list[Campaign]:
         character = campaign.characters.order_by("pk").first()
         assert character is not None
         session = session_create(campaign=campaign, date=datetime.date(2025, 3, 14),
-                                 title="Night one", notes="The heist goes wrong.")
+                                 title="Night one", recap=RECAP)
         character_services.xp_award(character=character, amount=3, reason="Session award",
                                     by=gm, session=session)
         spend = spend_cheapest(character, by=character.owner)
@@ -56,4 +65,12 @@ def rich_demo(demo: list[Campaign]) -> list[Campaign]:
             campaign, _, _ = campaign_system_change(
                 campaign=campaign, action=system.campaign_actions[name], data=dict(data),
                 by=gm, rng=rng)
+        # What people write, and a character out of the party (the campaign's second, where
+        # it has one), as their pages would store them.
+        Campaign.objects.filter(pk=campaign.pk).update(
+            description=f"{campaign.name}, season two — «the long night».")
+        Character.objects.filter(pk=character.pk).update(backstory=BACKSTORY, notes=NOTES,
+                                                         gm_notes=GM_NOTES)
+        Character.objects.filter(campaign=campaign).exclude(pk=character.pk).update(
+            status=Character.Status.RETIRED)
     return list(Campaign.objects.order_by("pk"))

@@ -134,3 +134,21 @@ def test_keep_users_gives_a_username_unknown_here_to_the_gm(
         ("Ana Reyes", "demo-ana"), ("Ben Okafor", "newgm")]
     assert sorted(imported.memberships.values_list("user__username", flat=True)) == [
         "demo-ana", "newgm"]
+
+
+@pytest.mark.django_db
+def test_a_restored_archived_campaign_is_archived_again_and_the_command_says_so(
+        rich_demo: list[Campaign], tmp_path: Path) -> None:
+    source = rich_demo[0]
+    Campaign.objects.filter(pk=source.pk).update(archived_at=source.created_at,
+                                                 invite_token=None)
+    path = tmp_path / "drift.sheetkeeper.json"
+    run("export_campaign", str(source.pk), "--output", str(path))
+    UserFactory(username="newgm")
+    output = run("import_campaign", str(path), "--gm", "newgm", "--keep-users")
+    imported = Campaign.objects.order_by("pk").last()
+    assert "It is archived, as the file says: its GM restores it to play on." in output
+    assert imported.archived_at == source.created_at and imported.invite_token is None
+    assert (sorted(imported.characters.values_list("gm_notes", flat=True))
+            == sorted(source.characters.values_list("gm_notes", flat=True)))
+    assert imported.characters.filter(gm_notes="").count() < imported.characters.count()

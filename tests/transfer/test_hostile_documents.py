@@ -2,15 +2,15 @@
 system, mutated: nested deep, made wide, given huge or control-laden text, wrong types, dates
 far off either way, unknown keys, dropped keys, repeated rows, numbers out of range.
 
-The genuine files are each system's exports and its files of format version 1
-(tests/transfer/v1/), which an import still reads (Maelstrom's trait rows and dice columns
-among them). For every file: the import either refuses it with a :class:`TransferError` and
-writes nothing, or accepts it; then its export is at most :data:`GROWTH` times the file's size
-and imports again to the same document. Nothing else may happen: any other exception is what
-a page would answer with a 500. The examples are derived from each test's name
-(``derandomize``), so every run, CI's included, makes the same ones. Run on SQLite and on
-PostgreSQL (``DATABASE_URL``), where a NUL or an out-of-range number used to be a database
-error.
+The genuine files are each system's exports and its files of format versions 1 and 2
+(tests/transfer/v1/, tests/transfer/v2/), which an import still reads (Maelstrom's trait rows
+and dice columns, a session's notes among them). For every file: the import either refuses it
+with a :class:`TransferError` and writes nothing, or accepts it; then its export is at most
+:data:`GROWTH` times the file's size and imports again to the same document. Nothing else
+may happen: any other exception is what a page would answer with a 500. The examples are
+derived from each test's name (``derandomize``), so every run, CI's included, makes the same
+ones. Run on SQLite and on PostgreSQL (``DATABASE_URL``), where a NUL or an out-of-range
+number used to be a database error.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from transfer.services import (
 
 SYSTEMS = [slug for slug, ruleset in registry.RULESETS.items() if ruleset.selectable]
 V1 = Path(__file__).parent / "v1"
+V2 = Path(__file__).parent / "v2"
 GROWTH = 4
 """The most an accepted file may grow by being imported and exported again (the export is
 indented, a file may be compact: a genuine compact export grows 1.6 times)."""
@@ -131,7 +132,7 @@ def mutated(draw: st.DrawFn, genuine: list[dict[str, Any]]) -> tuple[str, bytes]
                 node.extend([node[0] if node else 0] * count)
             done.append(f"{count} wide at {where}")
         elif how == "huge" and path:
-            size = draw(st.sampled_from([201, 10_001, 300_000]))
+            size = draw(st.sampled_from([201, 10_001, 20_001, 300_000]))
             put(document, path, draw(st.sampled_from(["x", "é", "\U0001f3b2"])) * size)
             done.append(f"{size} characters at {path}")
         elif how == "control" and path and isinstance(value, str):
@@ -201,8 +202,8 @@ def test_hostile_files_are_refused_or_come_back_the_same(demo: list[Campaign],
     campaign = next(c for c in demo if c.ruleset == ruleset)
     characters = list(campaign.characters.order_by("pk"))
     genuine = [export_campaign(campaign), *(export_character(c) for c in characters),
-               *(json.loads(path.read_text())
-                 for path in sorted(V1.glob(f"{ruleset}-*.sheetkeeper.json")))]
+               *(json.loads(path.read_text()) for folder in (V1, V2)
+                 for path in sorted(folder.glob(f"{ruleset}-*.sheetkeeper.json")))]
     player = characters[0].owner
     gm = campaign.created_by
 

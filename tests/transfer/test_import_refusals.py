@@ -89,15 +89,15 @@ def test_deeply_nested_json_is_refused_not_crashed_on() -> None:
 @pytest.mark.parametrize(("change", "words"), [
     (lambda d: [d], ("not a Sheetkeeper export",)),
     (lambda d: {**d, "format": "foundry"}, ("not a Sheetkeeper export",)),
-    (lambda d: {**d, "version": 3}, ("version 3", "reads versions 1 and 2", "newer")),
-    (lambda d: {**d, "version": 0}, ("version 0", "reads versions 1 and 2")),
+    (lambda d: {**d, "version": 4}, ("version 4", "reads versions 1, 2 and 3", "newer")),
+    (lambda d: {**d, "version": 0}, ("version 0", "reads versions 1, 2 and 3")),
     (lambda d: {**d, "version": "1"}, ("version '1'",)),
     (lambda d: {k: v for k, v in d.items() if k != "version"}, ("version None",)),
     (lambda d: {**d, "kind": "npc"}, ("'npc'", "neither a character nor a campaign")),
     (lambda d: {**d, "kind": "campaign"}, ("holds a campaign, not a character",)),
     (lambda d: {**d, "system": "dnd5e"}, ("'dnd5e'", "not one this Sheetkeeper plays")),
     (lambda d: {**d, "rolls": {}}, ("The rolls is not a list",)),
-    (lambda d: {**d, "extra": 1}, ("'extra'", "format version 2 does not have")),
+    (lambda d: {**d, "extra": 1}, ("'extra'", "format version 3 does not have")),
     (lambda d: {k: v for k, v in d.items() if k != "sessions"}, ("lacks 'sessions'",)),
 ])
 def test_a_wrong_header_is_refused(character_file: dict[str, Any],
@@ -161,8 +161,16 @@ def _drop(path: str) -> Callable[[dict[str, Any]], None]:
     (_set("character.nickname", "Rooky"), ("'nickname'", "does not have")),
     (_set("character.name", "R" * 81), ("'name'", "at most 80 characters")),
     (_set("character.name", None), ("'name' needs a value",)),
-    (_set("character.traits", []), ("'traits'", "format version 2 does not have")),
-    (_set("character.dead", False), ("'dead'", "format version 2 does not have")),
+    (_set("character.traits", []), ("'traits'", "format version 3 does not have")),
+    (_set("character.dead", False), ("'dead'", "format version 3 does not have")),
+    (_drop("character.backstory"), ("Character 1", "lacks 'backstory'")),
+    (_set("character.notes", None), ("'notes' needs a value",)),
+    (_set("character.backstory", ["a", "list"]), ("'backstory' must be text",)),
+    (_set("character.status", "missing"), ("'status' must be one of", "retired, dead")),
+    (_set("character.status", None), ("'status' needs a value",)),
+    (_set("character.xp_entries.0.at_creation", "yes"), ("XP entry 1",
+                                                         "'at_creation' must be true or false")),
+    (_drop("character.xp_entries.0.at_creation"), ("XP entry 1", "lacks 'at_creation'")),
     (_set("character.xp_available", "30"), ("'xp_available' must be a whole number",)),
     (_set("character.sheet", []), ("'sheet' must be an object",)),
     (_set("character.created_at", "2025-01-31T20:15:00"), ("time zone",)),
@@ -214,6 +222,14 @@ def rich_campaign_file(rich_demo: list[Campaign]) -> dict[str, Any]:
     (_set("campaign.members", []), ("exactly one GM",)),
     (_set("campaign.starting_xp", -1), ("'starting_xp'",)),
     (_set("characters.1.id", 1), ("Character 2 (Ben Okafor): the number 1 is used twice",)),
+    (_set("campaign.description", "d" * 501), ("'description'", "at most 500 characters")),
+    (_set("campaign.description", 7), ("'description' must be text",)),
+    (_drop("campaign.archived_at"), ("The campaign lacks 'archived_at'",)),
+    (_set("campaign.archived_at", "yesterday"), ("'archived_at' must be a date and time",)),
+    (_set("campaign.archived_at", "2025-01-31T20:15:00"), ("'archived_at'", "time zone")),
+    (_set("sessions.0.notes", "As version 2 called it"), ("Session 1", "'notes'",
+                                                          "format version 3 does not have")),
+    (_drop("sessions.0.recap"), ("Session 1 lacks 'recap'",)),
 ])
 def test_a_wrong_campaign_row_is_refused(rich_campaign_file: dict[str, Any], alice: User,
                                          nothing_written: None, change: Any,
@@ -448,3 +464,58 @@ def test_a_version_1_character_of_another_system_brings_no_trait_rows(
     document["rolls"][0]["dice"] = [6]
     refused(lambda: import_character(document, campaign, campaign.created_by),
             "at rolls[0].dice", "at most 0 items")
+
+
+# --- files of format version 2 -------------------------------------------------------------
+# A version 2 row is as version 2 wrote it: a column only version 3 has is refused there, as
+# any unknown column is, and a session's recap is still called its notes.
+
+V2 = Path(__file__).parent / "v2"
+
+
+def version_2_file(kind: str) -> dict[str, Any]:
+    """The rich demo's Maelstrom campaign, or its first character, as format version 2
+    exported them."""
+    return read_document((V2 / f"maelstrom-{kind}.sheetkeeper.json").read_bytes())
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (_set("character.backstory", "Written in a newer file"),
+     ("Character 1", "'backstory'", "format version 2 does not have")),
+    (_set("character.gm_notes", "Planted"), ("'gm_notes'", "format version 2 does not have")),
+    (_set("character.status", "dead"), ("'status'", "format version 2 does not have")),
+    (_set("character.xp_entries.0.at_creation", True),
+     ("XP entry 1", "'at_creation'", "format version 2 does not have")),
+    (_drop("character.concept"), ("Character 1 lacks 'concept'",)),
+    (_set("sessions.0.recap", "Renamed too early"), ("Session 1", "'recap'",
+                                                     "format version 2 does not have")),
+    (_drop("sessions.0.notes"), ("Session 1 lacks 'notes'",)),
+    (_set("sessions.0.notes", 7), ("Session 1", "'recap' must be text")),
+    (_set("character.xp_entries.0.kind", ["starting"]), ("XP entry 1",
+                                                         "'kind' must be text")),
+])
+def test_a_wrong_version_2_character_file_is_refused_naming_the_row_and_the_column(
+        into_the_drift: Callable[[Any], object], nothing_written: None, change: Any,
+        words: tuple[str, ...]) -> None:
+    refused(lambda: into_the_drift(changed(version_2_file("character"), change)), *words)
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (_set("campaign.description", "Newer"), ("The campaign", "'description'",
+                                              "format version 2 does not have")),
+    (_set("campaign.archived_at", None), ("'archived_at'", "format version 2 does not have")),
+    (_drop("sessions.0.notes"), ("Session 1 lacks 'notes'",)),
+    (_set("characters.1.notes", ""), ("Character 2", "'notes'",
+                                       "format version 2 does not have")),
+])
+def test_a_wrong_version_2_campaign_file_is_refused_naming_the_row_and_the_column(
+        alice: User, nothing_written: None, change: Any, words: tuple[str, ...]) -> None:
+    refused(lambda: import_campaign(changed(version_2_file("campaign"), change), alice),
+            *words)
+
+
+def test_a_version_1_file_with_a_version_3_column_is_refused(
+        version_1_file: dict[str, Any], into_the_drift: Callable[[Any], object],
+        nothing_written: None) -> None:
+    refused(lambda: into_the_drift(changed(version_1_file, _set("character.backstory", ""))),
+            "'backstory'", "format version 1 does not have")

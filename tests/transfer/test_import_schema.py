@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from campaigns.models import Campaign
 from characters.models import Character
+from core.markdown import MAX_LENGTH
 from systems.schema import import_schema
 from tests.system_fixtures import fixtures_for, selectable_systems
 from tests.transfer.test_import_refusals import counts
@@ -230,7 +231,11 @@ def test_a_session_dated_years_ahead_is_refused(rich_demo: list[Campaign],
     ("character.name", "Ro\x1bok", ("control character U+001B",)),
     ("character.name", "Ro\ud800ok", ("control character U+D800",)),
     ("character.concept", "x" * (schema.MAX_TEXT + 1), ("at character.concept",
-                                                       "at most 10000")),
+                                                       "at most 20000")),
+    ("character.concept", "x" * 201, ("'concept'", "at most 200 characters")),
+    ("character.backstory", "x" * (MAX_LENGTH + 1), ("at character.backstory",
+                                                    "at most 20000")),
+    ("character.notes", "Owes Vex\x07", ("at character.notes", "U+0007")),
 ])
 def test_text_that_is_not_a_name_is_refused(demo: list[Campaign], path: str, value: str,
                                             words: tuple[str, ...],
@@ -247,11 +252,55 @@ def test_a_campaign_without_a_name_is_refused(rich_demo: list[Campaign],
             "at campaign.name", "may not be empty")
 
 
-def test_notes_keep_their_lines(rich_demo: list[Campaign]) -> None:
+def test_written_text_keeps_its_lines(rich_demo: list[Campaign]) -> None:
     campaign = of(rich_demo, "genesys")
-    document = at(export_campaign(campaign), "sessions.0.notes", "Act one\n\tAct two\r\n")
+    lines = "Act one\n\tAct two\r\n"
+    document = export_campaign(campaign)
+    for path in ("sessions.0.recap", "characters.0.backstory", "characters.0.notes",
+                 "characters.0.gm_notes", "campaign.description"):
+        document = at(document, path, lines)
     imported = import_campaign(document, campaign.created_by)
-    assert imported.sessions.get().notes == "Act one\n\tAct two\r\n"
+    character = imported.characters.get()
+    assert imported.sessions.get().recap == lines
+    assert (character.backstory, character.notes, character.gm_notes) == (lines,) * 3
+    assert imported.description == lines
+
+
+def test_written_text_at_the_markdown_limit_is_taken(rich_demo: list[Campaign]) -> None:
+    campaign = of(rich_demo, "genesys")
+    longest = "é" * MAX_LENGTH
+    document = export_campaign(campaign)
+    for path in ("sessions.0.recap", "characters.0.backstory", "characters.0.gm_notes"):
+        document = at(document, path, longest)
+    document = at(document, "campaign.description", "d" * 500)
+    imported = import_campaign(document, campaign.created_by)
+    assert imported.sessions.get().recap == longest
+    assert imported.characters.get().gm_notes == longest
+
+
+@pytest.mark.parametrize(("path", "value", "words"), [
+    ("sessions.0.recap", "x" * (MAX_LENGTH + 1), ("at sessions[0].recap", "at most 20000")),
+    ("characters.0.gm_notes", "x" * (MAX_LENGTH + 1), ("at characters[0].gm_notes",
+                                                       "at most 20000")),
+    ("characters.0.notes", 42, ("'notes' must be text",)),
+    ("characters.0.status", "lost", ("'status' must be one of", "retired, dead")),
+    ("characters.0.status", "missing in action", ("'status'", "at most 8 characters")),
+    ("characters.0.status", True, ("'status' must be text",)),
+    ("characters.0.xp_entries.0.at_creation", 1, ("'at_creation' must be true or false",)),
+    ("campaign.description", "d" * 501, ("'description'", "at most 500 characters")),
+    ("campaign.description", "A\x00B", ("at campaign.description", "U+0000")),
+    ("campaign.archived_at", "2099-01-01T12:00:00+00:00", ("at campaign.archived_at",
+                                                           "lies in the future")),
+    ("campaign.archived_at", "1899-12-31T12:00:00+00:00", ("at campaign.archived_at",
+                                                           "before 1900")),
+    ("campaign.archived_at", 20250101, ("'archived_at' must be a date and time",)),
+])
+def test_the_written_columns_of_a_wrong_type_or_too_long_are_refused(
+        rich_demo: list[Campaign], path: str, value: Any, words: tuple[str, ...],
+        nothing_written: None) -> None:
+    campaign = of(rich_demo, "genesys")
+    document = at(export_campaign(campaign), path, value)
+    refused(lambda: import_campaign(document, campaign.created_by), *words)
 
 
 # --- sizes and numbers --------------------------------------------------------------------------
@@ -298,6 +347,10 @@ HOSTILE = {
     "forged roll": ("rolls.0.created_at", "2099-01-01T12:00:00+00:00"),
     "unknown": ("character.sheet.nickname", "Rooky"),
 }
+REFUSED = ("The file is refused at character", "The file is refused at rolls[0]",
+           # Read under a page's deeper stack, 900 levels may reach Python's recursion limit
+           # in the JSON reader itself, which refuses the file as too deeply nested.
+           "The file is not valid JSON: it is nested too deeply.")
 
 
 @pytest.mark.parametrize("hostile", list(HOSTILE))
@@ -311,8 +364,7 @@ def test_the_import_page_answers_a_hostile_file_with_its_message(
     response = client.post(f"/campaigns/{source.campaign_id}/import-character/",
                            {"file": SimpleUploadedFile("x.sheetkeeper.json", raw)})
     assert response.status_code == 200
-    assert "The file is refused at character" in response.content.decode() or \
-        "The file is refused at rolls[0]" in response.content.decode()
+    assert any(reason in response.content.decode() for reason in REFUSED)
 
 
 def test_an_accepted_file_exports_near_its_own_size(demo: list[Campaign]) -> None:

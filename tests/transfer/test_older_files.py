@@ -5,6 +5,14 @@ exported by the release before the import schema and the ``imported`` mark on ro
 (commit 28bdd72, format version 1). Those files have no ``imported`` key on their rolls: the
 schema must take them as they are, and the import still marks every roll it brings as
 imported (a file never vouches for a roll).
+
+``tests/transfer/v2/`` holds the five rich demo campaigns (tests/transfer/conftest.py: a
+session with notes, an award linked to it, an undone spend, a GM-only NPC roll, follow-ups,
+requests) and the first character of each, as its owner exports it, exported by the last
+release that wrote format version 2 (commit 3037b81). They have no description, archive
+date, backstory, notes, GM notes or status, nor a creation mark on ledger entries, and call a
+session's recap its ``notes``: each arrives with the new columns at what the file stands for
+and the notes in the recap.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from typing import Any
 import pytest
 
 from campaigns.models import Membership
-from characters.models import Character, CharacterImport
+from characters.models import Character, CharacterImport, XpEntry
 from rolls.models import Roll
 from rulesets import maelstrom
 from systems.maelstrom.sheet import health, willpower
@@ -34,6 +42,7 @@ from transfer.services import (
 )
 
 V1 = Path(__file__).parent / "v1"
+V2 = Path(__file__).parent / "v2"
 SYSTEMS = ("maelstrom", "shahquest", "shattered_world", "genesys", "three_d6")
 
 pytestmark = pytest.mark.django_db
@@ -234,7 +243,7 @@ def test_a_version_1_maelstrom_campaign_brings_its_follow_ups_npc_rolls_and_requ
 
 
 @pytest.mark.parametrize("kind", ["campaign", "character"])
-def test_a_version_1_file_exports_as_version_2_and_comes_back_the_same(
+def test_a_version_1_file_exports_as_the_current_version_and_comes_back_the_same(
         kind: str, campaign: Any, bob: Any) -> None:
     document = v1_file("maelstrom", kind)
     if kind == "campaign":
@@ -245,10 +254,131 @@ def test_a_version_1_file_exports_as_version_2_and_comes_back_the_same(
         first = export_character(import_character(document, campaign, bob))
         again = export_character(import_character(json.loads(document_json(first)),
                                                   campaign, bob))
-    assert first["version"] == again["version"] == VERSION == 2
+    assert first["version"] == again["version"] == VERSION == 3
     assert {k: v for k, v in again.items() if k != "exported_at"} == {
         k: v for k, v in first.items() if k != "exported_at"}
     for row in [first["character"]] if kind == "character" else first["characters"]:
         assert not {"traits", "merits_flaws", "willpower_current", "dead"} & set(row)
     for roll in first["rolls"]:
         assert not {"dice", "bonus_dice", "experience_die", "botches"} & set(roll)
+
+
+# --- the columns format version 3 added, in older files ------------------------------------
+# No description, not archived, nothing written, in the party; a ledger entry came with its
+# character's creation when only a creation writes its kind (as the migration marked the rows
+# already stored); a session's notes are its recap.
+
+CREATION_KINDS = {"starting", "merit", "flaw"}
+
+
+def v2_file(slug: str, kind: str) -> Any:
+    return read_document((V2 / f"{slug}-{kind}.sheetkeeper.json").read_bytes())
+
+
+def assert_defaulted(character: Character) -> None:
+    """The character has what a file before version 3 stands for."""
+    assert (character.backstory, character.notes, character.gm_notes) == ("", "", "")
+    assert character.status == Character.Status.ACTIVE and not character.is_retired
+    for kind, at_creation in character.xp_entries.values_list("kind", "at_creation"):
+        assert at_creation == (kind in CREATION_KINDS), kind
+
+
+def test_the_v2_fixtures_are_version_2_files_with_sessions_notes() -> None:
+    paths = sorted(V2.glob("*.sheetkeeper.json"))
+    assert len(paths) == 2 * len(SYSTEMS)
+    for path in paths:
+        document = json.loads(path.read_text())
+        assert document["version"] == 2, path.name
+        characters = ([document["character"]] if document["kind"] == "character"
+                      else document["characters"])
+        assert document["sessions"] and all("notes" in s and "recap" not in s
+                                            for s in document["sessions"]), path.name
+        for row in characters:
+            assert not {"backstory", "notes", "gm_notes", "status"} & set(row), path.name
+            assert all("at_creation" not in e for e in row["xp_entries"]), path.name
+        if document["kind"] == "campaign":
+            assert not {"description", "archived_at"} & set(document["campaign"])
+
+
+@pytest.mark.parametrize("slug", SYSTEMS)
+def test_a_version_2_campaign_file_imports_with_the_new_columns_at_their_defaults(
+        slug: str) -> None:
+    document = v2_file(slug, "campaign")
+
+    campaign = import_campaign(document, UserFactory(username="restorer"))
+
+    assert campaign.ruleset == slug
+    assert (campaign.description, campaign.archived_at) == ("", None)
+    assert campaign.invite_token, "not archived: a fresh invite link"
+    assert [s.recap for s in campaign.sessions.order_by("pk")] == [
+        s["notes"] for s in document["sessions"]]
+    assert campaign.sessions.get().recap == "The heist goes wrong."
+    characters = list(campaign.characters.order_by("pk"))
+    assert [c.name for c in characters] == [c["name"] for c in document["characters"]]
+    for character, row in zip(characters, document["characters"], strict=True):
+        assert_defaulted(character)
+        assert character.in_play
+        assert character.xp_entries.count() == len(row["xp_entries"])
+        assert character.xp_entries.filter(session__isnull=False).exists() == any(
+            e["session"] for e in row["xp_entries"])
+    assert campaign.rolls.count() == len(document["rolls"])
+    assert not campaign.rolls.filter(imported=False).exists()
+    assert campaign.requested_rolls.count() == len(document["requested_rolls"])
+
+
+@pytest.mark.parametrize("slug", SYSTEMS)
+def test_a_version_2_character_file_imported_by_a_player_awaits_the_gm_with_the_defaults(
+        slug: str) -> None:
+    document = v2_file(slug, "character")
+    gm, player = UserFactory(username="gm"), UserFactory(username="player")
+    campaign = CampaignFactory(ruleset=slug, created_by=gm)
+    Membership.objects.create(campaign=campaign, user=player, role=Membership.Role.PLAYER)
+
+    character = import_character(document, campaign, player)
+
+    assert character.review == Character.Review.PENDING
+    assert character.name == document["character"]["name"]
+    assert_defaulted(character)
+    assert character.unlinked_awards == 1, "its award's session was another campaign's"
+    record = CharacterImport.objects.get(character=character)
+    assert record.file_version == 2
+    assert record.sessions == [{"date": "2025-03-14", "title": "Night one", "linked": False}]
+
+
+@pytest.mark.parametrize("slug", SYSTEMS)
+def test_a_version_1_file_imports_with_the_new_columns_at_their_defaults(slug: str) -> None:
+    campaign = import_campaign(v1_file(slug, "campaign"), UserFactory(username="restorer"))
+
+    assert (campaign.description, campaign.archived_at) == ("", None)
+    for character in campaign.characters.all():
+        assert_defaulted(character)
+    if slug == "maelstrom":  # the others' demo characters of then had no ledger yet
+        entries = XpEntry.objects.filter(character__campaign=campaign)
+        assert set(entries.filter(at_creation=True).values_list("kind", flat=True)) == {
+            "starting", "flaw", "merit"}
+
+
+@pytest.mark.parametrize("kind", ["campaign", "character"])
+@pytest.mark.parametrize("slug", SYSTEMS)
+def test_a_version_2_file_exports_as_the_current_version_and_comes_back_the_same(
+        slug: str, kind: str) -> None:
+    document = v2_file(slug, kind)
+    gm = UserFactory(username="gm")
+    if kind == "campaign":
+        first = export_campaign(import_campaign(document, gm))
+        again = export_campaign(import_campaign(json.loads(document_json(first)), gm))
+    else:
+        campaign = CampaignFactory(ruleset=slug, created_by=gm)  # seats gm as its GM
+        first = export_character(import_character(document, campaign, gm))
+        again = export_character(import_character(json.loads(document_json(first)),
+                                                  campaign, gm))
+    assert first["version"] == again["version"] == VERSION == 3
+    assert {k: v for k, v in again.items() if k != "exported_at"} == {
+        k: v for k, v in first.items() if k != "exported_at"}
+    if kind == "campaign":  # a character import adds no session to its campaign
+        assert [s["recap"] for s in first["sessions"]] == [
+            s["notes"] for s in document["sessions"]]
+    assert all("notes" not in s for s in first["sessions"])
+    for row in [first["character"]] if kind == "character" else first["characters"]:
+        assert (row["backstory"], row["notes"], row["gm_notes"], row["status"]) == (
+            "", "", "", "")

@@ -89,13 +89,17 @@ def assert_all_imported(rolls: Any) -> None:
     assert not rolls.filter(imported=False).exists()
 
 
-def assert_same_character(imported: Character, source: Character) -> None:
+def assert_same_character(imported: Character, source: Character, *, by_gm: bool = True
+                          ) -> None:
     """Row by row: the columns and sheet (a Maelstrom character's traits, merits and flaws and
     tracks among it), balances and ledger sums, the ledger's links, and every roll with its
-    whole result."""
+    whole result. Imported ``by_gm`` it keeps the GM's notes; otherwise it has none."""
     imported = Character.objects.get(pk=imported.pk)
     source = Character.objects.get(pk=source.pk)
     for name in FIELDS[Character]:
+        if name == "gm_notes" and not by_gm:
+            assert imported.gm_notes == "", "a player's import brings no GM notes"
+            continue
         assert getattr(imported, name) == getattr(source, name), name
     sums = ("available_delta", "total_delta", "banked_delta")
     assert (imported.xp_entries.aggregate(*(Sum(s) for s in sums))
@@ -176,18 +180,24 @@ def test_every_demo_campaign_comes_back_the_same_under_its_new_gm(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("by", ["owner", "gm"])
 def test_every_demo_character_comes_back_the_same_in_its_own_campaign(
-        campaigns: list[Campaign]) -> None:
+        campaigns: list[Campaign], by: str) -> None:
+    """Exported and imported by its owner (no GM notes in either file) or by its GM (GM notes
+    and GM-only rolls in both)."""
     characters = Character.objects.order_by("pk")
     # Two Maelstrom characters, one in each other system.
     assert characters.count() == len(registry.RULESETS) + 1
     for source in list(characters):
-        document = export_character(source)
-        imported = import_character(through_a_file(document), source.campaign, source.owner)
-        again = export_character(imported)
-        assert comparable(again) == as_imported_by(document, source.owner.username), source
+        by_gm = by == "gm"
+        person = source.campaign.created_by if by_gm else source.owner
+        document = export_character(source, for_gm=by_gm)
+        assert ("gm_notes" in document["character"]) is by_gm
+        imported = import_character(through_a_file(document), source.campaign, person)
+        again = export_character(imported, for_gm=by_gm)
+        assert comparable(again) == as_imported_by(document, person.username), source
         assert imported.unlinked_awards == 0
-        assert_same_character(imported, source)
+        assert_same_character(imported, source, by_gm=by_gm)
 
 
 @pytest.mark.django_db
@@ -212,14 +222,16 @@ def test_a_character_joins_another_campaign_of_its_system_with_everything_but_th
         target = campaign_create(name="Elsewhere", ruleset=source_campaign.ruleset,
                                  starting_xp=0, gm=dana)
         Membership.objects.create(campaign=target, user=erin)
-        document = export_character(source)
+        document = export_character(source)  # a GM's file: GM notes and all
         imported = import_character(through_a_file(document), target, erin)
         assert imported.campaign == target and imported.owner == erin
+        assert imported.gm_notes == "", "erin is not the GM here: the notes stay out"
         # The session was the other campaign's: the award keeps its XP and reason.
         assert imported.unlinked_awards == 1
         assert not target.sessions.exists()
         expected = as_imported_by(document, "erin")
         expected["sessions"] = []
+        expected["character"]["gm_notes"] = ""
         for entry in expected["character"]["xp_entries"]:
             entry["session"] = None
         assert comparable(export_character(imported)) == expected, source_campaign.ruleset

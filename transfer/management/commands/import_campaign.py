@@ -48,6 +48,9 @@ class Command(BaseCommand):
                                        keep_users=options["keep_users"])
         except TransferError as exc:
             raise CommandError(f"Nothing was imported: {exc}") from None
+        archived = (" It is archived, as the file says: its GM restores it to play on."
+                    if campaign.is_archived else "")
         self.stdout.write(self.style.SUCCESS(
             f"Imported {campaign.name} as campaign {campaign.pk} with "
-            f"{campaign.characters.count()} characters; {gm.get_username()} is its GM."))
+            f"{campaign.characters.count()} characters; {gm.get_username()} is its GM."
+            f"{archived}"))
