@@ -96,6 +96,12 @@ class AsgiLiveServer:
 def asgi_server(django_db_setup, django_db_blocker) -> Iterator[AsgiLiveServer]:  # type: ignore[no-untyped-def]
     """The ASGI live server (daphne) for the whole session; tests that use it must commit
     their data (``django_db(transaction=True)``) for the server's process to see it."""
+    from django.conf import settings
+
+    # Every journey signs its people up from one address (127.0.0.1), more than the ten an
+    # hour a real address may: the server, forked from this process, gets a budget for the
+    # whole session. The limit itself is tested in tests/test_abuse_limits.py.
+    settings.SIGNUP_RATE = "200/h"
     with django_db_blocker.unblock():
         server = AsgiLiveServer()
     yield server

@@ -6,7 +6,9 @@ fixtures' ``matrix_roll``), XP spent (so an undo is offered) and an open roll re
 a second player with a character of her own (so the GM's page offers "Remove") who has
 imported a copy of Bob's character, awaiting the GM (so the GM's page links its review, with
 the accept and refuse forms); Carol is a stranger holding the invite link (so the join page
-offers "Join"). A session of play is open (so its award grid is shown). Everything is made
+offers "Join"). A session of play is open (so its award grid is shown). Dora also has a
+retired character, and Alice a finished (archived) campaign, so the forms that bring them
+back are shown. Everything is made
 through the same services the pages use, for every system alike: what differs is the
 system's demo and its tests/systems/<slug>/fixtures.py.
 """
@@ -18,9 +20,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 import systems
-from campaigns.models import Campaign, Session
+from campaigns.models import Campaign, Membership, Session
 from characters import services as character_services
 from characters.models import Character, XpEntry
 from rolls import services as roll_services
@@ -94,6 +97,14 @@ def build_world(system: str) -> World:
     # world should not stand or fall with how a system's requests travel.
     document = export_character(Character.objects.get(pk=character.pk))
     import_character({**document, "requested_rolls": []}, campaign, second)
+    # Forms that only show for what has ended: the GM's "Bring back" on a retired character
+    # of Dora's, and "Restore" on the settings page of a finished campaign of Alice's.
+    Character.objects.create(campaign=campaign, owner=second, name="Old Hand",
+                             sheet=character.sheet, status=Character.Status.RETIRED)
+    finished = Campaign.objects.create(name="Finished fuzz table", ruleset=system,
+                                       created_by=gm, system_data=campaign.system_data,
+                                       archived_at=timezone.now())
+    Membership.objects.create(campaign=finished, user=gm, role=Membership.Role.GM)
     return World(system=system, campaign=Campaign.objects.get(pk=campaign.pk), gm=gm,
                  player=player, second_player=second, stranger=stranger,
                  character=Character.objects.get(pk=character.pk), session=session)

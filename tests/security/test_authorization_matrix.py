@@ -49,7 +49,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
+from campaigns.models import Campaign
 from tests.security import urlmap
 from tests.security.urlmap import HOME_SYSTEM, ROLES, Plan, Target, World
 from tests.system_fixtures import SystemFixtures, SystemPage, fixtures_for, form_data
@@ -139,6 +141,12 @@ TABLE: dict[str, Row] = {
     "password_reset_done": Row(get=EVERYONE_200, post=NOT_ALLOWED),
     "password_reset_confirm": Row(get=EVERYONE_200, post=EVERYONE_200),
     "password_reset_complete": Row(get=EVERYONE_200, post=NOT_ALLOWED),
+    # The display name: anyone logged in, their own row only.
+    "account-display-name": Row(get=NOT_ALLOWED, post="login 302+ 302+ 302+ 302+ 302+"),
+    # Deleting one's account asks for the password (the matrix's users have none that
+    # matches: the page again, nothing written); the GM of a table with other members is
+    # refused outright (409) until they hand the seat over or end the campaign.
+    "account-delete": Row(get=LOGGED_IN_200, post="login 200 200 200 409 200"),
     "campaigns:campaign-list": Row(get=LOGGED_IN_200, post=LOGGED_IN_200),
     "campaigns:campaign-create": Row(get=LOGGED_IN_200, post="login 302+ 302+ 302+ 302+ 302+"),
     # --- a campaign
@@ -148,12 +156,23 @@ TABLE: dict[str, Row] = {
     "campaigns:campaign-invite-renew": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "campaigns:campaign-invite-revoke": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "campaigns:membership-remove": Row(get=GM_200, post=GM_WRITES),
+    # A campaign's life: the GM's settings, seat, archive and deletion (deleting asks for the
+    # campaign's name, typed); a player leaves (the GM is told to hand the seat over first:
+    # nothing written). Restoring a campaign that is not archived changes nothing.
+    "campaigns:campaign-settings": Row(get=GM_200, post=GM_WRITES),
+    "campaigns:campaign-handover": Row(get=GM_200, post=GM_WRITES),
+    "campaigns:campaign-leave": Row(get="login 404 200 200 200 404",
+                                    post="login 404 302+ 302+ 302 404"),
+    "campaigns:campaign-archive": Row(get=GM_200, post=GM_WRITES),
+    "campaigns:campaign-restore": Row(get=NOT_ALLOWED, post="login 404 404 404 302 404"),
+    "campaigns:campaign-delete": Row(get=GM_200, post=GM_WRITES),
     # Whoever holds the link may join; members are sent to the campaign ("already a member").
     "campaigns:campaign-join": Row(get="login 200 302 302 302 200",
                                    post="login 302+ 302 302 302 302+",
                                    outsiders_read=frozenset({"campaign"})),
     "table:session-list": Row(get=MEMBERS_200, post=GM_WRITES),
     "table:session-detail": Row(get=MEMBERS_200, post=GM_WRITES),
+    "table:session-recap": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "rolls:roll-list": Row(get=MEMBERS_200, post=MEMBERS_200),
     "rolls:npc-roll-create": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "rolls:requested-roll-create": Row(get=NOT_ALLOWED, post=GM_WRITES),
@@ -168,6 +187,16 @@ TABLE: dict[str, Row] = {
     "characters:character-action": Row(get=NOT_ALLOWED, post=by_action(CHARACTER_WRITES,
                                                                        GM_WRITES)),
     "characters:character-xp": Row(get=CHARACTER_200, post=CHARACTER_200),
+    # A character's life: its player and the GM write its name, concept, backstory and notes
+    # and retire it; the GM's notes, moving it to another player and bringing it back are the
+    # GM's (restoring one in the party changes nothing). Deleting is refused (409) for a
+    # character with a history: the world's has rolls and spends.
+    "characters:character-edit": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
+    "characters:character-gm-notes": Row(get=GM_200, post=GM_WRITES),
+    "characters:character-retire": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
+    "characters:character-restore": Row(get=NOT_ALLOWED, post="login 404 404 404 302 404"),
+    "characters:character-delete": Row(get=CHARACTER_200, post="login 404 404 409 409 404"),
+    "characters:character-move": Row(get=GM_200, post=GM_WRITES),
     "characters:character-xp-award": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "characters:character-xp-spend": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
     "characters:character-xp-undo": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
@@ -328,6 +357,21 @@ PAYLOADS: dict[str, Payload] = {
     "table:campaign-system-action": _action_data("campaign_actions"),
     "table:session-list": lambda *_: {"date": "2026-02-03", "title": "Matrix session"},
     "table:session-detail": lambda *_: {"amount_all": "2", "reason_all": "Matrix"},
+    "table:session-recap": lambda *_: {"recap": "Matrix *recap*"},
+    "campaigns:campaign-settings": lambda *_: {"name": "Matrix renamed table",
+                                               "description": "Matrix", "starting_xp": "40"},
+    "campaigns:campaign-handover": lambda plan, target, world: {
+        "membership": str(_table(target).membership.pk)},
+    "campaigns:campaign-delete": lambda plan, target, world: {
+        "name": _table(target).campaign.name},
+    "account-display-name": lambda *_: {"first_name": "Matrix name"},
+    "account-delete": lambda *_: {"password": "not-the-password"},
+    "characters:character-edit": lambda *_: {"name": "Matrix renamed", "concept": "",
+                                             "backstory": "Matrix past", "notes": ""},
+    "characters:character-gm-notes": lambda *_: {"gm_notes": "Matrix GM note"},
+    "characters:character-retire": lambda *_: {"status": "retired"},
+    "characters:character-move": lambda plan, target, world: {
+        "to_user": str(world.users["player"].pk)},
     "rolls:npc-roll-create": lambda plan, *_: {
         "text": urlmap.quick_roll_example(plan.system or HOME_SYSTEM)},
     "rolls:requested-roll-create": lambda plan, *_: {
@@ -483,6 +527,65 @@ def _assert_no_leak(response: Any, plan: Plan, target: Target, world: World, rol
             readable = {table.campaign.name} if "campaign" in row.outsiders_read else set()
             leaked |= {s for s in table.secrets if s and s in body} - readable
     assert not leaked - in_url, f"{target.url} as {role} shows {sorted(leaked - in_url)}"
+
+
+# --- an archived campaign: read-only for everyone ------------------------------------------
+
+ARCHIVE_WRITABLE = frozenset({"campaigns:campaign-restore", "campaigns:campaign-delete"})
+"""The only writes an archived campaign takes: the GM's restore and deletion."""
+
+ARCHIVE_CASES = [
+    (plan, role) for plan in PLANS
+    if plan.key in TABLE and plan.system is not None and plan.key not in ARCHIVE_WRITABLE
+    for role in ROLES if TABLE[plan.key].expect(plan, "POST")[ROLES.index(role)].endswith("+")
+]
+"""Every write a member may make inside a campaign (the ``+`` cells of the table's POST
+lines, each system's own pages included), by whoever may make it."""
+
+
+@pytest.mark.parametrize(("plan", "role"), ARCHIVE_CASES,
+                         ids=[f"{plan.label}-{role}" for plan, role in ARCHIVE_CASES])
+def test_an_archived_campaign_refuses_every_write(world: World, plan: Plan, role: str) -> None:
+    """The same POST that writes in the matrix above, sent once the campaign is archived:
+    403, nothing written, and the member told why (campaigns/archive.py)."""
+    target = urlmap.concrete_url(plan, world)
+    _prepare(plan, target, world)
+    Campaign.objects.filter(pk=_table(target).campaign.pk).update(archived_at=timezone.now())
+    before = urlmap.snapshot()
+
+    payload = PAYLOADS.get(plan.key)
+    response = world.client(role).post(target.url,
+                                       payload(plan, target, world) if payload else {})
+
+    assert response.status_code == 403, (target.url, response.status_code)
+    assert "is archived" in response.content.decode()
+    assert not urlmap.changed_tables(before, urlmap.snapshot())
+
+
+def test_archived_writes_are_asked_of_every_kind_of_url() -> None:
+    """The archive test above is not empty by accident: it covers a campaign's own pages,
+    a character's, a roll's and an import's."""
+    keys = {plan.key for plan, _ in ARCHIVE_CASES}
+    assert {"table:session-list", "characters:character-xp-spend", "rolls:roll-act",
+            "transfer:character-import", "campaigns:campaign-settings"} <= keys
+
+
+SYSTEM_PAGE_PLANS = [plan for plan in PLANS if plan.key in SYSTEM_PAGES
+                     and plan.system == urlmap.page_system(plan.route)]
+
+
+@pytest.mark.parametrize("plan", SYSTEM_PAGE_PLANS, ids=[p.label for p in SYSTEM_PAGE_PLANS])
+def test_a_systems_own_pages_refuse_posts_in_an_archived_campaign(world: World, plan: Plan
+                                                                  ) -> None:
+    """A system's own pages (Maelstrom's creation steps keep their draft in the session, so
+    the table above sees no write of theirs) are refused like the rest once archived."""
+    target = urlmap.concrete_url(plan, world)
+    Campaign.objects.filter(pk=_table(target).campaign.pk).update(archived_at=timezone.now())
+
+    response = world.client("owner").post(target.url, _page_data(plan, target, world))
+
+    assert response.status_code == 403, (target.url, response.status_code)
+    assert "is archived" in response.content.decode()
 
 
 # --- the admin with the permissions -----------------------------------------------------------

@@ -360,7 +360,8 @@ class Table:
     page's purchase form posts it (tests/system_fixtures.py's ``purchases``).
     ``secrets``: what no one outside the campaign may read (its name, the character's name
     and concept, the session's title, the invite token). ``gm_secrets``: what only the GM may
-    read (the invite token, the GM-only roll's link and tag).
+    read (the invite token, the GM-only roll's link and tag, the GM's notes on the character,
+    which its owner may not read either).
     """
 
     system: str
@@ -471,7 +472,8 @@ def _table(system: str, *, gm: Any, owner: Any, player: Any) -> Table:
     _prepare_campaign(campaign, gm)
     membership = Membership.objects.create(campaign=campaign, user=player)
     Character.objects.filter(pk=character.pk).update(
-        name=f"Secret {label} Hero QX7", concept=f"Concealed {label} concept QX7")
+        name=f"Secret {label} Hero QX7", concept=f"Concealed {label} concept QX7",
+        backstory=f"A **hidden** {label} past QX7", gm_notes=f"GM whisper about {label} QX7")
     character_services.xp_award(character=character, amount=40, reason="Matrix award", by=gm)
     character = Character.objects.get(pk=character.pk)
 
@@ -494,9 +496,9 @@ def _table(system: str, *, gm: Any, owner: Any, player: Any) -> Table:
         system=system, campaign=campaign, character=character, membership=membership,
         session=session, spend=spend, rolls=rolls, buy=(key, cost),
         secrets=(campaign.name, character.name, character.concept, session.title,
-                 campaign.invite_token),
+                 campaign.invite_token, "hidden</strong> " + label),
         gm_secrets=(campaign.invite_token, f'href="{rolls["gm-roll"].get_absolute_url()}"',
-                    '<span class="tag">GM only</span>'),
+                    '<span class="tag">GM only</span>', character.gm_notes),
     )
 
 
