@@ -253,6 +253,13 @@ class SheetSystem:
     rule_earning: ClassVar[str] = "Earning experience"
     """What the shared award services cite when they refuse an award (an amount out of
     range, no reason): the system's own rule for earning XP."""
+    creation_entry_kinds: ClassVar[tuple[str, ...]] = ("starting",)
+    """The ``XpEntry.Kind`` values only a character's creation writes in this system (its
+    starting XP; Maelstrom's merits and flaws too). Where a ledger entry's creation mark
+    (``XpEntry.at_creation``) cannot be taken as recorded, it is read from its kind: an
+    export file of format version 2, which had no mark, and a player's import, whose file is
+    the player's word (``transfer.services``). A purchase made while building a character
+    cannot be told from a later one by its kind, so there it counts as later."""
     actions: Mapping[str, TrackAction] = field(default_factory=dict)
     campaign_actions: Mapping[str, CampaignAction] = field(default_factory=dict)
     roll_actions: Mapping[str, RollAction] = field(default_factory=dict)
@@ -331,6 +338,15 @@ class SheetSystem:
     def creation_xp(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> int:
         """Starting XP in the ledger (0 where the system starts with none)."""
         return 0
+
+    def in_creation(self, character: Character) -> bool:
+        """Whether ``character`` is still being built after its row was written (Genesys
+        spends its starting XP on the XP page until its creation is finished), so that what
+        the XP services write meanwhile is marked as its creation's (``XpEntry.at_creation``)
+        and does not keep it from being deleted. Reads the sheet, no queries. False by
+        default: a character is built in one step (a form, or pages of the system's own
+        that write it whole)."""
+        return False
 
     def check_sheet(self, sheet: dict[str, Any], campaign: Campaign) -> None:
         """Refuse a stored sheet the rules could never have produced (seven dots, a d7, a

@@ -92,14 +92,11 @@ ADDED_IN_3: dict[type[models.Model], dict[str, Any]] = {
 }
 """The columns format version 3 added, with the value a version 2 file stands for: no
 description, not archived, nothing written, in the party; a ledger entry came with its
-character's creation when its kind is one only creation writes (:data:`CREATION_KINDS`)."""
-
-CREATION_KINDS = frozenset(kind.value for kind in (XpEntry.Kind.STARTING, XpEntry.Kind.MERIT,
-                                                   XpEntry.Kind.FLAW))
-"""The ledger entries only a character's creation writes: an older file's entries of these
-kinds came with the creation (``at_creation``), as the migration that added the column marked
-the rows already stored (characters/migrations/0006); a purchase made while building a
-character cannot be told from a later one there, so it counts as later, as in the database."""
+character's creation when its kind is one only creation writes in its system
+(:attr:`systems.SheetSystem.creation_entry_kinds`, as the migration that added the column
+marked the rows already stored, characters/migrations/0006), which the import sets over the
+``False`` here; a purchase made while building a character cannot be told from a later one
+there, so it counts as later, as in the database."""
 
 RENAMED_IN_3: dict[type[models.Model], dict[str, str]] = {
     Session: {"notes": "recap"},

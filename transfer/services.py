@@ -25,7 +25,8 @@ The document, format version 3 (docs/backup.md describes it for people)::
 Every system's character keeps its whole sheet in ``sheet``, every roll its dice in ``result``
 and every request its pool in ``data`` and ``description``. A character's ``gm_notes`` are the
 GM's alone: a file exported by anyone else leaves the key out, and an import by anyone but the
-campaign's GM ignores it (:data:`~transfer.format.GM_ONLY_FIELDS`).
+campaign's GM ignores it (:data:`~transfer.format.GM_ONLY_FIELDS`); such an import also
+takes a ledger entry's creation mark only for the kinds a creation alone writes.
 
 Older files are read into the current document they stand for, then checked and written
 exactly as one. Format version 2 had no description or archive date on the campaign, nothing
@@ -83,7 +84,6 @@ from rulesets.errors import RuleError
 from transfer import checks, schema
 from transfer.format import (
     ADDED_IN_3,
-    CREATION_KINDS,
     FIELDS,
     FORMAT,
     GM_ONLY_FIELDS,
@@ -351,10 +351,13 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
     trusted for"): every roll it brings is marked ``imported``, and a player's character
     arrives awaiting the GM (``Character.Review.PENDING``: no roll, no XP, no request until
     the GM accepts it, :func:`import_decide`) and without GM notes, whatever the file holds
-    (a player cannot plant them). The GM's own import is accepted at once, by them, with the
-    file's GM notes. A retired or dead character arrives so (out of the party). Either way a
-    :class:`~characters.models.CharacterImport` records who brought it, when, and what the
-    file says of when and where it was exported.
+    (a player cannot plant them); a ledger entry the file marks as the creation's keeps the
+    mark only when its kind is one only a creation writes
+    (:attr:`systems.SheetSystem.creation_entry_kinds`), so a player cannot make imported
+    history deletable. The GM's own import is accepted at once, by them, with the file's GM
+    notes and creation marks. A retired or dead character arrives so (out of the party).
+    Either way a :class:`~characters.models.CharacterImport` records who brought it, when,
+    and what the file says of when and where it was exported.
 
     Args:
         data: the decoded document (:func:`read_document`).
@@ -389,6 +392,14 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
         for plan_row in plan.characters:
             for name, value in GM_ONLY_FIELDS[Character].items():
                 setattr(plan_row.character, name, value)
+        # Nor does a player's file decide which entries came with the creation: the mark
+        # lets the character be deleted with them, so a file marking its awards would make
+        # its history deletable. An entry keeps it only when its kind is one only a creation
+        # writes, as a file without marks is read; the file may still leave it off.
+        kinds = systems.for_campaign(campaign).creation_entry_kinds
+        for plan_row in plan.characters:
+            for entry in plan_row.entries:
+                entry.row.at_creation = entry.row.at_creation and entry.row.kind in kinds
 
     def write() -> Character:
         written = plan.write_rows(
@@ -576,8 +587,9 @@ def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
     (:data:`~transfer.format.RENAMED_IN_3`) and the columns version 3 added take the value
     the file stands for (:data:`~transfer.format.ADDED_IN_3`): no description, not archived,
     nothing written, in the party, and a ledger entry came with its character's creation
-    when only a creation writes its kind (:data:`~transfer.format.CREATION_KINDS`, as the
-    migration marked stored rows). Rolls and requests did not change. The values themselves
+    when only a creation writes its kind in the file's system
+    (:attr:`systems.SheetSystem.creation_entry_kinds`, as the migration marked stored
+    rows). Rolls and requests did not change. The values themselves
     are checked afterwards, with the rest of the document.
 
     Args:
@@ -600,6 +612,7 @@ def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
             row[new] = row.pop(old)
         row.update(ADDED_IN_3.get(model, {}))
 
+    creation_kinds = systems.for_ruleset(document["system"]).creation_entry_kinds
     if document["kind"] == "character":
         characters = [_object(document["character"], "The character")]
     else:
@@ -616,7 +629,7 @@ def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
             upgrade(XpEntry, _object(entry, f"{where}'s XP entry {j}"),
                     f"{where}'s XP entry {j}", ("id", "reverses", "session", "created_by"))
             kind = entry["kind"]  # any JSON value yet: its column's check comes later
-            entry["at_creation"] = isinstance(kind, str) and kind in CREATION_KINDS
+            entry["at_creation"] = isinstance(kind, str) and kind in creation_kinds
     return document
 
 

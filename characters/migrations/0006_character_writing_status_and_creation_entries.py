@@ -5,10 +5,12 @@ came with the character's creation (it may be deleted while it has no others).""
 
 from django.db import migrations, models
 
-# Entries only a character's creation ever wrote: its starting XP, and Maelstrom's merits and
-# flaws. A purchase made while building a character cannot be told apart from a later one in
-# rows written before this migration, so those count as later: such a character can be
-# retired rather than deleted, which loses nothing.
+# The kinds only a creation writes: starting XP, merits and flaws (today each system says
+# which are its own, SheetSystem.creation_entry_kinds; a migration must not import the live
+# registry, whose code changes after it, so it keeps the list as it stood when it was written).
+# A purchase made while building a character cannot be told apart from a later one in rows
+# written before this migration, so those count as later: such a character can be retired
+# rather than deleted, which loses nothing.
 CREATION_KINDS = ("starting", "merit", "flaw")
 
 

@@ -108,6 +108,12 @@ class GenesysSystem(SheetSystem):
         110), spent on the XP page: characteristics during creation, then skills."""
         return int(campaign.starting_xp)
 
+    def in_creation(self, character: Character) -> bool:
+        """The sheet's creation flag: until its player (or the GM) finishes creation, the
+        starting XP is being spent on the XP page (Genesys Core Rulebook, Step 4), and those
+        purchases and their undos are the creation's."""
+        return bool(read_sheet(character)["creation"])
+
     def check_sheet(self, sheet: dict[str, Any], campaign: Campaign) -> None:
         """Characteristics, skill ranks and tracks in the rules' ranges (:func:`check_sheet`).
         Raises RuleError naming the first value refused."""

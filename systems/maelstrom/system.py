@@ -167,6 +167,9 @@ class Maelstrom(SheetSystem):
 
     rule_spending = RULE_SPENDING
     rule_earning = "Maelstrom rules.md, Earning Experience"
+    # The creation steps write the starting XP, then a line for each merit and flaw chosen
+    # (systems.maelstrom.creation); nothing after creation writes those kinds.
+    creation_entry_kinds = ("starting", "merit", "flaw")
 
     # --- creation --------------------------------------------------------------------------
 

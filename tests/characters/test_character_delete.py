@@ -13,7 +13,9 @@ from characters.models import Character, XpEntry
 from characters.services import DeleteBlockers
 from rolls.models import RequestedRoll, Roll
 from rulesets.errors import RuleError
+from systems.genesys.system import SYSTEM as GENESYS
 from tests.helpers import text_of
+from tests.systems.genesys import test_genesys_cast as genesys_cast
 
 pytestmark = pytest.mark.django_db
 
@@ -185,3 +187,73 @@ def test_the_service_checks_again_and_refuses(bob, fresh_character, alice) -> No
 def test_the_explanation_counts_what_it_has(blockers, sentence) -> None:  # type: ignore[no-untyped-def]
     assert blockers.explain("Rook") == sentence
     assert bool(blockers) is bool(sentence)
+
+
+# --- A character built over several steps --------------------------------------------------
+# Genesys spends its starting XP on the XP page while the sheet says it is in creation; those
+# purchases and their undos are the creation's, not history (SheetSystem.in_creation).
+
+gx_campaign, kes = genesys_cast.gx_campaign, genesys_cast.kes
+
+
+def spend_during_creation(character: Character, by) -> None:  # type: ignore[no-untyped-def]
+    """Agility, Ranged and Perception bought with the starting XP, the last one undone."""
+    for key in ("characteristic:Agility", "skill:Ranged", "skill:Perception"):
+        spend = services.xp_spend(character=character, key=key, by=by)
+    services.xp_undo(entry=spend, by=by, as_gm=False)
+
+
+def finish_creation(character: Character, by) -> None:  # type: ignore[no-untyped-def]
+    services.sheet_change(character=character, action=GENESYS.actions["finish-creation"],
+                          data={}, by=by)
+
+
+def test_what_is_bought_and_undone_during_creation_is_the_creations(bob, kes) -> None:  # type: ignore[no-untyped-def]
+    spend_during_creation(kes, bob)
+
+    marks = list(kes.xp_entries.order_by("pk").values_list("kind", "at_creation"))
+    assert marks == [("starting", True), ("spend", True), ("spend", True), ("spend", True),
+                     ("reversal", True)]
+    assert not services.delete_blockers(kes)
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_character_whose_starting_xp_was_spent_during_creation_may_be_deleted(
+        client_for, bob, gx_campaign, kes, htmx) -> None:  # type: ignore[no-untyped-def]
+    spend_during_creation(kes, bob)
+    client = client_for(bob, htmx=htmx)
+    assert 'class="danger"' in client_for(bob).get(delete_url(kes)).content.decode()
+
+    response = client.post(delete_url(kes))
+
+    location = response["HX-Redirect"] if htmx else response["Location"]
+    assert location == gx_campaign.get_absolute_url()
+    assert not Character.objects.filter(pk=kes.pk).exists()
+    assert not XpEntry.objects.filter(character_id=kes.pk).exists()
+
+
+def test_a_spend_after_creation_is_finished_keeps_it(client_for, bob, kes) -> None:  # type: ignore[no-untyped-def]
+    spend_during_creation(kes, bob)
+    finish_creation(kes, bob)
+    assert not services.delete_blockers(kes), "finishing creation writes no ledger entry"
+
+    services.xp_spend(character=kes, key="skill:Stealth", by=bob)
+
+    assert services.delete_blockers(kes) == DeleteBlockers(entries=1)
+    response = client_for(bob).post(delete_url(kes))
+    assert response.status_code == 409
+    assert "Kestrel has 1 ledger entry since its creation" in text_of(response)
+    assert Character.objects.filter(pk=kes.pk).exists()
+
+
+def test_undoing_a_creation_purchase_after_creation_is_finished_keeps_it(alice, bob,
+                                                                         kes) -> None:  # type: ignore[no-untyped-def]
+    services.xp_spend(character=kes, key="skill:Ranged", by=bob)
+    finish_creation(kes, bob)
+    spend = kes.xp_entries.get(kind=XpEntry.Kind.SPEND)
+
+    undo = services.xp_undo(entry=spend, by=alice, as_gm=True)
+
+    assert spend.at_creation and not undo.at_creation
+    with pytest.raises(RuleError, match="Kestrel has 1 ledger entry since its creation"):
+        services.character_delete(character=kes, by=bob)

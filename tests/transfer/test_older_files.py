@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+import systems
 from campaigns.models import Membership
 from characters.models import Character, CharacterImport, XpEntry
 from rolls.models import Roll
@@ -266,9 +267,7 @@ def test_a_version_1_file_exports_as_the_current_version_and_comes_back_the_same
 # --- the columns format version 3 added, in older files ------------------------------------
 # No description, not archived, nothing written, in the party; a ledger entry came with its
 # character's creation when only a creation writes its kind (as the migration marked the rows
-# already stored); a session's notes are its recap.
-
-CREATION_KINDS = {"starting", "merit", "flaw"}
+# already stored, in the system's own list of those kinds); a session's notes are its recap.
 
 
 def v2_file(slug: str, kind: str) -> Any:
@@ -279,8 +278,9 @@ def assert_defaulted(character: Character) -> None:
     """The character has what a file before version 3 stands for."""
     assert (character.backstory, character.notes, character.gm_notes) == ("", "", "")
     assert character.status == Character.Status.ACTIVE and not character.is_retired
+    kinds = systems.for_campaign(character.campaign).creation_entry_kinds
     for kind, at_creation in character.xp_entries.values_list("kind", "at_creation"):
-        assert at_creation == (kind in CREATION_KINDS), kind
+        assert at_creation == (kind in kinds), kind
 
 
 def test_the_v2_fixtures_are_version_2_files_with_sessions_notes() -> None:

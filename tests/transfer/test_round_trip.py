@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.db.models import Sum
 
+import systems
 from campaigns.models import Campaign, Membership
 from campaigns.services import campaign_create
 from characters.ledger import banked_xp
@@ -78,6 +79,17 @@ def as_imported_by(document: dict[str, Any], username: str) -> dict[str, Any]:
     return result
 
 
+def with_a_players_creation_marks(document: dict[str, Any]) -> dict[str, Any]:
+    """A character document as a player's import gives it back: a ledger entry keeps its
+    creation mark only when its kind is one its system's creation alone writes (a player's
+    file cannot make a purchase or an award the creation's)."""
+    result = copy.deepcopy(document)
+    kinds = systems.for_ruleset(result["system"]).creation_entry_kinds
+    for entry in result["character"]["xp_entries"]:
+        entry["at_creation"] = entry["at_creation"] and entry["kind"] in kinds
+    return result
+
+
 def rows(queryset: Any, model: type) -> list[tuple[Any, ...]]:
     """The rows' exported columns, but a roll's ``imported`` mark, which an import sets
     (checked on its own: :func:`assert_all_imported`)."""
@@ -93,7 +105,8 @@ def assert_same_character(imported: Character, source: Character, *, by_gm: bool
                           ) -> None:
     """Row by row: the columns and sheet (a Maelstrom character's traits, merits and flaws and
     tracks among it), balances and ledger sums, the ledger's links, and every roll with its
-    whole result. Imported ``by_gm`` it keeps the GM's notes; otherwise it has none."""
+    whole result. Imported ``by_gm`` it keeps the GM's notes and the ledger's creation marks;
+    otherwise it has no GM notes and only the creation's kinds keep their marks."""
     imported = Character.objects.get(pk=imported.pk)
     source = Character.objects.get(pk=source.pk)
     for name in FIELDS[Character]:
@@ -105,7 +118,14 @@ def assert_same_character(imported: Character, source: Character, *, by_gm: bool
     assert (imported.xp_entries.aggregate(*(Sum(s) for s in sums))
             == source.xp_entries.aggregate(*(Sum(s) for s in sums)))
     assert banked_xp(imported) == banked_xp(source)
-    assert rows(imported.xp_entries, XpEntry) == rows(source.xp_entries, XpEntry)
+    if by_gm:
+        assert rows(imported.xp_entries, XpEntry) == rows(source.xp_entries, XpEntry)
+    else:
+        kinds = systems.for_campaign(source.campaign).creation_entry_kinds
+        marked = [{**row, "at_creation": row["at_creation"] and row["kind"] in kinds}
+                  for row in source.xp_entries.order_by("pk").values(*FIELDS[XpEntry])]
+        assert list(imported.xp_entries.order_by("pk").values(*FIELDS[XpEntry])) == marked, (
+            "a player's import keeps the creation marks of the creation's kinds only")
 
     def reversals(character: Character) -> list[int | None]:
         ids = list(character.xp_entries.order_by("pk").values_list("pk", flat=True))
@@ -195,7 +215,10 @@ def test_every_demo_character_comes_back_the_same_in_its_own_campaign(
         assert ("gm_notes" in document["character"]) is by_gm
         imported = import_character(through_a_file(document), source.campaign, person)
         again = export_character(imported, for_gm=by_gm)
-        assert comparable(again) == as_imported_by(document, person.username), source
+        expected = as_imported_by(document, person.username)
+        if not by_gm:
+            expected = with_a_players_creation_marks(expected)
+        assert comparable(again) == expected, source
         assert imported.unlinked_awards == 0
         assert_same_character(imported, source, by_gm=by_gm)
 
@@ -229,7 +252,7 @@ def test_a_character_joins_another_campaign_of_its_system_with_everything_but_th
         # The session was the other campaign's: the award keeps its XP and reason.
         assert imported.unlinked_awards == 1
         assert not target.sessions.exists()
-        expected = as_imported_by(document, "erin")
+        expected = with_a_players_creation_marks(as_imported_by(document, "erin"))
         expected["sessions"] = []
         expected["character"]["gm_notes"] = ""
         for entry in expected["character"]["xp_entries"]:

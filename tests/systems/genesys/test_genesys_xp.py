@@ -13,7 +13,7 @@ from characters.models import Character, XpEntry
 from characters.services import xp_spend, xp_undo
 from rulesets.errors import RuleError
 from systems.genesys.system import SYSTEM
-from tests.helpers import fresh
+from tests.helpers import action_url, fresh
 from tests.systems.genesys import test_genesys_cast as cast
 from tests.systems.genesys.test_genesys_cast import (
     set_sheet,
@@ -234,3 +234,23 @@ def test_the_gm_sees_the_prices_and_may_buy_for_the_player(client_for, alice, ke
     assert response.status_code == 302
     assert sheet_of(kes)["skills"]["Stealth"] == 2
     assert XpEntry.objects.get(kind=XpEntry.Kind.SPEND).created_by == alice
+
+
+def test_the_character_is_in_creation_until_it_is_finished_and_again_when_reopened(kes) -> None:
+    assert SYSTEM.in_creation(kes)
+
+    assert not SYSTEM.in_creation(set_sheet(kes, creation=False))
+    assert SYSTEM.in_creation(set_sheet(kes, creation=True))
+
+
+def test_purchases_and_undos_during_creation_are_the_creations_and_later_ones_are_not(
+        client_for, kes) -> None:
+    bob = kes.owner
+    during = xp_spend(character=kes, key="characteristic:Agility", by=bob)
+    undone = xp_undo(entry=during, by=bob, as_gm=False)
+    client_for(bob).post(action_url(kes, "finish-creation"))
+    assert not sheet_of(kes)["creation"]
+
+    after = xp_spend(character=kes, key="skill:Stealth", by=bob)
+
+    assert (during.at_creation, undone.at_creation, after.at_creation) == (True, True, False)
