@@ -4,8 +4,10 @@ the GM's award grid and recap form.
 
 Every member sees the sessions, their recaps, rolls and awards (handed out at the table, like
 the roll log); only the GM creates sessions, writes recaps and awards XP: a player's POST gets
-404, as every GM-only view does, and a non-member gets 404 for everything. State changes go
-through ``table.services``. The award grid and the recap form also answer HTMX with their own
+404, as every GM-only view does, and a non-member gets 404 for everything. In an archived
+campaign nobody gets a form (campaigns/archive.py refuses the POST anyway): the pages say
+"Archived: read-only" where the GM's forms were. State changes go through
+``table.services``. The award grid and the recap form also answer HTMX with their own
 fragments (``session_detail.html#session-awards``, ``#session-recap``); a plain POST gets
 POST/redirect/GET.
 """
@@ -29,6 +31,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 import systems
 from campaigns.models import Membership, Session
 from campaigns.permissions import get_membership
+from characters.forms import MarkdownField
 from characters.models import Character, XpEntry
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
@@ -54,9 +57,11 @@ AMOUNT_ERRORS = {
 }
 
 
-def _recap_field(*, label: str, rows: int) -> forms.CharField:
-    """A recap box: Markdown of at most core.markdown.MAX_LENGTH characters, or empty."""
-    return forms.CharField(
+def _recap_field(*, label: str, rows: int) -> MarkdownField:
+    """A recap box: Markdown of at most core.markdown.MAX_LENGTH characters, or empty. Its
+    line ends are stored as ``\n`` and counted as one character each, as the browser's
+    ``maxlength`` counts them (characters.forms.MarkdownField)."""
+    return MarkdownField(
         required=False, max_length=MAX_LENGTH, label=label, help_text=RECAP_HELP,
         widget=forms.Textarea(attrs={"rows": rows}),
         error_messages={"max_length": f"Keep the recap to {MAX_LENGTH:,} characters (it has "
@@ -154,11 +159,12 @@ class SessionAwardForm(forms.Form):
 @login_required
 def session_list(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The campaign's sessions, newest first, with the XP each gave; the GM also gets the
-    "New session" form (dated today) and creates sessions here."""
+    "New session" form (dated today) and creates sessions here, unless the campaign is
+    archived."""
     membership = get_membership(request.user, pk)
     campaign = membership.campaign
     form = None
-    if membership.is_gm:
+    if membership.is_gm and not campaign.is_archived:
         data = request.POST if request.method == "POST" else None
         form = SessionForm(data, initial={"date": timezone.localdate()})
     elif request.method == "POST":
@@ -173,7 +179,7 @@ def session_list(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     ).order_by(*(Session._meta.ordering or ()))
     return render(request, "table/session_list.html",
                   {"campaign": campaign, "membership": membership, "sessions": sessions,
-                   "form": form})
+                   "form": form, "archived": campaign.is_archived})
 
 
 @require_http_methods(["GET", "POST"])
@@ -181,8 +187,8 @@ def session_list(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def session_detail(request: AuthenticatedHttpRequest, pk: int, session_pk: int) -> HttpResponse:
     """A session: its recap, the rolls made on its date, what each character received in it
     (from the ledger) and, for the GM, the recap form (posting to :func:`session_recap`) and
-    the award grid. One submit awards everything in one transaction, or nothing with the
-    reason and the GM's input shown again."""
+    the award grid, unless the campaign is archived. One submit awards everything in one
+    transaction, or nothing with the reason and the GM's input shown again."""
     membership = get_membership(request.user, pk)
     session = get_object_or_404(
         Session.objects.select_related("campaign"), pk=session_pk, campaign=membership.campaign
@@ -191,7 +197,7 @@ def session_detail(request: AuthenticatedHttpRequest, pk: int, session_pk: int) 
         raise Http404("No such page.")
     characters, living, system, names = _award_grid(session)
     form = None
-    if membership.is_gm:
+    if membership.is_gm and not session.campaign.is_archived:
         data = request.POST if request.method == "POST" else None
         form = SessionAwardForm(data, characters=living, award_names=names)
     if form is not None and form.is_bound and form.is_valid():
@@ -288,8 +294,8 @@ def _detail_context(
     system: systems.SheetSystem, *, recap_form: SessionRecapForm | None = None,
 ) -> dict[str, Any]:
     """The session page's context; the award grid and the recap form only ever enter the
-    GM's (``recap_form`` when it was posted, else one holding the stored recap), and the
-    GM-only rolls too.
+    GM's (``recap_form`` when it was posted, else one holding the stored recap), and never
+    an archived campaign's; the GM-only rolls only enter the GM's.
 
     The rolls are those made in the campaign on the session's date (a roll belongs to no
     session), in the order they were made, at most :data:`ROLLS_SHOWN` of them.
@@ -301,6 +307,7 @@ def _detail_context(
         linked = membership.is_gm or character.owner_id == request.user.pk
         received.setdefault(character.pk, Received(character, linked)).entries.append(entry)
     rows = sorted(received.values(), key=lambda r: r.character.name.lower())
+    archived = session.campaign.is_archived
     if membership.is_gm and recap_form is None:
         recap_form = SessionRecapForm(initial={"recap": session.recap})
     # One more than shown, to know whether the log has more without counting them.
@@ -315,7 +322,9 @@ def _detail_context(
         "roll_template": system.template("_roll.html"),
         "rolls": rolls[:ROLLS_SHOWN],
         "more_rolls": len(rolls) > ROLLS_SHOWN,
-        "recap_form": recap_form if membership.is_gm else None,
+        # An archived campaign's page offers no form: it says so where the GM's were.
+        "archived": archived,
+        "recap_form": recap_form if membership.is_gm and not archived else None,
         "session": session,
         "membership": membership,
         "received": rows,

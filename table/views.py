@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 import systems
@@ -42,17 +43,23 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
     A player may open only their own sheets (docs/decisions.md, "Who sees what"), so fellow
     players' characters are passed separately and never with a link. Retired and dead
-    characters have no card and are asked for no roll: they are listed apart, "Out of the
-    party". A fixed number of queries, whatever the number of members, characters or rolls.
+    characters (dead by the GM's decision, or out of the story by the system's rules) have no
+    card and are asked for no roll: they are listed apart, "Out of the party". In an archived
+    campaign the cards keep no control that writes. A fixed number of queries, whatever the
+    number of members, characters or rolls.
     """
     membership = get_membership(request.user, pk)
     campaign = membership.campaign
     members = campaign.memberships.select_related("user")
     everyone = list(campaign.characters.select_related("owner"))
+    system = systems.for_campaign(campaign)
     # Retired and dead characters leave the party (its cards, the roll dialogs) and are
-    # listed apart, still readable by the GM and their owner.
-    characters = [c for c in everyone if not c.is_retired]
-    out_of_party = [c for c in everyone if c.is_retired]
+    # listed apart, still readable by the GM and their owner: dead by the table's decision
+    # (the status) or by the system's rules (out of the story, read from the sheet). An
+    # import awaiting the GM stays with the party, marked, until the GM decides.
+    gone = {c.pk for c in everyone if c.is_retired or system.is_out_of_play(c)}
+    characters = [c for c in everyone if c.pk not in gone]
+    out_of_party = [c for c in everyone if c.pk in gone]
     if membership.is_gm:
         sheets, fellow_characters = characters, []
         own_retired, fellows_retired = out_of_party, []
@@ -61,12 +68,13 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         fellow_characters = [c for c in characters if c.owner_id != request.user.pk]
         own_retired = [c for c in out_of_party if c.owner_id == request.user.pk]
         fellows_retired = [c for c in out_of_party if c.owner_id != request.user.pk]
-    system = systems.for_campaign(campaign)
     context = {
         "campaign": campaign,
         "live_campaign": campaign,
         "membership": membership,
         "system": system,
+        # Read-only: the party cards keep no write control (their partial drops them).
+        "archived": campaign.is_archived,
         # The GM's panel of the system (Shahquest's tension pool, skill lists...).
         **(system.dashboard_context(campaign) if membership.is_gm else {}),
         "members": members,
@@ -99,7 +107,9 @@ def campaign_system_action(request: AuthenticatedHttpRequest, pk: int, action: s
     """A GM change of the campaign's system data (``action`` names it: grow or roll the
     Shahquest tension pool, edit the Genesys skill list). The system's form checks the
     input, its rule makes the change atomically; HTMX gets the changed panel, a plain POST
-    a redirect to the dashboard with a message. Players and strangers get 404."""
+    a redirect with a message: to the page its ``next`` field names when that is a page of
+    this site (the settings page sends one), else to the dashboard. Players and strangers
+    get 404."""
     campaign = get_campaign_as_gm(request.user, pk)
     system = systems.for_campaign(campaign)
     change = system.campaign_actions.get(action)
@@ -122,4 +132,17 @@ def campaign_system_action(request: AuthenticatedHttpRequest, pk: int, action: s
         return render(request, f"{system.template('dashboard.html')}#{change.partial}",
                       context)
     (messages.error if error else messages.success)(request, error or success)
-    return redirect(campaign)
+    next_page = _next_page(request)
+    # Not redirect(next_page): it would read a bare word as a view's name to reverse.
+    return HttpResponseRedirect(next_page) if next_page else redirect(campaign)
+
+
+def _next_page(request: AuthenticatedHttpRequest) -> str | None:
+    """The page a plain POST asks to come back to (its ``next`` field, a path of this
+    site), or None when it names none or one elsewhere: the field is the client's, so an
+    address off the site (``//evil.example/``, ``https://evil.example/``) is not followed."""
+    url = request.POST.get("next", "")
+    if url.startswith("/") and url_has_allowed_host_and_scheme(
+            url, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return url
+    return None
