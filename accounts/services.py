@@ -38,6 +38,10 @@ class AccountError(ValueError):
     """An account change the rules do not allow; the message is fit to show the user."""
 
 
+ACCOUNT_FIELDS = frozenset({"email", "first_name"})
+"""What :func:`account_update` may change: the account page's email and display name."""
+
+
 @dataclass
 class DeletionPlan:
     """What deleting a user's account would do, read before they confirm.
@@ -96,13 +100,27 @@ def account_delete(*, user: User) -> None:
     """
     old_username = user.get_username()
     with transaction.atomic():
-        # Lock order: the user, then their campaigns by id, then characters by id. The
-        # user's row queues a second submit behind the first; the campaign rows hold off a
-        # join through an invite link until the members are counted (a join's foreign-key
-        # check waits for FOR UPDATE), so no campaign is deleted under a player who just sat
-        # down.
-        get_user_model().objects.select_for_update().get(pk=user.pk)
-        locked = list(_gm_campaigns(user).select_for_update().order_by("pk"))
+        # Lock order, as campaigns.services takes its locks: the user's row, then the
+        # campaigns they sit in by id, then their seats by id, then their characters by id.
+        # A handover, a leave, a removal and a campaign's deletion each lock the campaign row
+        # first and its seats after, so taking the campaigns first queues this behind them
+        # (or them behind this) and never deadlocks; the seats are then read under those
+        # locks, and a GM seat just handed to this user is seen (and refuses the deletion)
+        # rather than deleted, which would leave that campaign without a GM. The user's row
+        # queues a second submit behind the first, and holds off a new seat (a join's
+        # foreign-key check on the user waits for FOR UPDATE), so the seats cannot grow.
+        locked_user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        seated_in = Membership.objects.filter(user=user).values("campaign")
+        # FOR NO KEY UPDATE, as campaigns.services._lock_campaign: a roll (which holds its
+        # character's lock) may still insert rows pointing at the campaign.
+        list(Campaign.objects.select_for_update(no_key=True).filter(pk__in=seated_in)
+             .order_by("pk"))
+        seats = list(Membership.objects.select_for_update().filter(user=user).order_by("pk"))
+        gm_of = [seat.campaign_id for seat in seats if seat.is_gm]
+        # The GM's campaigns again, now FOR UPDATE: a join through an invite link (its
+        # foreign-key check on the campaign) waits until the members are counted, so no
+        # campaign is deleted under a player who just sat down.
+        locked = list(Campaign.objects.select_for_update().filter(pk__in=gm_of).order_by("pk"))
         counts = _member_counts(locked)
         blocking = sorted((c for c in locked if counts[c.pk] > 1), key=lambda c: c.name)
         if blocking:
@@ -120,12 +138,53 @@ def account_delete(*, user: User) -> None:
         for character in characters:
             if character.status == Character.Status.ACTIVE:
                 character_retire(character=character, status=Character.Status.RETIRED, by=user)
-        for membership in Membership.objects.filter(user=user):
-            announce_seat_closed(membership.campaign_id, user.pk)  # their open pages
-        Membership.objects.filter(user=user).delete()
-        _anonymise(user)
+        gone = {campaign.pk for campaign in locked}  # their seats went with the campaigns
+        for seat in seats:
+            if seat.campaign_id not in gone:
+                announce_seat_closed(seat.campaign_id, user.pk)  # their open pages
+        Membership.objects.filter(pk__in=[s.pk for s in seats if s.campaign_id not in gone]
+                                  ).delete()
+        _anonymise(locked_user)
         _forget_logins(old_username)
     _end_login_sessions(user.pk)
+
+
+def account_update(*, user: User, **fields: str) -> User:
+    """Change the signed-in user's own email or display name (``first_name``), writing those
+    columns and nothing else.
+
+    The row is read again under its lock and must still be an active account: a form sent
+    from a page opened before :func:`account_delete` anonymised the account carries a stale
+    ``request.user`` (old login name, email and password hash, active), and saving that
+    whole object would bring the deleted account back over the former player's row.
+
+    Args:
+        user: the signed-in user (``request.user``, possibly read before a deletion).
+        **fields: new values of :data:`ACCOUNT_FIELDS`, checked by the caller's form, e.g.
+            ``first_name="Robert the Bold"``.
+
+    Returns:
+        The user's row as stored now.
+
+    Raises:
+        ValueError: a field that is not in :data:`ACCOUNT_FIELDS`.
+        AccountError: the account was deleted meanwhile; nothing is written.
+    """
+    unknown = set(fields) - ACCOUNT_FIELDS
+    if unknown:
+        raise ValueError(f"account_update cannot change {', '.join(sorted(unknown))}")
+    with transaction.atomic():
+        # Conflicts with the FOR UPDATE account_delete takes first, so the two queue: an
+        # update either lands before the anonymising (which then overwrites it) or finds the
+        # row inactive. NO KEY: rows pointing at the user (a roll) may be written meanwhile.
+        locked = (get_user_model().objects.select_for_update(no_key=True)
+                  .filter(pk=user.pk, is_active=True).first())
+        if locked is None:
+            raise AccountError("This account was deleted, so nothing was saved.")
+        for name, value in fields.items():
+            setattr(locked, name, value)
+        locked.save(update_fields=list(fields))
+    return locked
 
 
 def _gm_campaigns(user: User) -> QuerySet[Campaign]:

@@ -71,11 +71,16 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
     it (unique among the accounts, :class:`accounts.forms.EmailForm`), their display name
     (its form posts to :func:`account_display_name`), the way to change the password and the
     way to delete the account. A refused address re-renders the form with the input and the
-    reason."""
+    reason. Only the email's column is written (:func:`accounts.services.account_update`); an
+    account deleted since this request began is logged out with a message, and nothing is
+    saved."""
     if request.method == "POST":
         form = EmailForm(request.POST, instance=request.user)
         if form.is_valid():
-            form.save()
+            try:
+                services.account_update(user=request.user, email=form.cleaned_data["email"])
+            except services.AccountError as exc:
+                return _account_gone(request, exc)
             messages.success(request, "Your email address is saved.")
             return redirect("account")
     else:
@@ -91,11 +96,17 @@ def account_display_name(request: AuthenticatedHttpRequest) -> HttpResponse:
     instead of their login name; an empty one shows the login name again.
 
     A refused name (:func:`accounts.forms.clean_display_name`) re-renders the account page
-    with the input and the reason, and nothing is saved.
+    with the input and the reason, and nothing is saved. Only the name's column is written
+    (:func:`accounts.services.account_update`); an account deleted since this request began
+    is logged out with a message, and nothing is saved.
     """
     form = DisplayNameForm(request.POST, instance=request.user)
     if form.is_valid():
-        user = form.save()
+        try:
+            user = services.account_update(user=request.user,
+                                           first_name=form.cleaned_data["first_name"])
+        except services.AccountError as exc:
+            return _account_gone(request, exc)
         messages.success(request, f"You are shown as {user.first_name} at the table."
                          if user.first_name else
                          "You are shown by your login name at the table.")
@@ -171,6 +182,15 @@ def locked_out(
     """
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     return render(request, "registration/locked_out.html", {"minutes": minutes}, status=429)
+
+
+def _account_gone(request: AuthenticatedHttpRequest, exc: services.AccountError
+                  ) -> HttpResponse:
+    """The answer to a change of an account deleted while the request was on its way (from
+    another device): it is logged out here too and sent to the login page, with the reason."""
+    logout(request)
+    messages.error(request, str(exc))
+    return redirect("login")
 
 
 def _safe_next_url(request: HttpRequest, next_url: str) -> str:

@@ -89,7 +89,7 @@ class ArchivedCampaignMiddleware:
         if getattr(request, "htmx", False):
             # htmx swaps no 4xx answer: it follows HX-Redirect to the campaign's page, which
             # shows the message. Nothing is rendered here, so the message is not used up.
-            return HttpResponse(text, status=403,
+            return HttpResponse(text, status=403, content_type="text/plain; charset=utf-8",
                                 headers={"HX-Redirect": campaign.get_absolute_url()})
         return render(request, "campaigns/archived.html",
                       {"campaign": campaign, "membership": membership}, status=403)

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
+from django.utils.html import format_html
 
 from campaigns.models import Campaign, Membership
 from core.templatetags.text import display_name
@@ -25,6 +26,17 @@ def _starting_xp_field(help_text: str) -> forms.IntegerField:
         error_messages={"min_value": out_of_range, "max_value": out_of_range,
                         "invalid": "Enter a whole number of XP.",
                         "required": "Give the starting XP (0 for none)."})
+
+
+class TextareaField(forms.CharField):
+    r"""A CharField typed into a textarea, its line ends stored as ``\n``: a browser sends each
+    line end of a textarea as ``\r\n`` but counts it as one character against the textarea's
+    ``maxlength``, so the length is checked on the text as the browser counted it (as
+    ``characters.forms.MarkdownField`` does for Markdown)."""
+
+    def to_python(self, value: Any) -> str:
+        text = super().to_python(value)
+        return str(text).replace("\r\n", "\n").replace("\r", "\n")
 
 
 class CampaignForm(forms.ModelForm[Campaign]):
@@ -60,6 +72,7 @@ class CampaignSettingsForm(forms.ModelForm[Campaign]):
         fields = ["name", "description", "starting_xp"]
         labels = {"name": "Campaign name", "description": "Description"}
         widgets = {"description": forms.Textarea(attrs={"rows": 3, "maxlength": 500})}
+        field_classes = {"description": TextareaField}
 
     def __init__(self, *args: Any, disabled: bool = False, **kwargs: Any) -> None:
         """``disabled``: show the settings read-only (an archived campaign)."""
@@ -109,7 +122,8 @@ class CampaignDeleteForm(forms.Form):
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.campaign = campaign
-        self.fields["name"].help_text = f"Type {campaign.name} to confirm."
+        # Django prints help text unescaped (it may hold markup): the name is a GM's input.
+        self.fields["name"].help_text = format_html("Type {} to confirm.", campaign.name)
 
     def clean_name(self) -> str:
         """The typed name, which must be the campaign's own (surrounding spaces aside, letter

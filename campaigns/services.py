@@ -237,6 +237,10 @@ def campaign_handover(*, campaign: Campaign, to_membership: Membership, by: User
         Membership.objects.filter(pk=old_gm.pk).update(role=Membership.Role.PLAYER)
         Membership.objects.filter(pk=new_gm.pk).update(role=Membership.Role.GM)
         new_gm.role = Membership.Role.GM
+        # Both people's open pages reconnect on commit: the old GM's streams leave the GM-only
+        # group (no more GM-only roll events), the new GM's join it.
+        announce_seat_closed(locked.pk, old_gm.user_id, changed=True)
+        announce_seat_closed(locked.pk, new_gm.user_id, changed=True)
     return new_gm
 
 

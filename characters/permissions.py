@@ -32,6 +32,11 @@ def get_character(user: AnyUser, character_id: int) -> Character:
     with :func:`viewer_is_gm`). Raises Http404 for anyone else, and for a former player whose
     membership was removed, and for a character of a rule system this server does not play
     (as :func:`campaigns.permissions.get_membership`).
+
+    For anyone but the GM, ``character.gm_notes`` is blanked on the returned instance (the
+    row keeps them): the GM's private notes never enter a player's context. Every service
+    re-reads the row under its lock and saves named columns only, so the blank is never
+    written back.
     """
     if not user.is_authenticated:
         raise Http404("No such character.")
@@ -45,6 +50,10 @@ def get_character(user: AnyUser, character_id: int) -> Character:
     if viewer_role == Membership.Role.GM:
         return character
     if viewer_role is not None and character.owner_id == user.pk:
+        # DESIGN.md rule 7: forbidden data never enters the context, so no template slip or
+        # new partial can show the GM's notes to the owner. Blanked rather than deferred: a
+        # deferred field is loaded from the database as soon as something reads it.
+        character.gm_notes = ""
         return character
     raise Http404("No such character.")
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 
 import systems
-from campaigns.models import Membership
+from campaigns.models import Campaign, Membership
 from characters.ledger import (
     LedgerLine,
     banked_xp,
@@ -33,7 +33,7 @@ from rulesets.errors import RuleError
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-    from campaigns.models import Campaign, Session
+    from campaigns.models import Session
 
 def _lock(character: Character) -> Character:
     """Re-read ``character`` under :func:`lock_character`'s lock."""
@@ -194,6 +194,10 @@ def xp_spend(
     ``expected_cost`` is the price the player confirmed: if the price has changed since (a
     purchase made in another tab), the spend is refused. Raises RuleError with the reason
     (the system's refusal, the price change, or the shortfall naming cost and balance).
+
+    A spend made while the character is still being built
+    (:meth:`systems.SheetSystem.in_creation`) is marked as its creation's
+    (``XpEntry.at_creation``): it does not keep the character from being deleted.
     """
     system = systems.for_campaign(character.campaign)
     with transaction.atomic():
@@ -212,6 +216,8 @@ def xp_spend(
                 f"{advance.label} costs {advance.cost} XP; you have {locked.xp_available} XP "
                 f"available{bank} ({from_available - locked.xp_available} short).",
                 system.rule_spending)
+        # Read before the rank changes: the purchase is judged by the sheet it was made on.
+        at_creation = system.in_creation(locked)
         system.set_rank(locked, key, advance.rank_to)
         _save_sheet(locked)
         banked_note = f", {from_bank} XP from the bank" if from_bank else ""
@@ -219,7 +225,8 @@ def xp_spend(
             locked, kind=XpEntry.Kind.SPEND, available_delta=-from_available,
             banked_delta=-from_bank, bank_key=advance.bank_key if from_bank else "",
             trait_key=advance.key, rank_from=advance.rank_from, rank_to=advance.rank_to,
-            reason=f"{advance.label}{banked_note}"[:200], created_by=by)
+            reason=f"{advance.label}{banked_note}"[:200], created_by=by,
+            at_creation=at_creation)
 
 
 def xp_undo(*, entry: XpEntry, by: User, as_gm: bool) -> XpEntry:
@@ -229,6 +236,10 @@ def xp_undo(*, entry: XpEntry, by: User, as_gm: bool) -> XpEntry:
     A player may undo only their own latest spend that is not yet undone; the GM
     (``as_gm``) any spend, as long as no later purchase on the same key stands on it.
     Raises RuleError with the reason otherwise.
+
+    An undo made while the character is still being built
+    (:meth:`systems.SheetSystem.in_creation`) is marked as its creation's, as such a spend
+    is (``XpEntry.at_creation``).
     """
     with transaction.atomic():
         character = _lock(entry.character)
@@ -249,6 +260,7 @@ def xp_undo(*, entry: XpEntry, by: User, as_gm: bool) -> XpEntry:
                 f"{system.key_label(entry.trait_key)} has been changed since this spend; undo "
                 "the later purchase first.", rule,
             )
+        at_creation = system.in_creation(character)
         system.set_rank(character, entry.trait_key, entry.rank_from or 0)
         _save_sheet(character)
         return ledger_append(
@@ -256,7 +268,7 @@ def xp_undo(*, entry: XpEntry, by: User, as_gm: bool) -> XpEntry:
             total_delta=-entry.total_delta, banked_delta=-entry.banked_delta,
             bank_key=entry.bank_key, trait_key=entry.trait_key, rank_from=entry.rank_to,
             rank_to=entry.rank_from, reverses=entry, reason=f"Undo: {entry.reason}",
-            created_by=by,
+            created_by=by, at_creation=at_creation,
         )
 
 
@@ -421,14 +433,21 @@ def character_move(*, character: Character, to_user: User, by: User) -> Characte
 
     Raises:
         RuleError: ``to_user`` is not a player of the campaign (their seat may have been taken
-            away since the form was shown), or already owns the character. Nothing is
-            written.
+            away since the form was shown, or be going away right now: checked under the
+            campaign's row lock), or already owns the character. Nothing is written.
     """
     with transaction.atomic():
+        # Lock order as campaigns.services._seat_close: the campaign row (FOR NO KEY UPDATE,
+        # as campaigns.services._lock_campaign), then the character. A leave or a removal of
+        # ``to_user`` holds the campaign row until their seat is deleted, and a handover
+        # holds it until the seats' roles change, so the seat read below is the one that
+        # stands: never an active character owned by someone who has just left the table
+        # (the character's lock alone does not stop a leave, which locks only the leaver's
+        # own characters).
+        Campaign.objects.select_for_update(no_key=True).get(pk=character.campaign_id)
         locked = _lock(character)
         if locked.owner_id == to_user.pk:
             raise RuleError(f"{locked.name} already belongs to them.", RULE_STATUS)
-        # Read under the character's lock: a seat taken away meanwhile is seen here.
         seated = Membership.objects.filter(campaign_id=locked.campaign_id, user=to_user,
                                            role=Membership.Role.PLAYER).exists()
         if not seated:

@@ -197,6 +197,17 @@ def _respond(
     return redirect(character.campaign if from_dashboard else character)
 
 
+def _reload(character: Character) -> None:
+    """Re-read ``character`` after a change, every column but the GM's notes:
+    ``get_character`` blanked them for anyone but the GM, and a full reload would bring them
+    back into a player's context."""
+    character.refresh_from_db(fields=RELOADED_FIELDS)
+
+
+RELOADED_FIELDS = [field.name for field in Character._meta.concrete_fields
+                   if field.name not in {"id", "gm_notes"}]
+
+
 def _xp_answer(request: AuthenticatedHttpRequest, character: Character, *, error: str,
                success: str) -> HttpResponse:
     """The answer to a change made on the XP page: the XP panel (HTMX) or a redirect to the
@@ -207,7 +218,7 @@ def _xp_answer(request: AuthenticatedHttpRequest, character: Character, *, error
         messages.success(request, success)
     if not request.htmx:
         return redirect("characters:character-xp", pk=character.pk)
-    character.refresh_from_db()
+    _reload(character)
     return render(request, f"{XP_PAGE}#xp-panel", _xp_context(request, character),
                   status=200)
 
@@ -223,10 +234,13 @@ def _xp_context(
         character.xp_entries.select_related("created_by", "reversal"), 25
     ).get_page(request.GET.get("page"))
     gm = viewer_is_gm(character)
-    # Mirrors xp_undo: a player may undo the latest spend once, if it is their own.
-    latest_own = services.player_undoable(character)
-    banked = banked_xp(character)
     campaign = character.campaign
+    # An archived campaign takes no write (campaigns/archive.py): its XP page offers no
+    # purchase, award or undo, and says so where they were.
+    archived = campaign.is_archived
+    # Mirrors xp_undo: a player may undo the latest spend once, if it is their own.
+    latest_own = None if archived else services.player_undoable(character)
+    banked = banked_xp(character)
     awards = ([(name, system.award_label(name)) for name in system.session_awards(campaign)]
               if system.session_awards_help(campaign) else [])
     return {
@@ -234,7 +248,8 @@ def _xp_context(
         "is_gm": gm,
         "system": system,
         "entries": entries,
-        "undoable": {e.pk for e in entries if e.kind == XpEntry.Kind.SPEND
+        "archived": archived,
+        "undoable": {e.pk for e in entries if e.kind == XpEntry.Kind.SPEND and not archived
                      and not hasattr(e, "reversal")
                      and (gm or (e.pk == latest_own and e.created_by_id == request.user.pk))},
         "banked": [(system.key_label(k), v) for k, v in sorted(banked.items())],
@@ -312,7 +327,7 @@ def character_xp_spend(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
                     expected_cost=form.cleaned_data["expected_cost"])
                 messages.success(request, f"Spent {entry.cost} XP: {entry.reason}.")
                 if request.htmx:
-                    character.refresh_from_db()
+                    _reload(character)
                     return render(request, f"{XP_PAGE}#xp-panel",
                                   _xp_context(request, character))
                 return redirect("characters:character-xp", pk=character.pk)
@@ -363,7 +378,7 @@ def character_xp_award(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
                              "sent twice, and it counts once.")
             if not request.htmx:
                 return redirect("characters:character-xp", pk=character.pk)
-            character.refresh_from_db()
+            _reload(character)
             return render(request, f"{XP_PAGE}#xp-panel", _xp_context(request, character))
     context = _xp_context(request, character, award_form=form)
     return render_page(request, XP_PAGE, "xp-panel", context)
@@ -388,7 +403,7 @@ def character_xp_undo(request: AuthenticatedHttpRequest, pk: int, entry_id: int)
         messages.success(request, f"Undone: {entry.reason}; {reversal.available_delta} XP "
                                   "refunded.")
     if request.htmx:
-        character.refresh_from_db()
+        _reload(character)
         return render(request, f"{XP_PAGE}#xp-panel", _xp_context(request, character))
     return redirect("characters:character-xp", pk=character.pk)
 

@@ -131,15 +131,21 @@ def announce(
     _send_on_commit(group_name(campaign_id, gm_only=gm_only), message, names)
 
 
-def announce_seat_closed(campaign_id: int, user_id: int) -> None:
+def announce_seat_closed(campaign_id: int, user_id: int, *, changed: bool = False) -> None:
     """End every open event stream ``user_id`` has of the campaign, once the transaction that
     took their seat commits: each sends a last ``liveClosed`` frame and closes, and the page
     stops reconnecting (a reconnection would be refused with 404 anyway). Without it a removed
     player's open pages kept hearing the campaign's event names until they dropped.
 
-    Like :func:`announce`, it never raises; call it where the seat is taken away.
+    With ``changed`` the seat was not taken but changed (the GM seat handed over): the frame
+    says so (``{"changed": true}``) and the page reconnects at once, so its new stream joins
+    the groups of the seat as it is now (the old GM stops hearing GM-only events, the new one
+    starts), and asks the person to reload to see the page as their seat now shows it.
+
+    Like :func:`announce`, it never raises; call it where the seat is taken away or changed.
     """
-    message = {"type": "campaign.close", "data": {"campaign": campaign_id}}
+    message = {"type": "campaign.close",
+               "data": {"campaign": campaign_id, **({"changed": True} if changed else {})}}
     _send_on_commit(seat_group_name(campaign_id, user_id), message, CLOSED_EVENT)
 
 

@@ -61,7 +61,18 @@
     this._timer = null;
     this._source = source;
     this._listeners.forEach(function (entry) { source.addEventListener(entry[0], entry[1]); });
-    source.addEventListener(CLOSED_EVENT, function () {
+    source.addEventListener(CLOSED_EVENT, function (event) {
+      var changed = false;
+      try { changed = JSON.parse(event.data).changed === true; } catch (e) { changed = false; }
+      if (changed) {
+        // The seat changed (the GM seat handed over): a new stream joins the groups of the
+        // seat as it is now; the page itself was drawn for the old seat.
+        source.close();
+        self._source = null;
+        self._connect();
+        status("Your seat at this table changed: reload the page to see it as it is now.");
+        return;
+      }
       self.close();
       status("You are no longer seated at this table: live updates have stopped.");
     });

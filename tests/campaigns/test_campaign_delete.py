@@ -212,3 +212,15 @@ def test_staff_deleting_a_campaign_in_the_admin_goes_through_the_service(
     assert response.status_code == 302
     assert not Campaign.objects.filter(pk=campaign.pk).exists()
     assert not Roll.objects.exists() and not XpEntry.objects.exists()
+
+
+def test_a_campaign_name_with_markup_is_shown_as_text_on_the_delete_page(client_for, alice,
+                                                                         campaign) -> None:  # type: ignore[no-untyped-def]
+    # The name may be another GM's (before a handover) or an imported file's: Django prints a
+    # field's help text unescaped, so the page must escape the name itself.
+    Campaign.objects.filter(pk=campaign.pk).update(name='<img src=x onerror="alert(1)">')
+
+    page = client_for(alice).get(delete_url(campaign)).content.decode()
+
+    assert "<img src=x" not in page
+    assert "Type &lt;img src=x onerror=&quot;alert(1)&quot;&gt; to confirm." in page

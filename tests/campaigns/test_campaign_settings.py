@@ -173,3 +173,84 @@ def test_the_service_refuses_a_change_that_arrives_after_the_archive(alice, camp
         campaign_update(campaign=campaign, name="Too late", description="", starting_xp=0,
                         by=alice)
     assert fresh(campaign).name == "The Drift"
+
+
+# --- The description's line ends -----------------------------------------------------------
+
+
+def test_a_description_at_the_limit_counted_as_the_browser_counts_it_is_saved(
+    client_for, alice, campaign
+):
+    # 250 lines of one letter: 499 characters with "\n" as the browser counts them against
+    # maxlength, 748 as it sends them ("\r\n").
+    lines = ["d"] * 250
+    sent = "\r\n".join(lines)
+
+    response = client_for(alice).post(settings_url(campaign), {**VALID, "description": sent})
+
+    assert response.status_code == 302
+    assert fresh(campaign).description == "\n".join(lines)
+
+
+def test_a_description_over_the_limit_with_line_ends_is_still_refused(
+    client_for, alice, campaign
+):
+    sent = "\r\n".join(["dd"] * 168)  # 336 letters and 167 line ends: 503 characters
+
+    response = client_for(alice).post(settings_url(campaign), {**VALID, "description": sent})
+
+    assert response.status_code == 200
+    assert "Ensure this value has at most 500 characters (it has 503)." in text_of(response)
+    assert fresh(campaign).description == ""
+
+
+def test_a_lone_carriage_return_is_stored_as_a_line_end(client_for, alice, campaign):
+    client_for(alice).post(settings_url(campaign),
+                           {**VALID, "description": "Smugglers.\rOn a drowned coast."})
+
+    assert fresh(campaign).description == "Smugglers.\nOn a drowned coast."
+
+
+@pytest.fixture
+def described(alice, campaign) -> Campaign:  # type: ignore[no-untyped-def]
+    """The Drift, with a description of two lines, one holding markup."""
+    return campaign_update(campaign=campaign, name="The Drift",
+                           description="Smugglers on a drowned coast.\n<b>Season two</b>",
+                           starting_xp=30, by=alice)
+
+
+SHOWN = "Smugglers on a drowned coast.<br>&lt;b&gt;Season two&lt;/b&gt;"
+
+
+def test_the_campaign_list_shows_the_descriptions_lines(client_for, bob, described):
+    page = client_for(bob).get(reverse("campaigns:campaign-list")).content.decode()
+
+    assert SHOWN in page
+
+
+def test_the_campaign_page_shows_the_descriptions_lines(client_for, bob, described):
+    page = client_for(bob).get(described.get_absolute_url()).content.decode()
+
+    assert SHOWN in page
+
+
+def test_the_invite_page_shows_the_descriptions_lines(client_for, carol, described):
+    described.refresh_from_db()
+    assert described.invite_token
+    url = reverse("campaigns:campaign-join", args=[described.invite_token])
+
+    page = client_for(carol).get(url).content.decode()
+
+    assert SHOWN in page
+
+
+# --- The way out to a new GM ---------------------------------------------------------------
+
+
+def test_handing_the_seat_over_warns_that_the_new_gm_reads_every_gm_note(
+    client_for, alice, campaign
+):
+    response = client_for(alice).get(reverse("campaigns:campaign-handover", args=[campaign.pk]))
+
+    assert ("The new GM reads every GM note, on every character of the campaign, including "
+            "the notes you wrote about their own characters.") in text_of(response)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from channels.layers import get_channel_layer
+from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers, get_channel_layer
 from channels.testing import ApplicationCommunicator
 from django.db import transaction
 from django.test import Client
@@ -117,6 +117,19 @@ def test_a_gm_only_event_reaches_the_gm_group_alone(
 # The stream reads the session and the membership on other threads than the test's, so these
 # tests commit their data (transaction=True) for every database connection to see.
 stream_test = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def one_layer_per_event_loop() -> Iterator[None]:
+    """A fresh channel layer for each test, as each test runs its streams in an event loop
+    of its own (``async_to_sync``). channels_redis keeps one receive lock per layer object,
+    not per loop, and binds it to the loop that first waits on it: a server process has one
+    loop for its life, but a layer kept across these tests' loops could hand a test a lock
+    bound to the previous test's closed loop ("is bound to a different event loop", about one
+    run in seven on Redis before this fixture)."""
+    channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
+    yield
+    channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
 
 
 def _scope(user, campaign_id: int) -> dict:  # type: ignore[no-untyped-def]
@@ -291,6 +304,43 @@ def test_a_removed_players_open_stream_is_closed_at_removal(campaign, alice, bob
         # The GM's stream is untouched.
         await send(campaign.pk)
         assert (await gm.next_frame()).startswith(b"event: rollMade\n")
+        await gm.close()
+
+    async_to_sync(scenario)()
+
+
+@stream_test
+def test_handing_the_gm_seat_over_reconnects_both_so_gm_only_events_follow_the_seat(  # type: ignore[no-untyped-def]
+    campaign, alice, bob
+) -> None:
+    old_gm, new_gm = Stream(alice, campaign.pk), Stream(bob, campaign.pk)
+    # Their pages' next streams, once reconnected.
+    player, gm = Stream(alice, campaign.pk), Stream(bob, campaign.pk)
+    client = Client()
+    client.force_login(alice)
+    seat = Membership.objects.get(campaign=campaign, user=bob)
+    handover = reverse("campaigns:campaign-handover", args=[campaign.pk])
+
+    async def scenario() -> None:
+        await old_gm.open()
+        await new_gm.open()
+        response = await sync_to_async(client.post)(handover, {"membership": seat.pk})
+        assert response.status_code == 302
+        # Both pages hear that their seat changed (they reconnect, joining the groups of the
+        # seat as it is now), and these streams end.
+        changed = (b'event: liveClosed\ndata: '
+                   + json.dumps({"campaign": campaign.pk, "changed": True}).encode() + b"\n\n")
+        assert await old_gm.next_frame() == changed
+        assert await new_gm.next_frame() == changed
+        await old_gm.communicator.wait(timeout=2)
+        await new_gm.communicator.wait(timeout=2)
+        # Reconnected, the new GM hears a GM-only roll and the old GM, now a player, does not.
+        await player.open()
+        await gm.open()
+        await send(campaign.pk, gm_only=True)
+        assert (await gm.next_frame()).startswith(b"event: rollMade\n")
+        assert await player.hears_nothing()
+        await player.close()
         await gm.close()
 
     async_to_sync(scenario)()
