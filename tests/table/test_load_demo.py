@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -59,6 +60,21 @@ def test_the_demo_prints_the_logins() -> None:
     for username in (GM, *PLAYERS):
         assert username in output
     assert DEMO_PASSWORD in output
+
+
+@pytest.mark.django_db
+def test_the_log_in_link_names_the_servers_address() -> None:
+    # make run PORT=8011 passes its address: the link printed is the one that answers.
+    default, elsewhere = _load(), io.StringIO()
+    call_command("load_demo", url="http://127.0.0.1:8011", stdout=elsewhere)
+
+    assert "Log in at http://127.0.0.1:8000/login/" in default
+    assert "Log in at http://127.0.0.1:8011/login/" in elsewhere.getvalue()
+
+
+def test_make_run_passes_its_host_and_port_to_the_demo() -> None:
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    assert "load_demo --url http://$(HOST):$(PORT)" in makefile
 
 
 @pytest.mark.django_db

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from campaigns.models import Campaign, Membership
@@ -21,6 +21,12 @@ GM, PLAYERS = "demo-gm", ("demo-ana", "demo-ben")
 class Command(BaseCommand):
     help = ("Load a demo campaign of each system (systems/<slug>/demo.py): a finished "
             "character for each of its demo players, and a few rolls.")
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--url", default="http://127.0.0.1:8000",
+            help="Where the server answers, for the log-in link it prints (make run passes "
+                 "its HOST and PORT).")
 
     def handle(self, *args: Any, **options: Any) -> None:
         User = get_user_model()
@@ -51,6 +57,6 @@ class Command(BaseCommand):
                            rng=random.Random(7))
                 self.stdout.write(self.style.SUCCESS(f"Loaded the demo campaign {name}."))
         self.stdout.write(
-            f"Log in at http://127.0.0.1:8000/login/ as {GM} (the GM), "
+            f"Log in at {options['url'].rstrip('/')}/login/ as {GM} (the GM), "
             f"{' or '.join(PLAYERS)} (players); password: {DEMO_PASSWORD}"
         )
