@@ -38,13 +38,16 @@ if TYPE_CHECKING:
 
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account (with its email, :class:`accounts.forms.SignupForm`), log it in,
-    and continue to ``next`` (e.g. an invite link).
+    and continue to ``next`` (e.g. an invite link: the login page's "Sign up" links carry
+    it here), or to the campaign list when there is none or it points off this site.
 
     At most SIGNUP_RATE accounts per client address (core/limits.py): past it, the page and
     the form answer 429 saying when to try again, and no account is made. A form refused for
     its content does not count.
     """
-    next_url = request.POST.get("next") or request.GET.get("next", "")
+    # Only a page of this site is carried on (in the form, and in the "Log in" links): an
+    # off-site next is dropped here rather than kept for a later redirect to refuse.
+    next_url = _same_site_url(request, request.POST.get("next") or request.GET.get("next", ""))
     wait = limits.peek(request, limits.SIGNUP)
     if wait:
         return limits.refused(request, limits.SIGNUP, wait)
@@ -59,7 +62,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             # this freshly made account.
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome to Sheetkeeper, {display_name(user)}.")
-            return redirect(_safe_next_url(request, next_url))
+            return redirect(next_url or reverse("campaigns:campaign-list"))
     else:
         form = SignupForm()
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
@@ -193,10 +196,10 @@ def _account_gone(request: AuthenticatedHttpRequest, exc: services.AccountError
     return redirect("login")
 
 
-def _safe_next_url(request: HttpRequest, next_url: str) -> str:
-    """``next_url`` if it points at this site, else the campaign list (no open redirects)."""
+def _same_site_url(request: HttpRequest, next_url: str) -> str:
+    """``next_url`` if it points at this site, else "" (no open redirects)."""
     if next_url and url_has_allowed_host_and_scheme(
         next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return next_url
-    return reverse("campaigns:campaign-list")
+    return ""
