@@ -260,6 +260,12 @@ class SheetSystem:
     export file of format version 2, which had no mark, and a player's import, whose file is
     the player's word (``transfer.services``). A purchase made while building a character
     cannot be told from a later one by its kind, so there it counts as later."""
+    uses_starting_xp: ClassVar[bool] = False
+    """Whether a new character of this system starts with the campaign's starting XP
+    (``Campaign.starting_xp``, written as the ledger's first entry by
+    :meth:`creation_xp` or the system's own creation pages). False where the rules give a new
+    character none (Shattered World: XP is achievements, earned in play) or say nothing of it
+    (Shahquest): the campaign forms then hide the field, or name the systems it applies to."""
     actions: Mapping[str, TrackAction] = field(default_factory=dict)
     campaign_actions: Mapping[str, CampaignAction] = field(default_factory=dict)
     roll_actions: Mapping[str, RollAction] = field(default_factory=dict)
@@ -336,8 +342,9 @@ class SheetSystem:
         raise NotImplementedError
 
     def creation_xp(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> int:
-        """Starting XP in the ledger (0 where the system starts with none)."""
-        return 0
+        """Starting XP in the ledger: the campaign's where the system
+        :attr:`uses_starting_xp`, else 0."""
+        return int(campaign.starting_xp) if self.uses_starting_xp else 0
 
     def in_creation(self, character: Character) -> bool:
         """Whether ``character`` is still being built after its row was written (Genesys

@@ -22,6 +22,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods
 
+import systems
 from campaigns.permissions import get_campaign_as_gm, get_membership
 from characters.models import Character, CharacterImport, XpEntry
 from characters.permissions import get_character, viewer_is_gm
@@ -184,7 +185,10 @@ def _brings(character: Character, record: CharacterImport) -> dict[str, Any]:
         "rolls": list(character.rolls.filter(imported=True).select_related("parent")
                       .order_by("created_at", "id")),
         "open_requests": requests.count(),
-        "starting_xp": character.campaign.starting_xp,
+        # What a character made here would start with, by the system's rules (none where
+        # the system starts characters without XP).
+        "starting_xp": (character.campaign.starting_xp
+                        if systems.for_campaign(character.campaign).uses_starting_xp else 0),
     }
 
 

@@ -69,6 +69,10 @@ class GenesysSystem(SheetSystem):
     """Genesys: the six characteristics, the campaign's skills, wounds and strain, narrative
     dice checks, and XP priced as the core rulebook does."""
 
+    # Genesys Core Rulebook, Step 4: a new character spends its starting XP (the Average
+    # Human's 110; the GM sets the campaign's) on characteristics and skills.
+    uses_starting_xp = True
+
     def default_system_data(self) -> dict[str, Any]:
         """``{"skills": [...]}``: the default list of :func:`rulesets.genesys.default_skills`."""
         return {"skills": [s.as_dict() for s in genesys.default_skills()]}

@@ -170,6 +170,9 @@ class Maelstrom(SheetSystem):
     # The creation steps write the starting XP, then a line for each merit and flaw chosen
     # (systems.maelstrom.creation); nothing after creation writes those kinds.
     creation_entry_kinds = ("starting", "merit", "flaw")
+    # "Starting XP set by the storyteller per campaign" (Maelstrom rules.md, Character
+    # Creation): the creation steps spend the campaign's starting XP.
+    uses_starting_xp = True
 
     # --- creation --------------------------------------------------------------------------
 

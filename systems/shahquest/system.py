@@ -63,6 +63,10 @@ if TYPE_CHECKING:
 class Shahquest(SheetSystem):
     """Shahquest's sheet description (the sheet's shape: :mod:`systems.shahquest.sheet`)."""
 
+    # No source gives character-creation budgets (RULES.md section 2): a new character
+    # starts with no XP, whatever the campaign's starting XP says.
+    uses_starting_xp = False
+
     def default_system_data(self) -> dict[str, Any]:
         """The tension pool's data (:mod:`systems.shahquest.tension`)."""
         return tension.default_system_data()

@@ -3,11 +3,12 @@ roll dialog and the GM's roll request."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
+from django.core.validators import MaxLengthValidator
 
-from characters.models import XpEntry
+from characters.models import Character, XpEntry
 from rulesets import shattered_world as sw
 from rulesets.errors import RuleError
 from systems.shattered_world.sheet import (
@@ -22,6 +23,13 @@ from systems.shattered_world.sheet import (
 if TYPE_CHECKING:
     from characters.models import Character
 
+# Character.name's column. Checked by a validator rather than ``max_length``, which would add
+# a ``maxlength`` attribute: the browser would then cut a longer (pasted) name short without
+# a word, where the form says what the limit is and keeps what was typed.
+CHARACTER_NAME_MAX = cast("int", Character._meta.get_field("name").max_length)
+CHARACTER_NAME_TOO_LONG = ("Keep the name to %(limit_value)d characters (it has "
+                           "%(show_value)d).")
+
 
 # --- Creation ---------------------------------------------------------------------------------
 
@@ -29,7 +37,9 @@ if TYPE_CHECKING:
 class CreationForm(forms.Form):
     """A new Shattered World character; ``clean()`` names the rule broken."""
 
-    name = forms.CharField(max_length=100)
+    name = forms.CharField(
+        label="Name",
+        validators=[MaxLengthValidator(CHARACTER_NAME_MAX, CHARACTER_NAME_TOO_LONG)])
     concept = forms.CharField(max_length=200, required=False)
     species = forms.CharField(max_length=60, initial="Human")
     human = forms.BooleanField(required=False, label="Human (always rolls the field role die)")

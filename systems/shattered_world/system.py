@@ -95,6 +95,10 @@ SLUG = "shattered_world"
 class ShatteredWorld(SheetSystem):
     """Shattered World's sheet (Shattered World Core Engine; RULES.md section 3)."""
 
+    # 1 achievement = 1 XP (Shattered World Core Engine, Achievements): a new character has
+    # earned none, so it starts with no XP whatever the campaign's starting XP says.
+    uses_starting_xp = False
+
     # the campaign
 
     def default_system_data(self) -> dict[str, Any]:

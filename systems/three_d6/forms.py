@@ -4,10 +4,12 @@ the GM's request (the numbers they check are :mod:`systems.three_d6.sheet`'s dec
 from __future__ import annotations
 
 from collections.abc import Mapping, MutableMapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
+from django.core.validators import MaxLengthValidator
 
+from characters.models import Character
 from rulesets import three_d6
 from systems.three_d6.sheet import (
     DEFAULT_SUBTRAIT_SPREAD,
@@ -36,7 +38,26 @@ from systems.three_d6.sheet import (
 
 if TYPE_CHECKING:
     from campaigns.models import Campaign
-    from characters.models import Character
+
+# Character.name's column. Checked by a validator rather than ``max_length``, which would add
+# a ``maxlength`` attribute: the browser would then cut a longer (pasted) name short without
+# a word, where the form says what the limit is and keeps what was typed.
+CHARACTER_NAME_MAX = cast("int", Character._meta.get_field("name").max_length)
+CHARACTER_NAME_TOO_LONG = ("Keep the name to %(limit_value)d characters (it has "
+                           "%(show_value)d).")
+
+
+def whole_number(low: int, high: int, **kwargs: Any) -> forms.IntegerField:
+    """An integer field from ``low`` to ``high`` whose every refusal says what a valid value
+    is ("Enter a whole number from 0 to 3."): a browser sends an ``<input type=number>``
+    holding "abc" as empty, so "required" is what a mistyped number meets, and "This field
+    is required." would not tell the player what to type. ``kwargs`` go to the field."""
+    text = f"Enter a whole number from {low} to {high}."
+    return forms.IntegerField(
+        min_value=low, max_value=high,
+        error_messages={"required": text, "invalid": text, "min_value": text,
+                        "max_value": text},
+        **kwargs)
 
 
 def _field_groups(form: forms.Form) -> list[tuple[forms.BoundField, list[forms.BoundField]]]:
@@ -53,18 +74,20 @@ class CreationForm(forms.Form):
     creation budgets (decision, see :data:`TRAIT_BUDGET`): six points over the traits (0 to
     +3 each) and six over the subtraits (0 to +2 each), all spent."""
 
-    name = forms.CharField(max_length=100)
+    name = forms.CharField(
+        label="Name",
+        validators=[MaxLengthValidator(CHARACTER_NAME_MAX, CHARACTER_NAME_TOO_LONG)])
     concept = forms.CharField(max_length=200, required=False)
 
     def __init__(self, data: Mapping[str, Any] | None = None, *, campaign: Campaign) -> None:
         super().__init__(data)
         named = names(campaign)
         for slot, start in zip(TRAIT_SLOTS, DEFAULT_TRAIT_SPREAD, strict=True):
-            self.fields[slot] = forms.IntegerField(
-                label=named[slot], min_value=0, max_value=TRAIT_CREATION_MAX, initial=start)
+            self.fields[slot] = whole_number(0, TRAIT_CREATION_MAX, label=named[slot],
+                                             initial=start)
         for slot, start in zip(SUBTRAIT_SLOTS, DEFAULT_SUBTRAIT_SPREAD, strict=True):
-            self.fields[slot] = forms.IntegerField(
-                label=named[slot], min_value=0, max_value=SUBTRAIT_CREATION_MAX, initial=start)
+            self.fields[slot] = whole_number(0, SUBTRAIT_CREATION_MAX, label=named[slot],
+                                             initial=start)
         for slot in SLOTS:
             self.fields[slot].widget.attrs.update({"inputmode": "numeric", "class": "rank-input"})
 
@@ -101,14 +124,14 @@ class HealthForm(forms.Form):
     """Damage taken or healed, in health points."""
 
     change = forms.ChoiceField(choices=[("damage", "Damage"), ("heal", "Heal")])
-    amount = forms.IntegerField(min_value=1, max_value=HEALTH_LIMIT, initial=1)
+    amount = whole_number(1, HEALTH_LIMIT, initial=1)
 
 
 class LevelForm(forms.Form):
     """The GM's setting of a character's level and maximum health."""
 
-    level = forms.IntegerField(min_value=LEVEL_START, max_value=LEVEL_MAX)
-    health_max = forms.IntegerField(min_value=1, max_value=HEALTH_LIMIT, label="Maximum health")
+    level = whole_number(LEVEL_START, LEVEL_MAX)
+    health_max = whole_number(1, HEALTH_LIMIT, label="Maximum health")
 
 
 # --- Campaign actions -----------------------------------------------------------------------
@@ -168,26 +191,22 @@ class RollForm(forms.Form):
     mode = forms.ChoiceField(choices=MODES, initial="test", widget=forms.RadioSelect,
                              label="Kind of roll")
     target = forms.ChoiceField(label="Trait or subtrait")
-    td = forms.IntegerField(label="Test difficulty (TD)", min_value=three_d6.TD_MIN,
-                            max_value=TD_LIMIT, required=False, initial=10)
-    situational = forms.IntegerField(label="Situational modifier", required=False, initial=0,
-                                     min_value=-SITUATIONAL_LIMIT, max_value=SITUATIONAL_LIMIT)
-    favor = forms.IntegerField(min_value=0, max_value=three_d6.MAX_FAVOR, initial=0,
-                               required=False)
-    disfavor = forms.IntegerField(min_value=0, max_value=three_d6.MAX_FAVOR, initial=0,
-                                  required=False)
+    td = whole_number(three_d6.TD_MIN, TD_LIMIT, label="Test difficulty (TD)", required=False,
+                      initial=10)
+    situational = whole_number(-SITUATIONAL_LIMIT, SITUATIONAL_LIMIT,
+                               label="Situational modifier", required=False, initial=0)
+    favor = whole_number(0, three_d6.MAX_FAVOR, initial=0, required=False)
+    disfavor = whole_number(0, three_d6.MAX_FAVOR, initial=0, required=False)
     opponent = forms.ChoiceField(label="Opponent", required=False)
     opponent_target = forms.ChoiceField(label="Opponent's trait or subtrait", required=False)
     npc_name = forms.CharField(label="NPC's name", max_length=60, required=False, initial="NPC")
-    npc_modifier = forms.IntegerField(label="NPC's modifier", required=False, initial=0,
-                                      min_value=-NPC_MODIFIER_LIMIT, max_value=NPC_MODIFIER_LIMIT)
-    npc_rating = forms.IntegerField(label="NPC's rating (DR)", required=False, initial=1,
-                                    min_value=0, max_value=99)
-    opponent_favor = forms.IntegerField(label="Opponent's favor", min_value=0,
-                                        max_value=three_d6.MAX_FAVOR, initial=0, required=False)
-    opponent_disfavor = forms.IntegerField(label="Opponent's disfavor", min_value=0,
-                                           max_value=three_d6.MAX_FAVOR, initial=0,
-                                           required=False)
+    npc_modifier = whole_number(-NPC_MODIFIER_LIMIT, NPC_MODIFIER_LIMIT, label="NPC's modifier",
+                                required=False, initial=0)
+    npc_rating = whole_number(0, 99, label="NPC's rating (DR)", required=False, initial=1)
+    opponent_favor = whole_number(0, three_d6.MAX_FAVOR, label="Opponent's favor", initial=0,
+                                  required=False)
+    opponent_disfavor = whole_number(0, three_d6.MAX_FAVOR, label="Opponent's disfavor",
+                                     initial=0, required=False)
     defender = forms.ChoiceField(choices=DEFENDERS, initial="neither", required=False,
                                  label="Who defends")
 
@@ -227,12 +246,9 @@ class RequestForm(forms.Form):
     favor and disfavor (3d6 Rolls and Tests, Test Difficulty; Favor and Disfavor)."""
 
     target = forms.ChoiceField(label="Trait or subtrait to test")
-    td = forms.IntegerField(label="Test difficulty (TD)", min_value=three_d6.TD_MIN,
-                            max_value=TD_LIMIT, initial=10)
-    favor = forms.IntegerField(min_value=0, max_value=three_d6.MAX_FAVOR, initial=0,
-                               required=False)
-    disfavor = forms.IntegerField(min_value=0, max_value=three_d6.MAX_FAVOR, initial=0,
-                                  required=False)
+    td = whole_number(three_d6.TD_MIN, TD_LIMIT, label="Test difficulty (TD)", initial=10)
+    favor = whole_number(0, three_d6.MAX_FAVOR, initial=0, required=False)
+    disfavor = whole_number(0, three_d6.MAX_FAVOR, initial=0, required=False)
 
     def __init__(self, data: Mapping[str, Any] | None = None, *, campaign: Campaign) -> None:
         super().__init__(data, auto_id="d6-request-%s")

@@ -63,6 +63,9 @@ class ThreeD6System(SheetSystem):
     """The 3d6 tests sheet (see the module docstring for its decisions and
     :mod:`systems.three_d6.sheet` for its shapes)."""
 
+    # The seed says nothing of XP at creation; decision: the GM sets it per campaign.
+    uses_starting_xp = True
+
     def default_system_data(self) -> dict[str, Any]:
         """``{"traits": [6 default names], "subtraits": [12]}``."""
         return default_names()

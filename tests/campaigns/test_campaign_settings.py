@@ -57,7 +57,7 @@ def test_characters_already_made_keep_their_xp_when_the_starting_xp_changes(
 
 @pytest.mark.parametrize(("change", "reason"), [
     ({"name": ""}, "This field is required."),
-    ({"name": "x" * 121}, "Ensure this value has at most 120 characters (it has 121)."),
+    ({"name": "x" * 121}, "Keep the name to 120 characters (it has 121)."),
     ({"starting_xp": "-1"}, "Starting XP is between 0 and 1000. Nothing was saved."),
     ({"starting_xp": "1001"}, "Starting XP is between 0 and 1000. Nothing was saved."),
     ({"starting_xp": "lots"}, "Enter a whole number of XP."),

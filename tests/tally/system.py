@@ -27,6 +27,8 @@ from tests.tally.rules import LIMITS
 class Tally(systems.SheetSystem):
     """The tests' made-up system (tests/tally/__init__.py)."""
 
+    uses_starting_xp = True
+
     def creation_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
                       ) -> forms.Form:
         return CreateForm(data)

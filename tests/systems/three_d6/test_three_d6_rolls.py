@@ -141,7 +141,7 @@ def test_a_test_without_a_td_is_refused_and_nothing_is_stored(client_for, bob, m
 def test_too_much_favor_is_refused(client_for, bob, mara):
     response = client_for(bob, htmx=True).post(roll_url(mara), {**TEST, "favor": "21"})
 
-    assert "Ensure this value is less than or equal to 20." in text_of(response)
+    assert "Enter a whole number from 0 to 20." in text_of(response)
     assert not Roll.objects.exists()
 
 
@@ -164,7 +164,7 @@ def test_a_plain_post_that_breaks_a_rule_shows_the_dialog_again(client_for, bob,
     response = client_for(bob).post(roll_url(mara), {**TEST, "td": "0"})
 
     assert response.status_code == 400
-    assert "Ensure this value is greater than or equal to 1." in text_of(response)
+    assert "Enter a whole number from 1 to 99." in text_of(response)
     assert 'id="roll-form"' in response.content.decode()
 
 
@@ -406,7 +406,7 @@ def test_a_request_with_a_bad_td_asks_no_one(client_for, alice, mara):
         reverse("rolls:requested-roll-create", args=[mara.campaign_id]),
         {"character": "all", "target": "t1", "td": "0"})
 
-    assert "Ensure this value is greater than or equal to 1." in text_of(response)
+    assert "Enter a whole number from 1 to 99." in text_of(response)
     assert not mara.requested_rolls.exists()
 
 

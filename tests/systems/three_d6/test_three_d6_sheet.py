@@ -96,7 +96,26 @@ def test_a_modifier_above_the_creation_maximum_is_refused(client_for, bob, table
         create_url(table), {**VALID, "t0": "4", "t1": "0", "t2": "1", "t3": "1"})
 
     assert response.status_code == 400
-    assert "Ensure this value is less than or equal to 3." in text_of(response)
+    assert "Enter a whole number from 0 to 3." in text_of(response)
+    assert not Character.objects.exists()
+
+
+# A browser sends an <input type=number> holding "abc" as "": both must say what to type.
+@pytest.mark.parametrize("htmx", [False, True])
+@pytest.mark.parametrize(("slot", "typed", "reason"), [
+    ("t0", "", "Enter a whole number from 0 to 3."),
+    ("t0", "abc", "Enter a whole number from 0 to 3."),
+    ("s0", "", "Enter a whole number from 0 to 2."),
+    ("s0", "abc", "Enter a whole number from 0 to 2."),
+])
+def test_a_blank_or_mistyped_modifier_says_which_numbers_are_allowed(
+        client_for, bob, table, slot, typed, reason, htmx):
+    response = client_for(bob, htmx=htmx).post(create_url(table), {**VALID, slot: typed})
+
+    text = text_of(response)
+    assert reason in text
+    assert "This field is required." not in text
+    assert 'value="Mara Quill"' in response.content.decode()
     assert not Character.objects.exists()
 
 
@@ -226,7 +245,7 @@ def test_a_bad_amount_is_refused_with_the_forms_message(client_for, bob, mara):
     response = client_for(bob, htmx=True).post(action_url(mara, "health"),
                                                {"change": "damage", "amount": "0"})
 
-    assert "Ensure this value is greater than or equal to 1." in text_of(response)
+    assert "Enter a whole number from 1 to 99." in text_of(response)
     assert sheet_of(mara)["health"]["current"] == 10
 
 
