@@ -35,9 +35,11 @@ class CampaignAdmin(admin.ModelAdmin[Campaign]):
     # A campaign's rolls and ledger go only with the whole campaign, through its service
     # (core.appendonly refuses any other cascade into the logs).
     def delete_model(self, request: HttpRequest, obj: Campaign) -> None:
+        """Delete one campaign and everything in it (``campaign_delete``)."""
         campaign_delete(campaign=obj, by=request.user, as_staff=True)  # type: ignore[arg-type]  # the admin's user is signed in
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+        """The admin's bulk delete: each campaign through ``campaign_delete``, one by one."""
         for campaign in queryset:
             campaign_delete(campaign=campaign, by=request.user, as_staff=True)  # type: ignore[arg-type]  # as above
 

@@ -74,6 +74,8 @@ class ArchivedCampaignMiddleware:
 
     def process_view(self, request: HttpRequest, view: Any, args: Any,
                      kwargs: dict[str, Any]) -> HttpResponse | None:
+        """None to let the view run; the refusal (403, or for htmx an ``HX-Redirect`` to the
+        campaign's page) for a member's unsafe request inside an archived campaign."""
         if request.method in SAFE_METHODS or getattr(view, "allowed_when_archived", False):
             return None
         if not request.user.is_authenticated or request.resolver_match is None:

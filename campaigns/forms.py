@@ -12,6 +12,7 @@ from django.utils.html import format_html
 
 import systems
 from campaigns.models import Campaign, Membership
+from core.forms import TextareaField
 from core.templatetags.text import display_name
 from rulesets import registry
 
@@ -65,17 +66,6 @@ def _starting_xp_help() -> str:
 def _names(names: list[str]) -> str:
     """``["A", "B", "C"]`` as "A, B and C"."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-class TextareaField(forms.CharField):
-    r"""A CharField typed into a textarea, its line ends stored as ``\n``: a browser sends each
-    line end of a textarea as ``\r\n`` but counts it as one character against the textarea's
-    ``maxlength``, so the length is checked on the text as the browser counted it (as
-    ``characters.forms.MarkdownField`` does for Markdown)."""
-
-    def to_python(self, value: Any) -> str:
-        text = super().to_python(value)
-        return str(text).replace("\r\n", "\n").replace("\r", "\n")
 
 
 class CampaignForm(forms.ModelForm[Campaign]):

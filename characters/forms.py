@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 
 from characters.models import Character
+from core.forms import TextareaField
 from core.markdown import MAX_LENGTH
 
 if TYPE_CHECKING:
@@ -54,15 +55,9 @@ MARKDOWN_HELP = ("Markdown: **bold**, *italic*, lists, headings and links; no pi
                  f"Up to {MAX_LENGTH:,} characters.")
 
 
-class MarkdownField(forms.CharField):
-    """Text a user writes in Markdown (core.markdown), with its line ends as ``\n``: a browser
-    sends each line end of a textarea as ``\r\n`` but counts it as one character against
-    the textarea's ``maxlength``, so the limit is checked on the text as the browser counted
-    it (and the text is stored without the carriage returns)."""
-
-    def to_python(self, value: Any) -> str:
-        text = super().to_python(value)
-        return str(text).replace("\r\n", "\n").replace("\r", "\n")
+class MarkdownField(TextareaField):
+    """Text a user writes in Markdown (core.markdown), its line ends stored as ``\n``
+    (:class:`core.forms.TextareaField`: the limit is checked as the browser counted it)."""
 
 
 def _markdown_field(label: str, help_text: str) -> MarkdownField:

@@ -197,15 +197,17 @@ def _respond(
     return redirect(character.campaign if from_dashboard else character)
 
 
+RELOADED_FIELDS = [field.name for field in Character._meta.concrete_fields
+                   if field.name not in {"id", "gm_notes"}]
+"""What :func:`_reload` reads again: every column of the character but its id and the GM's
+notes."""
+
+
 def _reload(character: Character) -> None:
     """Re-read ``character`` after a change, every column but the GM's notes:
     ``get_character`` blanked them for anyone but the GM, and a full reload would bring them
     back into a player's context."""
     character.refresh_from_db(fields=RELOADED_FIELDS)
-
-
-RELOADED_FIELDS = [field.name for field in Character._meta.concrete_fields
-                   if field.name not in {"id", "gm_notes"}]
 
 
 def _xp_answer(request: AuthenticatedHttpRequest, character: Character, *, error: str,

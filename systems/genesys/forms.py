@@ -8,14 +8,13 @@ into a form error whose text names the rule broken.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from django import forms
-from django.core.validators import MaxLengthValidator
 
-from characters.models import Character
 from rulesets import genesys
 from rulesets.errors import RuleError
+from systems.fields import character_name_field
 
 CHARACTERISTIC_CHOICES = [(name, name) for name in genesys.CHARACTERISTICS]
 DIFFICULTY_CHOICES = [
@@ -28,13 +27,6 @@ MODIFIER_MAX = 5
 takes any count up to its pool limit)."""
 EXTRA_DICE_MAX = 10
 """Most boost or setback dice the dialog adds."""
-
-# Character.name's column. Checked by a validator rather than ``max_length``, which would add
-# a ``maxlength`` attribute: the browser would then cut a longer (pasted) name short without
-# a word, where the form says what the limit is and keeps what was typed.
-CHARACTER_NAME_MAX = cast("int", Character._meta.get_field("name").max_length)
-CHARACTER_NAME_TOO_LONG = ("Keep the name to %(limit_value)d characters (it has "
-                           "%(show_value)d).")
 
 
 def _count_field(label: str, most: int) -> forms.IntegerField:
@@ -59,9 +51,7 @@ class GenesysCreationForm(forms.Form):
     ``skills`` is the campaign's skill list. ``clean()`` names the rule broken.
     """
 
-    name = forms.CharField(
-        label="Name",
-        validators=[MaxLengthValidator(CHARACTER_NAME_MAX, CHARACTER_NAME_TOO_LONG)])
+    name = character_name_field()
     concept = forms.CharField(max_length=200, required=False, label="Concept",
                               help_text="A few words: who they are.")
     career = forms.CharField(max_length=60, required=False, label="Career",

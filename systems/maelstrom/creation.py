@@ -19,28 +19,21 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from django import forms
-from django.core.validators import MaxLengthValidator
 
 from characters.ledger import LedgerLine
-from characters.models import Character, XpEntry
+from characters.models import XpEntry
 from rulesets import maelstrom
 from rulesets.maelstrom import RuleError
+from systems.fields import character_name_field
 from systems.maelstrom import checks
 from systems.maelstrom import sheet as maelstrom_sheet
 from systems.maelstrom.sheet import ABILITY, ATTRIBUTE, SPECIALTY, WILLPOWER_KEY, trait_key
 
 if TYPE_CHECKING:
     from django.contrib.sessions.backends.base import SessionBase
-
-# Character.name's column. Checked by a validator rather than ``max_length``, which would add
-# a ``maxlength`` attribute: the browser would then cut a longer (pasted) name short without
-# a word, where the form says what the limit is and keeps what was typed.
-CHARACTER_NAME_MAX = cast("int", Character._meta.get_field("name").max_length)
-CHARACTER_NAME_TOO_LONG = ("Keep the name to %(limit_value)d characters (it has "
-                           "%(show_value)d).")
 
 
 def _rule(section: str) -> str:
@@ -614,9 +607,7 @@ def _rank_input(low: int, high: int) -> forms.NumberInput:
 class ConceptForm(forms.Form):
     """Step 1: the character's name (required) and concept (optional)."""
 
-    name = forms.CharField(
-        label="Name",
-        validators=[MaxLengthValidator(CHARACTER_NAME_MAX, CHARACTER_NAME_TOO_LONG)])
+    name = character_name_field()
     concept = forms.CharField(
         max_length=200, required=False, label="Concept",
         help_text="A few words, e.g. “Smuggler with a past”.",

@@ -10,10 +10,9 @@ What each form's data does is in :mod:`systems.shahquest.actions` (the changes a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from django import forms
-from django.core.validators import MaxLengthValidator
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
@@ -21,6 +20,7 @@ from characters.models import Character
 from rulesets import shahquest as sq
 from rulesets.dice import STEP_DICE
 from rulesets.errors import RuleError
+from systems.fields import character_name_field
 from systems.shahquest.sheet import (
     RULE_FEATURES,
     STARTING_PLOT_POINTS,
@@ -45,13 +45,6 @@ SPEC_SLOTS = 2
 DIE_CHOICES = [(size, f"d{size}") for size in STEP_DICE]
 AFFILIATION_DIE_CHOICES = [(size, f"d{size}") for size in sq.AFFILIATION_DICE]
 
-# Character.name's column. Checked by a validator rather than ``max_length``, which would add
-# a ``maxlength`` attribute: the browser would then cut a longer (pasted) name short without
-# a word, where the form says what the limit is and keeps what was typed.
-CHARACTER_NAME_MAX = cast("int", Character._meta.get_field("name").max_length)
-CHARACTER_NAME_TOO_LONG = ("Keep the name to %(limit_value)d characters (it has "
-                           "%(show_value)d).")
-
 
 # --- creation --------------------------------------------------------------------------------
 
@@ -70,9 +63,7 @@ class CreationForm(forms.Form):
     sheet is ``cleaned_data["sheet"]``. The seed sets no budgets, so any number of features
     (up to the rows shown) at any die is allowed; see docs/systems/shahquest.md."""
 
-    name = forms.CharField(
-        label="Name",
-        validators=[MaxLengthValidator(CHARACTER_NAME_MAX, CHARACTER_NAME_TOO_LONG)])
+    name = character_name_field()
     concept = forms.CharField(max_length=200, required=False)
     solo = forms.TypedChoiceField(choices=DIE_CHOICES, coerce=int, initial=8, label="Solo")
     solo_count = forms.TypedChoiceField(

@@ -3,14 +3,14 @@ roll dialog and the GM's roll request."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from django import forms
-from django.core.validators import MaxLengthValidator
 
-from characters.models import Character, XpEntry
+from characters.models import XpEntry
 from rulesets import shattered_world as sw
 from rulesets.errors import RuleError
+from systems.fields import character_name_field
 from systems.shattered_world.sheet import (
     HIT_POINTS_MAX,
     POOL_CHOICES,
@@ -23,13 +23,6 @@ from systems.shattered_world.sheet import (
 if TYPE_CHECKING:
     from characters.models import Character
 
-# Character.name's column. Checked by a validator rather than ``max_length``, which would add
-# a ``maxlength`` attribute: the browser would then cut a longer (pasted) name short without
-# a word, where the form says what the limit is and keeps what was typed.
-CHARACTER_NAME_MAX = cast("int", Character._meta.get_field("name").max_length)
-CHARACTER_NAME_TOO_LONG = ("Keep the name to %(limit_value)d characters (it has "
-                           "%(show_value)d).")
-
 
 # --- Creation ---------------------------------------------------------------------------------
 
@@ -37,9 +30,7 @@ CHARACTER_NAME_TOO_LONG = ("Keep the name to %(limit_value)d characters (it has 
 class CreationForm(forms.Form):
     """A new Shattered World character; ``clean()`` names the rule broken."""
 
-    name = forms.CharField(
-        label="Name",
-        validators=[MaxLengthValidator(CHARACTER_NAME_MAX, CHARACTER_NAME_TOO_LONG)])
+    name = character_name_field()
     concept = forms.CharField(max_length=200, required=False)
     species = forms.CharField(max_length=60, initial="Human")
     human = forms.BooleanField(required=False, label="Human (always rolls the field role die)")

@@ -4,13 +4,12 @@ the GM's request (the numbers they check are :mod:`systems.three_d6.sheet`'s dec
 from __future__ import annotations
 
 from collections.abc import Mapping, MutableMapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from django import forms
-from django.core.validators import MaxLengthValidator
 
-from characters.models import Character
 from rulesets import three_d6
+from systems.fields import character_name_field
 from systems.three_d6.sheet import (
     DEFAULT_SUBTRAIT_SPREAD,
     DEFAULT_TRAIT_SPREAD,
@@ -38,13 +37,7 @@ from systems.three_d6.sheet import (
 
 if TYPE_CHECKING:
     from campaigns.models import Campaign
-
-# Character.name's column. Checked by a validator rather than ``max_length``, which would add
-# a ``maxlength`` attribute: the browser would then cut a longer (pasted) name short without
-# a word, where the form says what the limit is and keeps what was typed.
-CHARACTER_NAME_MAX = cast("int", Character._meta.get_field("name").max_length)
-CHARACTER_NAME_TOO_LONG = ("Keep the name to %(limit_value)d characters (it has "
-                           "%(show_value)d).")
+    from characters.models import Character
 
 
 def whole_number(low: int, high: int, **kwargs: Any) -> forms.IntegerField:
@@ -74,9 +67,7 @@ class CreationForm(forms.Form):
     creation budgets (decision, see :data:`TRAIT_BUDGET`): six points over the traits (0 to
     +3 each) and six over the subtraits (0 to +2 each), all spent."""
 
-    name = forms.CharField(
-        label="Name",
-        validators=[MaxLengthValidator(CHARACTER_NAME_MAX, CHARACTER_NAME_TOO_LONG)])
+    name = character_name_field()
     concept = forms.CharField(max_length=200, required=False)
 
     def __init__(self, data: Mapping[str, Any] | None = None, *, campaign: Campaign) -> None:

@@ -4,16 +4,14 @@ and the forms of changes that take no input."""
 from __future__ import annotations
 
 from django import forms
-from django.core.validators import MaxLengthValidator
+
+from systems.fields import character_name_field
 
 
 class CreateForm(forms.Form):
     """A new character: a name, a concept, and the tally to start at (0 to 5)."""
 
-    # A validator, not max_length: no maxlength attribute to cut a pasted name short
-    # (tests/test_long_names.py asks this of every system).
-    name = forms.CharField(validators=[MaxLengthValidator(
-        80, "Keep the name to %(limit_value)d characters (it has %(show_value)d).")])
+    name = character_name_field()
     concept = forms.CharField(max_length=200, required=False)
     tally = forms.IntegerField(min_value=0, max_value=5)
 
