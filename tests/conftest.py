@@ -15,7 +15,7 @@ from django.test import Client, override_settings
 from campaigns.models import Campaign, Membership
 from characters.ledger import banked_xp
 from characters.models import Character
-from rulesets import registry
+from rulesets import errors, registry
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
 from tests.tally import rules as tally_rules
 
@@ -31,13 +31,16 @@ _TALLY_APP = override_settings(INSTALLED_APPS=[*django_settings.INSTALLED_APPS, 
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register tally for the whole session, the two ways a real system is registered: its
+    """Register tally for the whole session, the ways a real system is registered: its
     line in ``rulesets.registry.RULESETS`` (which names its package, so ``systems.registry``,
     ``systems.demos`` and ``systems.schema.import_schema`` find ``tests.tally.*``) and its
-    app in ``INSTALLED_APPS`` (its templates and stylesheet). Here, before collection, so the
-    shared suites that iterate the registry (the authorization matrix, the fuzz, the
-    transfer round trips, the quick rolls) are parametrized over it too."""
+    app in ``INSTALLED_APPS`` (its templates and stylesheet); and its book in
+    ``rulesets.errors.BOOKS``, so its refusals cite "Tally rules, ..." as a book's rule. Here,
+    before collection, so the shared suites that iterate the registry (the authorization
+    matrix, the fuzz, the transfer round trips, the quick rolls) are parametrized over it
+    too."""
     registry.RULESETS[TALLY.slug] = TALLY
+    errors.BOOKS[tally_rules.SOURCE] = tally_rules.SOURCE
     _TALLY_APP.enable()
 
 
@@ -45,6 +48,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     """Undo :func:`pytest_configure`."""
     _TALLY_APP.disable()
     registry.RULESETS.pop(TALLY.slug, None)
+    errors.BOOKS.pop(tally_rules.SOURCE, None)
 
 
 @pytest.fixture(autouse=True)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 
 from rulesets import three_d6
+from rulesets.errors import citation
 from systems.fields import character_name_field
 from systems.three_d6.sheet import (
     DEFAULT_SUBTRAIT_SPREAD,
@@ -104,7 +105,7 @@ class CreationForm(forms.Form):
                 more = "too many" if spent > budget else "left to spend"
                 raise forms.ValidationError(
                     f"The {what} modifiers add up to {spent}; spend exactly {budget} points "
-                    f"on {what}s ({abs(spent - budget)} {more}). ({RULE_CREATION})")
+                    f"on {what}s ({abs(spent - budget)} {more}). ({citation(RULE_CREATION)})")
         return cleaned
 
 
@@ -219,8 +220,9 @@ class RollForm(forms.Form):
                 cleaned[name] = 0
         if cleaned.get("mode") == "test":
             if cleaned.get("td") is None and "td" not in self.errors:
+                rule = citation(f"{SEED}, Test Difficulty")
                 self.add_error("td", f"A test needs a test difficulty (TD) of "
-                                     f"{three_d6.TD_MIN} or more ({SEED}, Test Difficulty).")
+                                     f"{three_d6.TD_MIN} or more ({rule}).")
         elif cleaned.get("mode") == "contest":
             if not cleaned.get("opponent"):
                 self.add_error("opponent", "Choose who you contest: a character or an NPC.")

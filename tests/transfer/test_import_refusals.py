@@ -259,7 +259,7 @@ def test_a_follow_up_before_its_roll_is_refused(rich_campaign_file: dict[str, An
 SHEET_BREAKS: dict[str, tuple[Callable[[dict[str, Any]], None], tuple[str, ...]]] = {
     "maelstrom": (_set("character.sheet.attributes.Precision", 7),
                   ("Maelstrom rules refuse this sheet", "Precision must be a whole number "
-                   "from 1 to 5, not 7", "Maelstrom rules.md, Traits")),
+                   "from 1 to 5, not 7", "(Maelstrom rules, Traits)")),
     "shahquest": (_set("character.sheet.features.3.die", 7),
                   ("Shahquest rules refuse this sheet", "Shahquest wiki")),
     "genesys": (_set("character.sheet.characteristics.Brawn", 9),
@@ -295,7 +295,7 @@ def test_a_sheet_the_rules_refuse_is_refused_with_the_rule(
     ("maelstrom", _set("character.sheet.health.dead", 0),
      ("Dead must be true or false",)),
     ("maelstrom", _set("character.sheet.abilities.Juggling", 1),
-     ("'Juggling' is not a Maelstrom ability", "Maelstrom rules.md, Traits")),
+     ("'Juggling' is not a Maelstrom ability", "(Maelstrom rules, Traits)")),
     ("maelstrom", lambda d: d["character"]["sheet"]["attributes"].pop("Wits"),
      ("the sheet lacks the attributes Wits",)),
     ("genesys", _set("character.sheet.wounds", "none"), ("The wounds ('wounds') must be an "
@@ -425,13 +425,13 @@ def test_the_same_trait_twice_is_refused(version_1_file: dict[str, Any],
         document["character"]["traits"].append(document["character"]["traits"][0])
     refused(lambda: into_the_drift(changed(version_1_file, twice)),
             "Maelstrom rules refuse this sheet", "lists the trait 'Strength' twice",
-            "Maelstrom rules.md, Traits")
+            "(Maelstrom rules, Traits)")
 
 
 @pytest.mark.parametrize(("change", "words"), [
     (_set("character.traits.1.dots", 7),
      ("Maelstrom rules refuse this sheet", "Precision must be a whole number from 1 to 5, "
-      "not 7", "Maelstrom rules.md, Traits")),
+      "not 7", "(Maelstrom rules, Traits)")),
     (_set("character.health_lethal", 9), ("levels of damage do not fit in 8 health boxes",)),
     (_set("character.willpower_current", 9),
      ("Current willpower must be a whole number from 0 to 4",)),
@@ -439,10 +439,10 @@ def test_the_same_trait_twice_is_refused(version_1_file: dict[str, Any],
      ("not on the seed's lists of merits and flaws",)),
     (_set("character.traits.30.ability", "Juggling"), ("Juggling is not an ability",)),
     (_set("character.traits.3.name", "Charm"),
-     ("'Charm' is not a Maelstrom attribute", "Maelstrom rules.md, Traits")),
+     ("'Charm' is not a Maelstrom attribute", "(Maelstrom rules, Traits)")),
     (_set("character.traits.30.dots", 2),
      ("The specialty Piloting: Close Quarters must be a whole number from 1 to 1, not 2",
-      "Maelstrom rules.md, Traits")),
+      "(Maelstrom rules, Traits)")),
     (lambda d: d["character"]["traits"].pop(5), ("the sheet lacks the attributes",)),
 ])
 def test_a_version_1_sheet_the_rules_refuse_is_refused_with_the_rule(

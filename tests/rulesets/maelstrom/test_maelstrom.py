@@ -70,7 +70,7 @@ def test_a_rule_error_reads_as_the_message_followed_by_the_seed_section() -> Non
     error = RuleError("Firearms has 1 dot", "Maelstrom rules.md, Using Specialties")
     assert error.message == "Firearms has 1 dot"
     assert error.rule == "Maelstrom rules.md, Using Specialties"
-    assert str(error) == "Firearms has 1 dot (Maelstrom rules.md, Using Specialties)"
+    assert str(error) == "Firearms has 1 dot (Maelstrom rules, Using Specialties)"
     assert isinstance(error, ValueError)
 
 

@@ -224,7 +224,7 @@ def test_an_impossible_task_without_a_destiny_point_is_refused_and_nothing_store
                                                               "difficulty": "Impossible"})
 
     assert ("attempting an Impossible task requires the player to spend one Destiny point "
-            "(Genesys dice pool, Impossible Tasks)") in text_of(response)
+            "(Genesys rules, Impossible Tasks)") in text_of(response)
     assert response.status_code == (200 if htmx else 400)
     assert not Roll.objects.exists()
 
