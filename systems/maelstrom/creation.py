@@ -101,6 +101,11 @@ class MeritFlawChoice:
         """"Addict (nicotine)", or the bare name without a detail."""
         return f"{self.name} ({self.detail})" if self.detail else self.name
 
+    @property
+    def price(self) -> str:
+        """"gives 1 XP" for a flaw, "costs 4 XP" for a merit (:func:`merit_flaw_price`)."""
+        return merit_flaw_price(self.kind, self.points)
+
 
 @dataclass
 class Draft:
@@ -874,12 +879,21 @@ def merit_flaw_value(name: str, points: int) -> str:
     return f"{name}|{points}"
 
 
+def merit_flaw_price(kind: str, points: int) -> str:
+    """Which way a merit's or flaw's points go, in words: "costs 2 XP" for a merit, "gives
+    1 XP" for a flaw (Maelstrom rules.md, Merits and Flaws). A bare "1 XP" read the same for
+    both, and a chosen option shows without its group's heading."""
+    return f"{'gives' if kind == 'flaw' else 'costs'} {points} XP"
+
+
 def merit_flaw_options() -> list[tuple[str, Any]]:
-    """Select options: every merit and flaw at each of its prices, grouped."""
+    """Select options: every merit and flaw at each of its prices, grouped, each saying
+    whether it costs or gives XP ("Addict, gives 1 XP")."""
 
     def options(entries: Mapping[str, maelstrom.MeritFlaw]) -> list[tuple[str, str]]:
         return [
-            (merit_flaw_value(entry.name, points), f"{entry.name}, {points} XP")
+            (merit_flaw_value(entry.name, points),
+             f"{entry.name}, {merit_flaw_price(entry.kind, points)}")
             for entry in entries.values()
             for points in entry.points
         ]
@@ -887,7 +901,7 @@ def merit_flaw_options() -> list[tuple[str, Any]]:
     return [
         ("", "None"),
         ("Merits (cost XP)", options(maelstrom.MERITS)),
-        ("Flaws (award XP)", options(maelstrom.FLAWS)),
+        ("Flaws (give XP)", options(maelstrom.FLAWS)),
     ]
 
 

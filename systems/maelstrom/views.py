@@ -71,7 +71,9 @@ def _form_step(
     form_class = FORM_STEPS[slug]
     if request.method == "POST":
         form = form_class(request.POST)
-        if form.is_valid():
+        # Only the XP step previews; a preview posted to another step (a hostile or stale
+        # request) is still a preview: it is checked and shown, never kept.
+        if form.is_valid() and not _is_preview(request):
             form.apply(draft)
             return _advance(request, campaign, draft, slug)
     else:
@@ -90,7 +92,7 @@ def _xp_step(
     valid = xp.is_valid()
     candidate = xp.candidate()
     context = _xp_context(xp, candidate, campaign)
-    if request.htmx and request.POST.get("preview"):
+    if _is_preview(request):
         return render(request, f"{TEMPLATE}#xp-summary", context)
     if not valid:
         return _render(request, campaign, draft, "xp", open_step, context)
@@ -129,6 +131,12 @@ def _review_step(
 
 
 # ---------------------------------------------------------------------------------------------
+
+
+def _is_preview(request: AuthenticatedHttpRequest) -> bool:
+    """Whether the POST asks only to see what it would do (htmx, with ``preview``): the XP
+    step's running total. A preview writes nothing, not even the draft in the session."""
+    return bool(request.htmx and request.POST.get("preview"))
 
 
 def _wizard_url(campaign: Campaign) -> str:

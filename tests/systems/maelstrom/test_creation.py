@@ -4,6 +4,7 @@ Creation, Merits and Flaws, Spending Experience)."""
 
 from __future__ import annotations
 
+import html as html_module
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -26,6 +27,7 @@ from systems.maelstrom.creation import (
     xp_breakdown,
 )
 from tests.factories import DEFAULT_ABILITIES, DEFAULT_ATTRIBUTES, CampaignFactory
+from tests.helpers import text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -285,7 +287,7 @@ def test_a_primary_group_with_five_extra_dots_is_refused_with_the_rule(campaign,
     assert response.status_code == 200
     assert (
         "Physical is the primary group: allocate 6 dots on top of the 1 in each; "
-        "you allocated 5 (Maelstrom rules.md, Starting Attributes)"
+        "you allocated 5 (Maelstrom rules, Starting Attributes)"
     ) in html
     assert input_value(html, "precision") == "3"
     assert input_value(html, "perception") == "4"
@@ -344,7 +346,7 @@ def test_three_abilities_at_three_dots_are_refused_and_the_input_kept(campaign, 
     html = response.content.decode()
     assert response.status_code == 200
     assert (
-        "2 abilities at 3 dots are required; you have 3 (Maelstrom rules.md, Starting Abilities)"
+        "2 abilities at 3 dots are required; you have 3 (Maelstrom rules, Starting Abilities)"
         in html
     )
     assert input_value(html, "alertness") == "3"
@@ -482,7 +484,7 @@ def test_spending_more_xp_than_available_is_refused_with_cost_and_balance(
     assert response.status_code == 200
     assert (
         "These choices cost 38 XP but only 30 XP are available; you are 8 XP short "
-        "(Maelstrom rules.md, Starting Experience)"
+        "(Maelstrom rules, Starting Experience)"
     ) in html
     assert input_value(html, "attribute_precision") == "5"
     assert 'class="xp-remaining negative"' in html
@@ -522,7 +524,7 @@ def test_ranks_out_of_bounds_are_refused_with_a_clear_message(
 
     assert response.status_code == 200
     assert message in response.content.decode()
-    assert "Maelstrom rules.md, Spending Experience" in response.content.decode()
+    assert "Maelstrom rules, Spending Experience" in response.content.decode()
 
 
 def test_a_duplicate_specialty_is_refused(campaign, at_xp_step):
@@ -757,6 +759,48 @@ def test_the_xp_page_offers_the_seed_suggestions_and_prices(campaign, at_xp_step
     assert 'value="Paraplegic|8"' in html and 'value="Paraplegic|10"' in html
     assert 'hx-trigger="change, input delay:300ms"' in html
     assert 'hx-target="#xp-summary"' in html
+
+
+def test_the_merit_and_flaw_choices_say_which_cost_xp_and_which_give_it(campaign, at_xp_step):
+    """A chosen option shows without its group's heading, so each says which way its points
+    go: a merit costs XP, a flaw gives XP (Maelstrom rules.md, Merits and Flaws)."""
+    html = html_module.unescape(at_xp_step.get(wizard_url(campaign, "xp")).content.decode())
+
+    assert '<optgroup label="Merits (cost XP)">' in html
+    assert '<optgroup label="Flaws (give XP)">' in html
+    assert '<option value="Acute Sense|2">Acute Sense, costs 2 XP</option>' in html
+    assert '<option value="Addict|1">Addict, gives 1 XP</option>' in html
+    assert "Addict, 1 XP" not in html
+    assert "Acute Sense (costs 2 or 5 XP)" in html  # what each one does
+    assert "Addict (gives 1 or 3 XP)" in html
+
+
+def test_the_review_says_which_choices_cost_xp_and_which_give_it(campaign, at_xp_step):
+    at_xp_step.post(wizard_url(campaign), xp_data(
+        merits_flaws=[("Huge Size|4", ""), ("Addict|1", "nicotine")]))
+
+    text = text_of(at_xp_step.get(wizard_url(campaign, "review")))
+
+    assert "Huge Size, costs 4 XP" in text
+    assert "Addict (nicotine), gives 1 XP" in text
+
+
+def test_the_xp_step_keeps_a_running_total_bar_that_the_preview_refreshes(
+    campaign, at_xp_step
+):
+    """On a phone the summary is below every list: the bar at the top of the step shows the
+    XP remaining (kept in view by maelstrom.css), and each preview replaces it out of band."""
+    page = at_xp_step.get(wizard_url(campaign, "xp")).content.decode()
+    bar = re.search(r'<p id="xp-bar" class="xp-bar">(.*?)</p>', page, re.S)
+    assert bar is not None and "30 XP remaining" in bar.group(1)
+    assert 'href="#xp-summary-title"' in bar.group(1)
+
+    preview = at_xp_step.post(wizard_url(campaign), {
+        **xp_data(abilities={"Driving": 4}, merits_flaws=[("Addict|1", "nicotine")]),
+        "action": "", "preview": "1"}, headers={"HX-Request": "true"}).content.decode()
+    bar = re.search(r'<p id="xp-bar" class="xp-bar" hx-swap-oob="true">(.*?)</p>', preview,
+                    re.S)
+    assert bar is not None and "23 XP remaining" in bar.group(1)
 
 
 # --- the service ----------------------------------------------------------------------------
