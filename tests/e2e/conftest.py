@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -20,6 +21,7 @@ from playwright.sync_api import (
     BrowserContext,
     ConsoleMessage,
     Page,
+    Response,
     expect,
     sync_playwright,
 )
@@ -127,41 +129,119 @@ def new_page(browser: Browser, asgi_server: AsgiLiveServer) -> Iterator[Callable
         # the Content Security Policy does not govern; a <script> tag added to the page
         # would be refused by it, as it should be.
         context.add_init_script(path=str(AXE))
+        # Every page of the context is watched, a second tab a test opens included.
+        context.on("page", watch)
         contexts.append(context)
-        page = context.new_page()
+        return context.new_page()
+
+    def watch(page: Page) -> None:
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.js_errors = errors  # type: ignore[attr-defined]
         refused: list[str] = []
-        page.on("console", lambda message: _note_csp_refusal(message, refused))
+        console_errors: list[tuple[str, str]] = []
+        page.on("console", lambda message: _note_console(message, refused, console_errors))
         page.csp_refusals = refused  # type: ignore[attr-defined]
+        page.console_seen = console_errors  # type: ignore[attr-defined]
+        failed_pages: set[str] = set()
+        page.on("response", lambda response: _note_failed_page(page, response, failed_pages))
+        page.failed_pages = failed_pages  # type: ignore[attr-defined]
+        page.console_allowed = []  # type: ignore[attr-defined]
         pages.append(page)
-        return page
 
     pages: list[Page] = []
     yield make
     refusals = {page.url: page.csp_refusals for page in pages if page.csp_refusals}  # type: ignore[attr-defined]
+    console = {page.url: console_errors(page) for page in pages if console_errors(page)}
     for context in contexts:
         context.close()
     assert not refusals, f"the Content Security Policy refused something: {refusals}"
+    assert not console, f"errors in the browser's console: {console}"
 
 
-def _note_csp_refusal(message: ConsoleMessage, refused: list[str]) -> None:
-    """Keep the browser's console reports of anything the Content Security Policy refused."""
+def _note_console(
+    message: ConsoleMessage, refused: list[str], errors: list[tuple[str, str]]
+) -> None:
+    """Keep the browser's console reports of anything the Content Security Policy refused,
+    and every other error the console shows (htmx reports its own errors there with
+    console.error: an out-of-band swap with no target, a selector that matches nothing, a
+    request cut off), with the address it names."""
     if "Content Security Policy" in message.text:
         refused.append(message.text)
+    elif message.type == "error":
+        errors.append((message.text, message.location.get("url", "")))
+
+
+def _note_failed_page(page: Page, response: Response, failed: set[str]) -> None:
+    """Keep the addresses that answered with an error status as the page the browser goes
+    to: a page the browser went to (a 404 or a 403 a test asks for on purpose, and then
+    reads), or an htmx request refused with a redirect to the page that says why
+    (``HX-Redirect``, e.g. campaigns.archive's refusal of a write to an archived campaign)."""
+    request = response.request
+    on_page = request.is_navigation_request() and request.frame == page.main_frame
+    sent_on = "hx-redirect" in response.headers
+    if response.status >= 400 and (on_page or sent_on):
+        failed.add(response.url)
+
+
+def console_errors(page: Page) -> list[str]:
+    """The errors the page's console showed, except the browser's own report of an error
+    status that is the page the browser went to (:func:`_note_failed_page`) and those the
+    test allowed (:func:`allow_console_errors`)."""
+    failed = getattr(page, "failed_pages", set())
+    allowed: list[re.Pattern[str]] = getattr(page, "console_allowed", [])
+    found = []
+    for text, where in getattr(page, "console_seen", []):
+        if text.startswith("Failed to load resource") and where in failed:
+            continue
+        line = f"{text} ({where})" if where else text
+        if not any(pattern.search(line) for pattern in allowed):
+            found.append(line)
+    return found
+
+
+def allow_console_errors(page: Page, *patterns: str) -> None:
+    """Let the page's console show errors matching any of ``patterns`` (regular expressions,
+    searched in "text (address)"): for a test that breaks something on purpose, e.g. the
+    event stream, and checks how the page copes."""
+    page.console_allowed.extend(re.compile(pattern) for pattern in patterns)  # type: ignore[attr-defined]
 
 
 def audit(page: Page, *, label: str = "") -> None:
-    """Run axe-core on the page as it is now; fail on any serious or critical violation.
+    """Run axe-core on the page as it is now, in its colour scheme and again in the dark one
+    (``prefers-color-scheme: dark``); fail on any serious or critical violation.
 
-    Also fails on JavaScript errors and Content Security Policy refusals seen so far on the
-    page.
+    Also fails on JavaScript errors, console errors and Content Security Policy refusals seen
+    so far on the page.
     """
+    where = label or page.url
+    scheme = page.evaluate(
+        """() => ['dark', 'light'].find(s => matchMedia(`(prefers-color-scheme: ${s})`).matches)
+                 || 'no-preference'"""
+    )
+    failures = {scheme: _serious_violations(page)}
+    if scheme != "dark":
+        page.emulate_media(color_scheme="dark")
+        try:
+            failures["dark"] = _serious_violations(page)
+        finally:
+            page.emulate_media(color_scheme=scheme)
+    for name, bad in failures.items():
+        assert bad == [], f"axe on {where} ({name} scheme):\n{json.dumps(bad, indent=2)}"
+    errors = getattr(page, "js_errors", [])
+    assert errors == [], f"JavaScript errors on {where}: {errors}"
+    console = console_errors(page)
+    assert console == [], f"errors in the browser's console on {where}: {console}"
+    refused = getattr(page, "csp_refusals", [])
+    assert refused == [], f"Content Security Policy refusals on {where}: {refused}"
+
+
+def _serious_violations(page: Page) -> list[dict[str, object]]:
+    """axe-core's serious and critical violations on the page as it is now."""
     results = page.evaluate(
         "() => axe.run(document, {resultTypes: ['violations']}).then(r => r.violations)"
     )
-    bad = [
+    return [
         {
             "id": v["id"],
             "impact": v["impact"],
@@ -171,12 +251,6 @@ def audit(page: Page, *, label: str = "") -> None:
         for v in results
         if v["impact"] in ("serious", "critical")
     ]
-    where = label or page.url
-    assert bad == [], f"axe on {where}:\n{json.dumps(bad, indent=2)}"
-    errors = getattr(page, "js_errors", [])
-    assert errors == [], f"JavaScript errors on {where}: {errors}"
-    refused = getattr(page, "csp_refusals", [])
-    assert refused == [], f"Content Security Policy refusals on {where}: {refused}"
 
 
 def no_horizontal_scroll(page: Page) -> None:

@@ -43,7 +43,8 @@ def test_the_fragment_shows_the_exact_odds_of_the_ticked_pool(client_for, bob, r
     assert "Success 84.4 %" in text
     assert "Failure 10.4 %" in text
     assert "Botch 5.2 %" in text
-    assert 'id="roll-bar-odds" hx-swap-oob="true"' in response.content.decode()
+    headline = '<span id="roll-bar-odds">Success 84.4 %, botch 5.2 %</span>'
+    assert headline in response.content.decode()
 
 
 def test_a_specialty_and_a_threshold_change_the_odds(client_for, bob, rider) -> None:  # type: ignore[no-untyped-def]
@@ -65,7 +66,7 @@ def test_an_illegal_pool_shows_the_rule_instead_of_odds(client_for, bob, rider) 
     query = {**RIDER_POOL, "trait": ["Precision", "Driving", "Strength"]}
     response = client_for(bob, htmx=True).get(odds_url(rider), query)
     assert response.status_code == 200
-    assert "Maelstrom rules.md" in text_of(response)
+    assert "(Maelstrom rules, Dice Pool)" in text_of(response)
     assert "Success" not in text_of(response)
 
 
