@@ -88,7 +88,7 @@ def test_a_pool_someone_cannot_roll_asks_nothing_of_anyone(client_for, alice, ca
                                                            bobs_character) -> None:  # type: ignore[no-untyped-def]
     response = client_for(alice, htmx=True).post(
         ask_url(campaign), {**ASK, "character": "all", "traits": "Precision + Piloting + Wits"})
-    assert "Rook:" in text_of(response) and "Maelstrom rules.md" in text_of(response)
+    assert "Rook:" in text_of(response) and "(Maelstrom rules, " in text_of(response)
     assert RequestedRoll.objects.count() == 0
 
 
@@ -130,5 +130,5 @@ def test_a_trait_the_character_lacks_is_refused_with_the_dice_pool_rule(
     response = client_for(alice, htmx=True).post(
         ask_url(campaign), {**ASK, "character": "all", "traits": "Charisma + Driving"})
     assert ("Rook: 'Charisma' is not one of this character's attributes or abilities. "
-            "(Maelstrom rules.md, Dice Pool)") in text_of(response)
+            "(Maelstrom rules, Dice Pool)") in text_of(response)
     assert RequestedRoll.objects.count() == 0
