@@ -23,6 +23,7 @@ what those checks share.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -44,6 +45,7 @@ __all__ = [
     "RULE_STORED",
     "CampaignAction",
     "RollAction",
+    "RollHeader",
     "RolledResult",
     "SheetSystem",
     "SpendForm",
@@ -232,6 +234,28 @@ class RolledResult:
     summary: str = ""
 
 
+@dataclass(frozen=True)
+class RollHeader:
+    """A stored roll's pool in words, as its result and the logs show it: ``short`` is the
+    line read across the table ("Precision + Driving · 7 dice · diff 6"), ``details`` the
+    rest of the stored description, folded away ("threshold 0, exploding tens"; ``""`` when
+    nothing is left). ``str()`` of it is ``short``, so a template writes
+    ``{{ roll|roll_header }}``."""
+
+    short: str
+    details: str = ""
+
+    def __str__(self) -> str:
+        return self.short
+
+
+_NPC_PREFIX = "NPC: "
+"""What ``rolls.services.npc_roll_create`` puts before an NPC quick roll's pool in words; the
+result's header already names the kind ("NPC quick roll")."""
+
+_TRAILING_PARENTHESES = re.compile(r"^(?P<head>[^()]+?) \((?P<inner>[^()]*)\)$")
+
+
 @dataclass
 class SheetSystem:
     """How one system's sheet is built, shown, changed, rolled and advanced.
@@ -289,8 +313,15 @@ class SheetSystem:
 
     @property
     def template_dashboard(self) -> str:
-        """The GM's panel on the dashboard (``systems/<slug>/dashboard.html``)."""
+        """The GM's panel (``systems/<slug>/dashboard.html``): on the settings page always,
+        and on the dashboard too when :attr:`panel_in_play` says the table uses it in play."""
         return self.template("dashboard.html")
+
+    panel_in_play: ClassVar[bool] = False
+    """Whether the GM's panel is played with at the table (Shahquest's tension pool: the
+    dashboard shows it beside the party and the rolls), rather than the campaign's
+    configuration (a skill list, trait names, a buy-in catalogue), which only the settings
+    page shows, so that the dashboard's first screen is play (issue 17)."""
 
     @property
     def template_xp(self) -> str:
@@ -473,6 +504,35 @@ class SheetSystem:
         the transaction and may change ``character.sheet`` (plot points spent); the caller
         saves it and stores the roll. Raises RuleError for an illegal pool."""
         raise NotImplementedError
+
+    def roll_header(self, roll: Roll) -> RollHeader:
+        """A stored roll's short header and its folded details, computed from
+        ``roll.description`` as stored (the log is append-only: an old roll keeps its words,
+        and a description the system no longer writes is shown whole).
+
+        Reads ``roll.description`` and at most ``roll.result``, no other column: the sheet's
+        recent rolls load only those (``characters.views._recent_rolls``), and any other
+        would cost a query per roll.
+
+        The default drops the "NPC: " of an NPC quick roll, then folds a closing "; ..."
+        (what the roll cost) and one closing parenthesis ("(1 favor)", the dice by name):
+        "d10 2d8 (Coordination d10, ...); 1 plot point spent" reads "d10 2d8". A system
+        overrides it where its pool in words has a shape of its own; each override falls
+        back here on a description it does not recognise.
+        """
+        text = self.roll_description(roll)
+        head, _, tail = text.partition("; ")
+        details = [tail] if tail else []
+        if match := _TRAILING_PARENTHESES.match(head):
+            head = match["head"]
+            details.insert(0, match["inner"])
+        return RollHeader(short=head, details="; ".join(details))
+
+    def roll_description(self, roll: Roll) -> str:
+        """``roll.description`` without the "NPC: " an NPC quick roll's carries: what a
+        system's :meth:`roll_header` reads. Told by the words, not by ``roll.kind`` (see
+        :meth:`roll_header`); no pool a character rolls is described starting so."""
+        return roll.description.removeprefix(_NPC_PREFIX)
 
     def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
                      ) -> forms.Form | None:

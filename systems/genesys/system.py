@@ -36,6 +36,7 @@ from systems import (
     SheetSystem,
     percent_text,
 )
+from systems.base import RollHeader
 from systems.genesys.actions import ACTIONS, CAMPAIGN_ACTIONS
 from systems.genesys.checks import check_sheet, check_system_data
 from systems.genesys.forms import (
@@ -59,6 +60,7 @@ from systems.genesys.xp import _quote, _xp_key
 if TYPE_CHECKING:
     from campaigns.models import Campaign
     from characters.models import Character
+    from rolls.models import Roll
     from rulesets.dice import Rng
 
 
@@ -230,11 +232,14 @@ class GenesysSystem(SheetSystem):
         character.sheet = sheet
 
     def xp_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
-        """The XP page's notes: the prices, creation open or not, the career skills."""
+        """The XP page's notes: the prices, creation open or not, the career skills; and at
+        the top of its purchases, while creation is open, what is left to invest and
+        "Finish creation" (the XP page is where Step 4 happens, so creation ends there)."""
         sheet = read_sheet(character)
         return {"gx": {"creation": sheet["creation"], "career_skills": sheet["career_skills"],
                        "skill_cap": genesys.CREATION_SKILL_MAX if sheet["creation"]
-                       else genesys.SKILL_RANKS_MAX}}
+                       else genesys.SKILL_RANKS_MAX},
+                "spend_intro_template": f"{self.template('xp.html')}#xp-creation"}
 
     # --- rolls ------------------------------------------------------------------------------
 
@@ -286,6 +291,18 @@ class GenesysSystem(SheetSystem):
             kind="check", description=_describe(pool), result=result,
             outcome="success" if result.succeeded else "failure",
             net=result.tally.net_successes, summary=result.summary())
+
+    def roll_header(self, roll: Roll) -> RollHeader:
+        """"Agility + Ranged · Average", the dice folded ("1 ability, 2 proficiency vs 2
+        difficulty"); without a difficulty's name the dice stay in the header ("NPC · 2
+        ability vs 3 difficulty"). Read from the stored description (``_describe``)."""
+        what, _, dice = self.roll_description(roll).partition(": ")
+        if not dice:
+            return super().roll_header(roll)
+        name, _, level = what.partition(", ")
+        if not level:
+            return RollHeader(short=f"{name} · {dice}")
+        return RollHeader(short=f"{name} · {level}", details=dice)
 
     def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
                      ) -> GenesysRequestForm:

@@ -22,6 +22,7 @@ from characters.ledger import banked_xp
 from rulesets import maelstrom
 from rulesets.errors import RuleError
 from systems import Advance, RolledResult, SheetSystem
+from systems.base import RollHeader
 from systems.maelstrom import rolling
 from systems.maelstrom.actions import (
     ACTIONS,
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
 
     from campaigns.models import Campaign
     from characters.models import Character, XpEntry
+    from rolls.models import Roll
     from rulesets.dice import Rng
 
 RULE_SPENDING = "Maelstrom rules.md, Spending Experience"
@@ -380,6 +382,21 @@ class Maelstrom(SheetSystem):
     def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
         """The dialog's exact odds (:func:`systems.maelstrom.rolling.odds`)."""
         return rolling.odds(character, cleaned_data)
+
+    def roll_header(self, roll: Roll) -> RollHeader:
+        """"Precision + Driving · 7 dice · diff 6", the threshold, specialties, exploding tens
+        and automatic successes folded ("threshold 0, specialties Motorcycles, exploding
+        tens"), read from the stored description
+        (:meth:`rulesets.maelstrom.ActionPool.describe`)."""
+        name, _, pool = self.roll_description(roll).partition(": ")
+        dice, _, rest = pool.partition(", ")
+        difficulty, _, details = rest.partition(", ")
+        if not (name and dice.endswith((" dice", " die"))
+                and difficulty.startswith("difficulty ")):
+            return super().roll_header(roll)
+        return RollHeader(
+            short=f"{name} · {dice} · diff {difficulty.removeprefix('difficulty ')}",
+            details=details)
 
     def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
                      ) -> forms.Form | None:

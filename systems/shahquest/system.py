@@ -25,6 +25,7 @@ from systems import (
     SheetSystem,
     percent_text,
 )
+from systems.base import RollHeader
 from systems.shahquest import tension
 from systems.shahquest.actions import ACTIONS, CAMPAIGN_ACTIONS, ROLL_ACTIONS
 from systems.shahquest.checks import check_sheet, check_system_data
@@ -54,6 +55,7 @@ from systems.shahquest.sheet import (
 if TYPE_CHECKING:
     from campaigns.models import Campaign
     from characters.models import Character
+    from rolls.models import Roll
     from rulesets.dice import Rng
 
 
@@ -66,6 +68,8 @@ class Shahquest(SheetSystem):
     # No source gives character-creation budgets (RULES.md section 2): a new character
     # starts with no XP, whatever the campaign's starting XP says.
     uses_starting_xp = False
+    # The tension pool grows and is rolled during play: it belongs beside the party.
+    panel_in_play = True
 
     def default_system_data(self) -> dict[str, Any]:
         """The tension pool's data (:mod:`systems.shahquest.tension`)."""
@@ -227,6 +231,26 @@ class Shahquest(SheetSystem):
             _set_track(character, track)
         return RolledResult(kind="action", description=pool.describe(), result=result,
                             outcome="rolled", net=result.effort, summary=result.summary())
+
+    def roll_header(self, roll: Roll) -> RollHeader:
+        """"Coordination + Partner · d10 3d8 2d6": the attribute and the affiliation the
+        stored pool names, then the dice; every die by name and what the roll cost folded
+        ("Partner d6, Coordination d10, ...; 1 plot point spent"). A pool without them (an
+        NPC's dice) reads as its dice alone."""
+        header = super().roll_header(roll)
+        # The result's copy of the pool: roll.pool is a column the sheet's recent rolls leave
+        # unread (SheetSystem.roll_header).
+        result = roll.result if isinstance(roll.result, dict) else {}
+        stored = result.get("pool")
+        pool: dict[str, Any] = stored if isinstance(stored, dict) else {}
+        dice = pool.get("dice")
+        if pool.get("notation") != header.short or not isinstance(dice, list):
+            return header
+        names = [str(die.get("name", "")).split(" (")[0] for source in ("attribute", "affiliation")
+                 for die in dice if isinstance(die, dict) and die.get("source") == source]
+        if not names:
+            return header
+        return RollHeader(short=f"{' + '.join(names)} · {header.short}", details=header.details)
 
     def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
         """Exact odds of the best effort total and of rolling an opportunity."""

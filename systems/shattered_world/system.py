@@ -40,6 +40,7 @@ from core.live import announce
 from rulesets import shattered_world as sw
 from rulesets.errors import RuleError
 from systems import Advance, RolledResult, SheetSystem, percent_text
+from systems.base import RollHeader
 from systems.shattered_world.actions import (
     ACTIONS,
     CAMPAIGN_ACTIONS,
@@ -83,6 +84,7 @@ if TYPE_CHECKING:
 
     from campaigns.models import Campaign
     from characters.models import Character
+    from rolls.models import Roll
     from rulesets.dice import Rng
 
 SLUG = "shattered_world"
@@ -459,6 +461,19 @@ class ShatteredWorld(SheetSystem):
                             outcome="success" if result.success else "failure",
                             net=result.degree, summary=result.summary())
 
+    def roll_header(self, roll: Roll) -> RollHeader:
+        """"Sword strike · d8 +2 · target 6", the die's kind folded ("field role die"); a
+        roll without an action's name keeps it: "Field role die d8 +2 · target 6". Read
+        from the stored description (:meth:`rulesets.shattered_world.ActionPool.describe`)."""
+        pool, _, target = self.roll_description(roll).rpartition(", target ")
+        action, _, die = pool.rpartition(": ")
+        kind, found, numbers = die.partition(" die ")
+        if not (target.isdigit() and found and numbers.startswith("d")):
+            return super().roll_header(roll)
+        if not action:
+            return RollHeader(short=f"{die} · target {target}")
+        return RollHeader(short=f"{action} · {numbers} · target {target}", details=f"{kind} die")
+
     def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
                      ) -> RequestForm:
         """What the GM may ask for: the action die, the field role die or each character's
@@ -494,20 +509,32 @@ class ShatteredWorld(SheetSystem):
         return data, ", ".join(words)
 
     def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
-        """Exact odds of the dialog's roll: success (standard successes included), standard
-        success alone, failure, and the chance of each degree (Shattered World Core Engine,
-        The Core Mechanic; Standard Success). Raises RuleError for an illegal pool."""
+        """Exact odds of the dialog's roll: two bars that add up, success (standard successes
+        included) and failure; then, in words, the standard success as part of the success (a
+        bar "Standard 25 %" beside them read as a third outcome: 25 + 25 + 75), and the chance
+        of each degree (Shattered World Core Engine, The Core Mechanic; Standard Success).
+        Raises RuleError for an illegal pool."""
         pool = self.pool(character, cleaned_data)
         odds = sw.pool_odds(pool)
         success, standard = float(odds.success), float(odds.standard_success)
         failure = float(odds.failure)
+        lines = []
+        # The highest face only rescues a total that misses, and every lower face totals less,
+        # so today a standard success is all of the success or none of it.
+        if odds.standard_success and odds.standard_success == odds.success:
+            lines.append(f"Success {percent_text(success)}, all of it standard success (the "
+                         "die's highest face): no total reaches the target number.")
+        elif odds.standard_success:
+            lines.append(f"Success {percent_text(success)}, of which {percent_text(standard)} "
+                         "standard success (the die's highest face).")
         degrees = " · ".join(f"{d}: {percent_text(float(p))}" for d, p in odds.degrees)
+        if degrees:
+            lines.append(f"Chance of each degree: {degrees}.")
         return {
             "odds": odds, "pool": pool, "pool_text": pool.describe(),
             "odds_rows": [("Success", success, percent_text(success), True),
-                          ("Standard", standard, percent_text(standard), True),
                           ("Failure", failure, percent_text(failure), False)],
-            "odds_lines": [f"Chance of each degree: {degrees}."] if degrees else [],
+            "odds_lines": lines,
             "odds_headline": f"Success {percent_text(success)}",
         }
 

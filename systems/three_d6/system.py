@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from rulesets import three_d6
 from rulesets.errors import RuleError
 from systems import Advance, RolledResult, SheetSystem, percent_text
+from systems.base import RollHeader
 from systems.three_d6.actions import ACTIONS, CAMPAIGN_ACTIONS
 from systems.three_d6.checks import check_sheet, check_system_data
 from systems.three_d6.forms import CreationForm, NamesForm, RequestForm, RollForm
@@ -53,6 +54,7 @@ from systems.three_d6.sheet import (
 if TYPE_CHECKING:
     from campaigns.models import Campaign
     from characters.models import Character
+    from rolls.models import Roll
     from rulesets.dice import Rng
 
 
@@ -188,6 +190,30 @@ class ThreeD6System(SheetSystem):
         return RolledResult(kind="contest", description=description, result=contest,
                             outcome="success" if contest.winner == 1 else "failure",
                             net=mine.total - theirs.total, summary=contest.summary())
+
+    def roll_header(self, roll: Roll) -> RollHeader:
+        """A test: "Agility test · 4d6 + 1 · TD 10", favor and disfavor folded ("1 favor").
+        A contest: "Power test · Mara Quill against Dock guard", each side's dice folded
+        ("Mara Quill: Power test: 3d6 + 3; Dock guard: 3d6 + 2"). Read from the stored
+        description (:meth:`rulesets.three_d6.TestPool.describe`, ``side_text``)."""
+        text = self.roll_description(roll)
+        if text.startswith("Contest: "):  # its words, not roll.kind: see SheetSystem.roll_header
+            first, found, second = text.removeprefix("Contest: ").partition(") against ")
+            mine, _, my_dice = first.partition(" (")
+            theirs, _, their_dice = second.partition(" (")
+            if not (found and my_dice and their_dice.endswith(")")):
+                return super().roll_header(roll)
+            label, labelled, _ = my_dice.rpartition(": ")
+            sides = f"{mine} against {theirs}"
+            return RollHeader(short=f"{label} · {sides}" if labelled else sides,
+                              details=f"{mine}: {my_dice}; {theirs}: {their_dice[:-1]}")
+        header = super().roll_header(roll)
+        name, found, rest = header.short.partition(": ")
+        if not found:
+            return header
+        dice, against, td = rest.partition(" vs ")
+        return RollHeader(short=" · ".join([name, dice, *([td] if against else [])]),
+                          details=header.details)
 
     def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
                      ) -> RequestForm:

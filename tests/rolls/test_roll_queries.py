@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+import systems
 from characters.models import Character
 from rolls.models import RequestedRoll, Roll
 from tests import shahquest_cast as cast
@@ -48,7 +49,7 @@ def test_a_plain_roll_takes_eight_queries_and_leaves_the_character_row_alone(
         response = client.post(roll_url(rider), ACTION)
     roll = Roll.objects.get(character=rider)
     assert response.headers["HX-Trigger"] == f'{{"rollMade": {{"id": {roll.pk}}}}}'
-    assert roll.description in response.content.decode()
+    assert str(systems.for_ruleset(roll.ruleset).roll_header(roll)) in response.content.decode()
     # The result offers the experience die: the player may act on a roll just made.
     assert "Add an experience die" in response.content.decode()
     assert not any(q["sql"].startswith("UPDATE") for q in queries.captured_queries)

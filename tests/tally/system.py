@@ -28,6 +28,9 @@ class Tally(systems.SheetSystem):
     """The tests' made-up system (tests/tally/__init__.py)."""
 
     uses_starting_xp = True
+    # Its panel's "bump" is played with at the table: the dashboard shows it (the other
+    # path, configuration on the settings page only, is the four real systems').
+    panel_in_play = True
 
     def creation_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
                       ) -> forms.Form:

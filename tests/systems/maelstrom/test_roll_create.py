@@ -163,7 +163,7 @@ def test_an_htmx_roll_answers_with_the_result_partial_and_a_roll_made_event(
     content = response.content.decode()
     assert response.status_code == 200
     assert "<html" not in content
-    assert 'class="roll-result"' in content
+    assert 'class="roll-result roll-fresh"' in content  # a roll just made: its dice settle in
     assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": Roll.objects.get().pk}}
 
 
@@ -544,7 +544,7 @@ def test_a_rule_refusal_without_htmx_shows_the_rule_on_the_roll_page(
     )
 
     assert response.status_code == 400
-    assert "(Maelstrom rules.md, Knowledges)" in text_of(response)
+    assert "(Maelstrom rules, Knowledges)" in text_of(response)
     assert not Roll.objects.exists()
 
 

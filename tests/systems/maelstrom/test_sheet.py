@@ -272,7 +272,8 @@ def test_the_sheet_lists_the_characters_recent_rolls(client_for, bob, bobs_chara
 
     text = text_of(client_for(bob).get(sheet_url(bobs_character)))
 
-    assert "Precision + Driving: 5 dice, difficulty 6, threshold 0 — 1 success" in text
+    # The pool's short header (SheetSystem.roll_header): the threshold is on the roll's page.
+    assert "Precision + Driving · 5 dice · diff 6 — 1 success" in text
     assert "No rolls yet." not in text
 
 

@@ -4,6 +4,8 @@ before shown (Shattered World Core Engine, The Core Mechanic; Standard Success).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -189,7 +191,23 @@ def test_the_odds_of_a_d4_against_2_are_three_in_four_with_the_degrees(client_fo
 def test_the_odds_count_the_standard_success(client_for, bob, kaelin):
     response = client_for(bob, htmx=True).get(odds_url(kaelin), {"die": "ad", "target": "9"})
 
-    assert "Standard 25.0 %" in text_of(response)
+    assert ("Success 25.0 %, all of it standard success (the die's highest face): no total "
+            "reaches the target number.") in text_of(response)
+
+
+def test_the_default_odds_add_up_with_the_standard_success_inside_the_success(
+    client_for, bob, kaelin
+):
+    """The dialog's defaults (action die d4, target number 5): the bars are success and
+    failure, adding up to 100 %; the standard success is shown as part of the success, not as
+    a third bar ("Success 25 % / Standard 25 % / Failure 75 %" read as 125 %)."""
+    response = client_for(bob, htmx=True).get(odds_url(kaelin), {"die": "ad", "target": "5"})
+
+    bars = re.findall(r"<dt>(\w+)</dt>\s*<dd>.*?([\d.]+) %</dd>", response.content.decode(),
+                      re.S)
+    assert bars == [("Success", "25.0"), ("Failure", "75.0")]
+    assert sum(float(percent) for _, percent in bars) == 100
+    assert "Success 25.0 %, all of it standard success" in text_of(response)
 
 
 def test_the_odds_without_htmx_show_the_dialog_page(client_for, bob, kaelin):
