@@ -38,6 +38,9 @@ XP_PAGE = "characters/xp.html"
 # The XP page holds several forms with an "amount" field: distinct ids keep each label on its
 # own input (names stay plain so the endpoints read the same fields).
 AWARD_IDS = "award_%s"
+# The live price inside a system's own purchase form (its spend_template), and the partial of
+# the XP page that fills it.
+SPEND_QUOTE = "spend-quote"
 
 
 # What the recent-rolls box (characters/_recent_rolls.html) reads of a roll and of its
@@ -122,7 +125,13 @@ def character_create(request: AuthenticatedHttpRequest, campaign_id: int) -> Htt
                 concept=form.cleaned_data.get("concept", ""), sheet=sheet,
                 starting_xp=system.creation_xp(campaign, form.cleaned_data),
             )
-            messages.success(request, f"{character.name} is ready to play.")
+            if system.in_creation(character):
+                # Not ready yet (Genesys invests its starting XP after the form): say what
+                # is left, where the sheet's creation box points.
+                messages.success(request, f"{character.name} is made. Next, invest the "
+                                 "starting XP on the XP page, then finish creation there.")
+            else:
+                messages.success(request, f"{character.name} is ready to play.")
             return redirect(character)
     status = 400 if request.method == "POST" else 200
     return render(request, system.template("create.html"),
@@ -308,10 +317,12 @@ def character_xp(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def character_xp_spend(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """A purchase with XP: GET shows the price (the system's quote, with what banked XP
-    pays and any unmet prerequisite named) before confirming; POST with the confirmed
-    ``expected_cost`` buys the next rank as one ledger entry (banked XP first: Maelstrom
-    rules.md, Spending Experience)."""
+    """A purchase with XP: GET (or a POST without a price) shows the price (the system's
+    quote, with what banked XP pays and any unmet prerequisite named) before confirming;
+    POST with the confirmed ``expected_cost`` buys the next rank as one ledger entry (banked
+    XP first: Maelstrom rules.md, Spending Experience). An htmx GET aimed at
+    ``#spend-quote`` (a system's purchase form, priced live as the player chooses) gets
+    only that price and its buy button."""
     character = get_character(request.user, pk)
     system = systems.for_campaign(character.campaign)
     data = request.POST if request.method == "POST" else request.GET
@@ -336,6 +347,10 @@ def character_xp_spend(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
             quote, from_bank = services.xp_quote(character, key)
         except RuleError as exc:
             error = str(exc)
+    if request.method == "GET" and request.htmx.target == SPEND_QUOTE:
+        return render(request, f"{XP_PAGE}#{SPEND_QUOTE}",
+                      {"character": character, "spend_error": error,
+                       **_quote_context(character, quote, from_bank)})
     context = _xp_context(request, character, spend_form=form, quote=quote, quote_key=key,
                           from_bank=from_bank, spend_error=error)
     status = 400 if error and not request.htmx else 200

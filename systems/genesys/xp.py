@@ -46,8 +46,8 @@ def _quote(character: Character, sheet: dict[str, Any], skills: Collection[str],
         cost = genesys.characteristic_cost(rating + 1, in_creation=True)
         return Advance(key=key, label=f"{name} {rating} → {rating + 1}",
                        rank_from=rating, rank_to=rating + 1, cost=cost,
-                       notes=(f"10 × the new rating {rating + 1}, during creation only "
-                              f"({RULE_STEP4}).",))
+                       # The rule is cited once, on the XP page's "How XP is priced".
+                       notes=(f"10 × the new rating {rating + 1}, during creation only.",))
     if kind == "skill":
         if name not in skills:
             raise RuleError(f"{name!r} is not on this campaign's skill list", RULE_SKILLS)
@@ -65,5 +65,5 @@ def _quote(character: Character, sheet: dict[str, Any], skills: Collection[str],
         how = (f"Career skill: 5 × the new rank {rank + 1}." if career else
                f"Non-career skill: 5 × the new rank {rank + 1}, + 5.")
         return Advance(key=key, label=f"{name} {rank} → {rank + 1}", rank_from=rank,
-                       rank_to=rank + 1, cost=cost, notes=(f"{how} ({RULE_STEP4})",))
+                       rank_to=rank + 1, cost=cost, notes=(how,))
     raise RuleError(f"{key!r} is not something XP buys on a Genesys sheet.", RULE_STEP4)

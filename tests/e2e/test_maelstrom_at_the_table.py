@@ -128,9 +128,11 @@ def test_the_sheet_fits_a_phone_with_thumb_sized_controls(new_page, table) -> No
 
 
 def quote(page: Page, character: Character, trait: str) -> None:
+    """Open the XP page and choose ``trait``: its price shows with the button that buys it."""
     page.goto(f"/characters/{character.pk}/xp/")
     page.select_option("select[name=trait]", trait)
-    page.click("button:has-text('See the cost')")
+    expect(page.locator("#spend-quote")).to_contain_text(f"{trait.partition(':')[2]} ")
+    expect(page.locator("#spend-quote button")).to_be_visible()
 
 
 def test_a_second_tab_spending_the_same_xp_is_refused_clearly(new_page, table) -> None:  # type: ignore[no-untyped-def]
@@ -145,10 +147,10 @@ def test_a_second_tab_spending_the_same_xp_is_refused_clearly(new_page, table) -
 
     quote(first, vex, "ability:Stealth")
     quote(second, vex, "ability:Alertness")
-    first.click("button:has-text('Confirm: spend 6 XP')")
+    first.click("#spend-quote button:has-text('Buy for 6 XP')")
     expect(first.locator("#xp-panel")).to_contain_text("3 XP available")
 
-    second.click("button:has-text('Confirm: spend 6 XP')")
+    second.click("#spend-quote button:has-text('Buy for 6 XP')")
     refusal = second.locator("#xp-panel")
     expect(refusal).to_contain_text(re.compile(r"costs 6 XP.*3", re.S))
     vex.refresh_from_db()
@@ -164,11 +166,11 @@ def test_a_quote_left_open_after_the_dot_was_bought_is_not_charged(new_page, tab
     second = first.context.new_page()
     quote(first, vex, "ability:Stealth")  # Stealth 2 -> 3: 6 XP
     quote(second, vex, "ability:Stealth")
-    first.click("button:has-text('Confirm: spend 6 XP')")
+    first.click("#spend-quote button:has-text('Buy for 6 XP')")
     expect(first.locator("#xp-panel")).to_contain_text("24 XP available")
 
     # The second tab still offers 2 -> 3 for 6 XP; Stealth is now 3, so the next dot costs 8.
-    second.click("button:has-text('Confirm: spend 6 XP')")
+    second.click("#spend-quote button:has-text('Buy for 6 XP')")
     expect(second.locator("#xp-panel")).to_contain_text("The price changed to 8 XP")
     vex.refresh_from_db()
     assert vex.sheet["abilities"]["Stealth"] == 3

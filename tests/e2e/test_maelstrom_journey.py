@@ -165,12 +165,13 @@ def test_a_maelstrom_table_from_sign_up_to_spending_xp(new_page) -> None:  # typ
     player.goto(f"/characters/{vex.pk}/xp/")
     audit(player, label="XP page (player, phone)")
     no_horizontal_scroll(player)
+    # The price shows as the trait is chosen, with the button that buys at it.
     player.select_option("select[name=trait]", "ability:Stealth")
-    player.click("button:has-text('See the cost')")
-    confirm = player.locator("button:has-text('Confirm: spend 6 XP')")
-    expect(confirm).to_be_visible()
-    audit(player, label="XP quote")
-    confirm.click()
+    expect(player.locator("#spend-quote")).to_contain_text("Stealth 2 → 3 costs 6 XP")
+    buy = player.locator("#spend-quote button:has-text('Buy for 6 XP')")
+    expect(buy).to_be_visible()
+    audit(player, label="XP page with the price")
+    buy.click()
     expect(player.locator("#xp-panel")).to_contain_text(f"{before + 3 - 6} XP available")
     vex.refresh_from_db()
     assert vex.xp_available == before + 3 - 6

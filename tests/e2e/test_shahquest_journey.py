@@ -143,11 +143,12 @@ def test_a_shahquest_table_from_sign_up_to_spending_xp(new_page) -> None:  # typ
 
     player.goto(f"/characters/{demetri.pk}/xp/")
     phone_check(player, "XP page (phone)")
-    player.get_by_role("button", name="See the cost of Physical d8 → d10").click()
-    confirm = player.locator("button:has-text('Confirm: spend 10 XP')")
-    expect(confirm).to_be_visible()
-    audit(player, label="XP quote")
-    confirm.click()
+    # The line shows the price, and its button buys at it.
+    buy = player.get_by_role("button", name="Buy Physical d8 → d10 for 10 XP")
+    expect(buy.locator("xpath=..")).to_contain_text("Physical d8 → d10: 10 XP")
+    audit(player, label="XP page with the prices")
+    buy.click()
+    expect(player.locator("#xp-panel")).to_contain_text("Spent 10 XP: Physical d8 → d10.")
     expect(player.locator("#xp-panel .xp-remaining")).to_have_text("0 XP available")
     demetri.refresh_from_db()
     physical = next(f for f in demetri.sheet["features"] if f["name"] == "Physical")

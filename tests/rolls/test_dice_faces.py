@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.template.loader import render_to_string
 
 SIZES = [4, 6, 8, 10, 12, 20]
@@ -50,8 +51,18 @@ def test_every_die_size_has_its_own_shape():
 
     assert len(set(outlines.values())) == len(SIZES), outlines
     corners = {sides: outline.count(",") for sides, outline in outlines.items()}
-    # triangle, square, diamond, kite, pentagon, hexagon
-    assert corners == {4: 3, 6: 4, 8: 4, 10: 4, 12: 5, 20: 6}
+    # triangle, square, diamond, six-cornered kite, pentagon, hexagon
+    assert corners == {4: 3, 6: 4, 8: 4, 10: 6, 12: 5, 20: 6}
+
+
+def test_a_d8_and_a_d10_are_told_apart_by_their_outline_not_only_by_their_number():
+    # Shahquest rolls d8s and d10s side by side: a diamond beside a four-cornered kite read as
+    # one size at 40 px. The d10 has corners of its own and draws the V of its top face.
+    d8, d10 = die(sides=8, face=5, state="plain"), die(sides=10, face=5, state="plain")
+
+    assert outline_of(d8).count(",") != outline_of(d10).count(",")
+    assert 'class="die-facet"' in d10
+    assert 'class="die-facet"' not in d8
 
 
 def test_a_d20_also_draws_the_triangle_of_its_top_face():
@@ -100,3 +111,32 @@ def test_the_svg_has_no_inline_style_or_script_for_the_content_security_policy()
             assert "style=" not in svg
             assert "<script" not in svg
             assert not re.search(r"\son\w+=", svg)
+
+
+# --- The stylesheet -----------------------------------------------------------------------
+
+DICE_CSS = settings.BASE_DIR / "static" / "css" / "dice.css"
+HEX = re.compile(r"#[0-9a-fA-F]{3,8}\b")
+
+
+def _root_block(css: str) -> str:
+    match = re.search(r":root\s*\{(.*?)\}", css, re.S)
+    assert match, "dice.css declares its colours in a :root block"
+    return match.group(1)
+
+
+def test_every_die_colour_is_a_custom_property_a_theme_can_set():
+    css = DICE_CSS.read_text()
+    rules = css.replace(_root_block(css), "")
+    # Outside :root, a colour is only a var() fallback (var(--ink, #1d2430)), never a value.
+    bare = [m.group(0) for m in HEX.finditer(re.sub(r"var\([^)]*\)", "var()", rules))]
+
+    assert bare == []
+
+
+def test_the_light_scheme_keeps_the_dice_as_they_were():
+    root = _root_block(DICE_CSS.read_text())
+
+    for name, light in (("--die-success-fill", "#dff0e4"), ("--die-botch-fill", "#f7dddd"),
+                        ("--die-ignored-fill", "#f1efea"), ("--die-mark-ink", "#fff")):
+        assert re.search(rf"{name}:\s*light-dark\({light},", root), name

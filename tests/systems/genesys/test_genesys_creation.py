@@ -79,6 +79,17 @@ def test_a_player_builds_kestrel_and_lands_on_her_sheet(client_for, bob, gx_camp
     assert (entry.kind, entry.available_delta) == (XpEntry.Kind.STARTING, 110)
 
 
+def test_the_new_character_is_not_called_ready_while_its_xp_waits(client_for, bob,
+                                                                  gx_campaign) -> None:
+    """Issue 17, item 4: creation goes on on the XP page (Step 4), and the message says so
+    instead of "ready to play"."""
+    response = client_for(bob).post(create_url(gx_campaign), post_data(), follow=True)
+    text = text_of(response)
+    assert "Kestrel is ready to play." not in text
+    assert "Kestrel is made. Next, invest the starting XP on the XP page, then finish " \
+           "creation there." in text
+
+
 def test_the_gm_may_build_a_character_too(client_for, alice, gx_campaign) -> None:
     response = client_for(alice).post(create_url(gx_campaign), post_data(name="Vex"))
 

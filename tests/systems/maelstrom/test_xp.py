@@ -619,7 +619,7 @@ def test_a_specialty_name_the_sheet_cannot_keep_is_refused_however_it_is_posted(
     assert response.status_code == 400
     assert ("A specialty's name is one line of at most 80 characters, without a colon."
             in text_of(response))
-    assert "(Maelstrom rules.md, Specialties)" in text_of(response)
+    assert "(Maelstrom rules, Specialties)" in text_of(response)
     assert specialties(bobs_character) == []
     assert fresh(bobs_character).xp_available == 30
 
@@ -631,4 +631,4 @@ def test_a_refused_spend_cites_maelstroms_rule_for_spending(client_for, bob, cam
         "trait": "ability:Driving", "expected_cost": "8"})
 
     assert ("Driving 3 → 4 costs 8 XP; you have 5 XP available (3 short). "
-            "(Maelstrom rules.md, Spending Experience)") in text_of(response)
+            "(Maelstrom rules, Spending Experience)") in text_of(response)
