@@ -40,9 +40,9 @@ pytest: install
 e2e: install
 	$(BIN)/python -m pytest tests/e2e $(PYTEST_ARGS)
 
-# Refresh the README's screenshots (the journeys take them).
+# Refresh the README's screenshots (the journeys and tests/e2e/test_the_look.py take them).
 screenshots: install
-	SCREENSHOTS_DIR=docs/screenshots $(BIN)/python -m pytest tests/e2e -k journey
+	SCREENSHOTS_DIR=docs/screenshots $(BIN)/python -m pytest tests/e2e -k "journey or look"
 
 test: lint typecheck pytest
 

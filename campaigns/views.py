@@ -3,9 +3,11 @@ campaign's life (its settings, handing the GM seat over, leaving, archiving, del
 
 Every view loads its campaign through ``campaigns.permissions``: a non-member gets 404, the
 GM-only views give 404 to players too. State changes go through ``campaigns.services`` or the
-model's methods. The invite box is also an HTMX partial (``table/campaign_detail.html#invite``): the
-dashboard that shows it is the GM's table (``table.views``). An archived campaign refuses every
-write (``campaigns.archive``) but the two marked ``allowed_when_archived``: restore and delete.
+model's methods. The invite box is also an HTMX partial
+(``campaigns/campaign_settings.html#invite``): it lives on the settings page, and a new
+campaign's dashboard (``table.views``) shows it until someone plays. An archived campaign
+refuses every write (``campaigns.archive``) but the two marked ``allowed_when_archived``:
+restore and delete.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
+from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -26,7 +29,7 @@ from campaigns.invites import invite_context
 from campaigns.models import Campaign, Membership
 from campaigns.permissions import get_campaign_as_gm, get_membership
 from core import limits
-from core.http import AuthenticatedHttpRequest, allowed_when_archived
+from core.http import AuthenticatedHttpRequest, allowed_when_archived, safe_next_page
 from core.templatetags.text import display_name
 
 if TYPE_CHECKING:
@@ -122,7 +125,8 @@ def membership_remove(
         messages.success(
             request, f"{display_name(membership.user)} was removed from {campaign.name}."
                      f"{_retired_text(retired)}{renewed}")
-        return redirect(campaign)
+        # Back to the members, which the settings page lists.
+        return redirect("campaigns:campaign-settings", campaign.pk)
     return render(
         request,
         "campaigns/membership_remove.html",
@@ -133,9 +137,10 @@ def membership_remove(
 
 @login_required
 def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The GM's settings page: name, description and starting XP; the system's own campaign
-    options (its dashboard panel, whose forms post to ``table:campaign-system-action``); and
-    the ways to hand the seat over, archive or restore, export and delete.
+    """The GM's settings page: name, description and starting XP; the invite link and the
+    members; the system's own campaign options (its panel, whose forms post to
+    ``table:campaign-system-action``); and the ways to hand the seat over, archive or
+    restore, export and delete. The dashboard keeps play; this page keeps configuration.
 
     GET shows the form (read-only when the campaign is archived); POST saves it and comes
     back here with a message, or re-renders it with the input and the reasons. GM only:
@@ -164,7 +169,9 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
         "live_campaign": campaign,
         "form": form,
         "system": system,
+        "members": campaign.memberships.select_related("user"),
         **system.dashboard_context(campaign),
+        **invite_context(request, campaign, is_gm=True),
     })
 
 
@@ -347,6 +354,11 @@ def _invite_changed(
     if request.htmx:
         context = {"campaign": campaign, "invite_notice": notice}
         context.update(invite_context(request, campaign, is_gm=True))
-        return render(request, "table/campaign_detail.html#invite", context)
+        return render(request, "campaigns/campaign_settings.html#invite", context)
     messages.success(request, notice)
-    return redirect(campaign)
+    # Back to the page the box was on: a new campaign's dashboard names itself (its forms'
+    # "next"), the settings page is the box's home.
+    next_page = safe_next_page(request)
+    if next_page:
+        return HttpResponseRedirect(next_page)
+    return redirect("campaigns:campaign-settings", campaign.pk)

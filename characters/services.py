@@ -58,7 +58,8 @@ def character_create(
     nothing: the row, then its ledger's first lines in order (``starting_xp`` as one
     STARTING entry when given, then ``entries``: a system whose creation buys and sells, as
     Maelstrom's merits, flaws and purchases, writes one line each), each created by
-    ``owner``. Returns the character."""
+    ``owner``. Announces ``partyChanged`` once committed (the dashboard's cards and lists).
+    Returns the character."""
     with transaction.atomic():
         character = Character.objects.create(
             campaign=campaign, owner=owner, name=name.strip(), concept=concept.strip(),
@@ -73,6 +74,8 @@ def character_create(
                           total_delta=line.total_delta, trait_key=line.trait_key,
                           rank_from=line.rank_from, rank_to=line.rank_to,
                           reason=line.reason[:200], created_by=owner, at_creation=True)
+        # A character made during play joins the GM's open dashboard at once.
+        _announce_party(character)
     return character
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -57,3 +58,14 @@ def allowed_when_archived(view: Any) -> Any:
     Returns the view itself, marked (as ``csrf_exempt`` marks one)."""
     view.allowed_when_archived = True
     return view
+
+
+def safe_next_page(request: HttpRequest) -> str | None:
+    """The page a plain POST asks to come back to (its ``next`` field, a path of this
+    site), or None when it names none or one elsewhere: the field is the client's, so an
+    address off the site (``//evil.example/``, ``https://evil.example/``) is not followed."""
+    url = request.POST.get("next", "")
+    if url.startswith("/") and url_has_allowed_host_and_scheme(
+            url, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return url
+    return None

@@ -15,7 +15,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 import systems
@@ -23,7 +22,7 @@ from campaigns.invites import invite_context
 from campaigns.permissions import get_campaign_as_gm, get_membership
 from characters.cards import party_card_context
 from core import dice as server_dice
-from core.http import AuthenticatedHttpRequest
+from core.http import AuthenticatedHttpRequest, safe_next_page
 from rolls.forms import RequestWhoForm
 from rulesets import registry
 from rulesets.errors import RuleError
@@ -37,9 +36,13 @@ RECENT_ROLLS = 10
 
 @login_required
 def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The campaign's page: members, characters, recent rolls; for the GM, the dashboard (a
-    card per character with health, willpower and XP, edited in place) and the invite link.
-    Live: cards and rolls refresh when the campaign's event stream says they changed.
+    """The campaign's page. For the GM, the dashboard, play first: the party (a card per
+    character with its tracks and XP, edited in place), the latest rolls, "Ask for a roll",
+    the system's panel when it is used in play (``SheetSystem.panel_in_play``) and the quick
+    NPC roll, side by side at desktop width; the invite link only while nobody plays yet (its
+    home, with the members and the system's configuration, is the settings page). For a
+    player: the characters, the members and the latest rolls. Live: cards, lists and rolls
+    refresh when the campaign's event stream says they changed.
 
     A player may open only their own sheets (docs/decisions.md, "Who sees what"), so fellow
     players' characters are passed separately and never with a link. Retired and dead
@@ -132,17 +135,6 @@ def campaign_system_action(request: AuthenticatedHttpRequest, pk: int, action: s
         return render(request, f"{system.template('dashboard.html')}#{change.partial}",
                       context)
     (messages.error if error else messages.success)(request, error or success)
-    next_page = _next_page(request)
+    next_page = safe_next_page(request)
     # Not redirect(next_page): it would read a bare word as a view's name to reverse.
     return HttpResponseRedirect(next_page) if next_page else redirect(campaign)
-
-
-def _next_page(request: AuthenticatedHttpRequest) -> str | None:
-    """The page a plain POST asks to come back to (its ``next`` field, a path of this
-    site), or None when it names none or one elsewhere: the field is the client's, so an
-    address off the site (``//evil.example/``, ``https://evil.example/``) is not followed."""
-    url = request.POST.get("next", "")
-    if url.startswith("/") and url_has_allowed_host_and_scheme(
-            url, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
-        return url
-    return None

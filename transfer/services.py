@@ -413,6 +413,8 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
                        "linked": sessions[ref] is not None}
                       for ref, s in plan.sessions.items()],
             decided_by=owner if by_gm else None, decided_at=timezone.now() if by_gm else None)
+        # The GM's open dashboard lists the newcomer (awaiting review when a player brings it).
+        announce(campaign.pk, "partyChanged", character_id=character.pk)
         return character
 
     character = _atomically(write)

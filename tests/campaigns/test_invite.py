@@ -28,7 +28,8 @@ def test_renewing_issues_a_new_link_and_the_old_one_stops_working(
 
     campaign.refresh_from_db()
     assert response.status_code == 302
-    assert response.url == campaign.get_absolute_url()
+    # The invite box's home is the settings page (the dashboard's first screen is play).
+    assert response.url == reverse("campaigns:campaign-settings", args=[campaign.pk])
     assert campaign.invite_token and campaign.invite_token != old_token
     assert client_for(carol).get(join_url(old_token)).status_code == 404
     assert client_for(carol).get(join_url(campaign.invite_token)).status_code == 200
@@ -128,3 +129,17 @@ def test_the_link_cannot_be_changed_by_a_get(client_for, campaign, alice, action
     campaign.refresh_from_db()
     assert response.status_code == 405
     assert campaign.invite_token == token
+
+
+def test_a_plain_post_from_a_new_campaigns_dashboard_comes_back_to_it(client_for, campaign, alice):
+    """A new campaign's dashboard shows the invite box until someone plays; its forms name
+    the dashboard as their "next", and only a page of this site is followed."""
+    dashboard = campaign.get_absolute_url()
+    page = client_for(alice).get(dashboard).content.decode()
+    assert f'name="next" value="{dashboard}"' in page
+
+    response = client_for(alice).post(url("campaign-invite-renew", campaign), {"next": dashboard})
+    assert response.status_code == 302 and response.url == dashboard
+    response = client_for(alice).post(url("campaign-invite-renew", campaign),
+                                      {"next": "//evil.example/"})
+    assert response.url == reverse("campaigns:campaign-settings", args=[campaign.pk])

@@ -41,12 +41,14 @@ def test_the_gm_removes_a_player_who_then_loses_access_but_their_characters_stay
 ):
     response = client_for(alice).post(remove_url(bobs_seat), follow=True)
 
-    assert response.redirect_chain == [(campaign.get_absolute_url(), 302)]
+    # Back to the members, on the settings page.
+    settings = reverse("campaigns:campaign-settings", args=[campaign.pk])
+    assert response.redirect_chain == [(settings, 302)]
     assert b"bob was removed from The Drift" in response.content
     assert not Membership.objects.filter(pk=bobs_seat.pk).exists()
     assert client_for(bob).get(campaign.get_absolute_url()).status_code == 404
     assert Character.objects.filter(pk=bobs_character.pk).exists()
-    assert b"Rook" in response.content
+    assert b"Rook" in client_for(alice).get(campaign.get_absolute_url()).content
 
 
 @pytest.mark.parametrize("method", ["get", "post"])

@@ -3,8 +3,8 @@
 Sign up, create a Genesys campaign through the UI, join, build Kestrel (a broken career rule
 first, named, the boxes kept), see the pool as dice with its odds, roll and see every die
 with its symbols and the net result, suffer wounds in place, buy Agility on the XP page at
-the price shown, and the GM's dashboard card and skill list. axe-core audits every page; the
-phone never scrolls sideways and its buttons are thumb-sized.
+the price shown, finish creation there, and the GM's dashboard card and skill list. axe-core
+audits every page; the phone never scrolls sideways and its buttons are thumb-sized.
 """
 
 from __future__ import annotations
@@ -37,8 +37,11 @@ def phone_check(page: Page, label: str) -> None:
 def gm_creates_a_campaign(gm: Page) -> str:
     sign_up(gm, "gwen")
     invite = create_campaign(gm, name="The Long Night", ruleset="genesys", starting_xp=110)
-    expect(gm.locator("#system-panel")).to_contain_text("Athletics · Brawn")
     audit(gm, label="Genesys campaign page (GM)")
+    # The skill list is configuration: on the settings page.
+    gm.click("main a:has-text('Settings')")
+    expect(gm.locator("#system-panel")).to_contain_text("Athletics · Brawn")
+    gm.go_back()
     return invite
 
 
@@ -114,32 +117,48 @@ def test_a_genesys_table_from_sign_up_to_spending_xp(new_page) -> None:  # type:
     phone_check(player, "sheet after suffering wounds")
     screenshot(player, "genesys-sheet-phone")
 
-    # XP: the price of Agility 2 -> 3 shows before confirming; buying it moves the sheet.
-    player.goto(f"/characters/{kestrel.pk}/xp/")
+    # Creation is Step 4, investing the XP: the sheet says how much is left and points to the
+    # XP page, where each line shows its price and buys at it, and where creation ends.
+    expect(player.locator("#sheet-creation")).to_contain_text(
+        "In creation: 110 XP left to invest.")
+    player.click("#invest-xp")
+    expect(player.locator("h1")).to_have_text("Kestrel: experience")
     phone_check(player, "XP page (phone)")
-    player.get_by_role("button", name="See the cost of Agility 2 → 3").click()
-    confirm = player.locator("button:has-text('Confirm: spend 30 XP')")
-    expect(confirm).to_be_visible()
-    audit(player, label="XP quote")
-    confirm.click()
-    expect(player.locator("#xp-panel")).to_contain_text("80 XP available")
+    expect(player.locator("#gx-creation-step")).to_contain_text("110 XP left to invest")
+    buy = player.get_by_role("button", name="Buy Agility 2 → 3 for 30 XP")
+    expect(buy.locator("xpath=..")).to_contain_text("Agility 2 → 3: 30 XP")
+    buy.click()
+    expect(player.locator("#xp-panel")).to_contain_text("Spent 30 XP: Agility 2 → 3.")
+    expect(player.locator("#xp-panel .xp-remaining")).to_have_text("80 XP available")
+    expect(player.locator("#gx-creation-step")).to_contain_text("80 XP left to invest")
+    audit(player, label="XP page after a purchase")
     kestrel.refresh_from_db()
     assert kestrel.sheet["characteristics"]["Agility"] == 3
 
+    # Done buying: "Finish creation" on the XP page, and the sheet is ready to play.
+    player.click("#finish-creation")
+    expect(player.locator("h1")).to_have_text("Kestrel")
+    expect(player.locator("main")).to_contain_text("Creation finished")
+    expect(player.locator("#sheet-creation")).not_to_contain_text("left to invest")
+    kestrel.refresh_from_db()
+    assert kestrel.sheet["creation"] is False
+
     # The GM's dashboard: Kestrel's card with her wounds; the GM adds a strain in place,
-    # then adds a skill to the campaign's list.
+    # then adds a skill to the campaign's list on the settings page.
     gm.goto(f"/campaigns/{kestrel.campaign_id}/")
     card = gm.locator(f"#card-{kestrel.pk}")
     expect(card).to_contain_text("Wounds 3/12")
     expect(card).to_contain_text("Ag 3")
     gm.click(f"#card-{kestrel.pk}-strain-suffer")
     expect(gm.locator(f"#card-{kestrel.pk}")).to_contain_text("Strain 1/12")
+    audit(gm, label="dashboard (GM)")
+    screenshot(gm, "genesys-dashboard-desktop")
+    gm.click("main a:has-text('Settings')")
     gm.fill("#gx-skill-name", "Arcana")
     gm.select_option("#gx-skill-characteristic", "Intellect")
     gm.click("#gx-skill-set")
     # (The live refresh may replace the panel, message and all, as soon as it lands.)
     expect(gm.locator("#system-panel")).to_contain_text("Arcana · Intellect")
-    audit(gm, label="dashboard (GM)")
-    screenshot(gm, "genesys-dashboard-desktop")
+    audit(gm, label="settings (GM)")
     kestrel.refresh_from_db()
     assert kestrel.sheet["strain"]["current"] == 1

@@ -36,6 +36,15 @@ def test_the_gm_runs_the_table_from_the_dashboard(new_page, table) -> None:  # t
     expect(player.locator("#roll-result")).to_contain_text(re.compile("success|failure|botch",
                                                                       re.I))
     expect(gm.locator("#campaign-rolls")).to_contain_text("Vex")
+    # Play first: the roll that arrived is in the first screen, marked new for a moment.
+    arrived = gm.locator("#campaign-rolls li.roll-new")
+    expect(arrived).to_have_count(1)
+    expect(arrived).to_contain_text("Vex")
+    expect(arrived).to_contain_text("new")
+    expect(arrived).to_be_in_viewport()
+    assert gm.evaluate("window.scrollY") == 0
+    expect(gm.locator("#party")).to_be_in_viewport()
+    expect(gm.locator("#request-form")).to_be_in_viewport()
 
     # The GM marks damage on the card: the card and the player's phone follow.
     gm.select_option(f"#card-{vex.pk}-kind", "lethal")
@@ -61,7 +70,7 @@ def test_the_gm_runs_the_table_from_the_dashboard(new_page, table) -> None:  # t
     expect(requests).not_to_contain_text("Outrun the patrol")
     asked = RequestedRoll.objects.get()
     assert asked.answer is not None and asked.answer.pool["difficulty"] == 7
-    expect(gm.locator("#campaign-rolls")).to_contain_text("difficulty 7")
+    expect(gm.locator("#campaign-rolls")).to_contain_text("Precision + Driving · 6 dice · diff 7")
 
     # A quick NPC roll, GM only.
     gm.fill("#npc-text", "6 dice diff 7 threshold 1")

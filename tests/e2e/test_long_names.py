@@ -104,14 +104,18 @@ def test_the_longest_names_fit_a_phone(new_page) -> None:  # type: ignore[no-unt
     invite = gm.input_value("#invite-link")
     fits(gm, "dashboard (GM, phone)")
 
-    # The GM names a trait with the longest name a trait may have: the creation form's label
-    # and the roll form's choice of trait show it.
+    # The GM names a trait with the longest name a trait may have (on the settings page):
+    # the creation form's label and the roll form's choice of trait show it.
+    gm.click("main a:has-text('Settings')")
+    fits(gm, "settings (GM, phone)")
     panel = gm.locator("#system-panel")
     panel.locator("summary:has-text('Rename traits and subtraits')").click()
     panel.locator("input[name=t0]").fill(TRAIT_NAME)
     with gm.expect_response(lambda r: "/system/names/" in r.url):
         panel.locator("button:has-text('Save names')").click()
     expect(gm.locator("#system-panel input[name=t0]")).to_have_value(TRAIT_NAME)
+    gm.go_back()  # to the dashboard
+    expect(gm.locator("h1")).to_have_text(CAMPAIGN_NAME)
 
     player = new_page(phone=True)
     long_named(player, "player")

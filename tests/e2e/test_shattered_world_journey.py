@@ -37,8 +37,11 @@ STATS = {"stat_PF": 18, "stat_MA": 12, "stat_EN": 16, "stat_PR": 14, "stat_SP": 
 def gm_creates_a_campaign(gm: Page) -> str:
     sign_up(gm, "thorin")
     invite = create_campaign(gm, name="The Shattered Coast", ruleset="shattered_world")
-    expect(gm.locator("#system-panel")).to_contain_text("Action die steps")
     audit(gm, label="campaign page (GM)")
+    # The die steps and the catalogue are configuration: on the settings page.
+    gm.click("main a:has-text('Settings')")
+    expect(gm.locator("#system-panel")).to_contain_text("Action die steps")
+    gm.go_back()
     return invite
 
 
@@ -126,15 +129,15 @@ def test_a_shattered_world_table_from_sign_up_to_buying_in(new_page) -> None:  #
     # The player's open sheet shows the new balance without a reload.
     expect(player.locator("#sheet-xp")).to_contain_text("XP: 3 available")
 
-    # The player buys a level of Increase UAM: the price first, then the confirmation.
+    # The player buys a level of Increase UAM: its line shows the price and how it is made,
+    # and its button buys at that price.
     player.goto(f"/characters/{kaelin.pk}/xp/")
     phone_checks(player, "XP page (player, phone)")
-    player.locator("li:has-text('Increase UAM 0 → 1') button").click()
-    confirm = player.locator("button:has-text('Confirm: spend 1 XP')")
-    expect(confirm).to_be_visible()
-    expect(player.locator("#xp-panel")).to_contain_text("1/e: purchase 1 costs 1 XP.")
-    audit(player, label="XP quote (phone)")
-    confirm.click()
+    line = player.locator("li:has-text('Increase UAM 0 → 1')")
+    expect(line).to_contain_text("Increase UAM 0 → 1: 1 XP")
+    expect(line).to_contain_text("1/e: purchase 1 costs 1 XP.")
+    audit(player, label="XP page with the prices (phone)")
+    line.get_by_role("button", name="Buy Increase UAM 0 → 1 for 1 XP").click()
     expect(player.locator("#xp-panel")).to_contain_text("2 XP available")
     expect(player.locator("#xp-panel")).to_contain_text("Increase UAM 1 → 2: 2 XP")
     assert Character.objects.get(pk=kaelin.pk).sheet["buy_ins"] == {"Increase UAM": 1}
@@ -153,9 +156,11 @@ def test_a_shattered_world_table_from_sign_up_to_buying_in(new_page) -> None:  #
     screenshot(gm, "shattered-world-dashboard-desktop")
     assert Character.objects.get(pk=kaelin.pk).sheet["hit_points"]["current"] == 19
 
-    # The dashboard and the roll dialog's own page fit a phone too.
+    # The dashboard, the settings and the roll dialog's own page fit a phone too.
     gm.set_viewport_size({"width": 390, "height": 844})
     gm.reload()
+    no_horizontal_scroll(gm)
+    gm.goto(f"/campaigns/{kaelin.campaign_id}/settings/")
     no_horizontal_scroll(gm)
     gm.click("#system-panel summary:has-text('Add a custom buy-in')")
     gm.fill("#sw-bi-name", "Lance Charge")
@@ -166,7 +171,7 @@ def test_a_shattered_world_table_from_sign_up_to_buying_in(new_page) -> None:  #
     # (The message may be replaced by the panel's own live refresh: check the catalogue.)
     expect(gm.locator("#system-panel .sw-catalogue")).to_contain_text("Lance Charge")
     no_horizontal_scroll(gm)
-    audit(gm, label="dashboard (GM, phone)")
+    audit(gm, label="settings (GM, phone)")
     player.goto(f"/characters/{kaelin.pk}/roll/")
     phone_checks(player, "roll dialog page (phone)")
 

@@ -35,7 +35,9 @@ def gm_creates_a_campaign_and_names_a_trait(gm: Page) -> str:
     invite = create_campaign(gm, name="Salt Roads", ruleset="three_d6", starting_xp=10)
     audit(gm, label="3d6 dashboard (GM)")
 
-    # The GM renames the first trait in place: the panel answers without a reload.
+    # On the settings page (configuration, not play), the GM renames the first trait in
+    # place: the panel answers without a reload.
+    gm.click("main a:has-text('Settings')")
     gm.evaluate("window.stillThisPage = true")
     panel = gm.locator("#system-panel")
     expect(panel).to_contain_text("Power (Might, Endurance) · Agility (Dexterity, Speed)")
@@ -135,16 +137,13 @@ def test_a_3d6_table_from_sign_up_to_spending_xp(new_page) -> None:  # type: ign
     expect(player.locator("#sheet-tracks")).to_contain_text("Health 9/10")
     assert player.evaluate("window.stillThisPage") is True
 
-    # Spend XP: Might +1 -> +2 costs 4 of the 10 starting XP; the price shows first.
+    # Spend XP: Might +1 -> +2 costs 4 of the 10 starting XP; its line shows the price and buys.
     player.goto(f"/characters/{wren.pk}/xp/")
     audit(player, label="3d6 XP page (phone)")
     no_horizontal_scroll(player)
     assert small_buttons(player) == []
-    player.locator("li:has-text('Might +1 → +2: 4 XP') button").click()
-    confirm = player.locator("button:has-text('Confirm: spend 4 XP')")
-    expect(confirm).to_be_visible()
-    expect(player.locator(".quote")).to_contain_text("Might +1 → +2 costs 4 XP")
-    confirm.click()
+    player.get_by_role("button", name="Buy Might +1 → +2 for 4 XP").click()
+    expect(player.locator("#xp-panel")).to_contain_text("Spent 4 XP: Might +1 → +2.")
     expect(player.locator("#xp-panel")).to_contain_text("6 XP available")
     wren.refresh_from_db()
     assert wren.sheet["modifiers"]["s0"] == 2 and wren.xp_available == 6

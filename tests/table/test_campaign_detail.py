@@ -65,13 +65,17 @@ def test_the_gm_sees_name_system_xp_and_the_full_invite_link(client_for, campaig
 
 
 def test_the_gm_sees_remove_buttons_for_players_but_not_for_themself(client_for, campaign, alice):
+    """On the settings page: the members are configuration, the dashboard is play."""
     bobs_seat = Membership.objects.get(campaign=campaign, user__username="bob")
     alices_seat = Membership.objects.get(campaign=campaign, user=alice)
+    remove_bob = reverse("campaigns:membership-remove", args=[campaign.pk, bobs_seat.pk])
 
-    content = client_for(alice).get(detail_url(campaign)).content.decode()
+    content = client_for(alice).get(
+        reverse("campaigns:campaign-settings", args=[campaign.pk])).content.decode()
 
-    assert reverse("campaigns:membership-remove", args=[campaign.pk, bobs_seat.pk]) in content
+    assert remove_bob in content
     assert reverse("campaigns:membership-remove", args=[campaign.pk, alices_seat.pk]) not in content
+    assert remove_bob not in client_for(alice).get(detail_url(campaign)).content.decode()
 
 
 def test_a_player_sees_the_page_and_members_but_no_invite_link_or_remove_buttons(

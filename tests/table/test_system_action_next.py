@@ -14,6 +14,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
+import systems
 from campaigns.models import Campaign, Membership
 from campaigns.services import campaign_create
 from tests.system_fixtures import fixtures_for, selectable_systems
@@ -76,10 +77,25 @@ def test_every_form_of_the_settings_panel_names_the_settings_page_as_next(
     assert all(next_url == settings_url(campaign) for _, next_url in forms), forms
 
 
-def test_the_dashboards_panel_names_no_next(table: Campaign, alice: Any,
+def test_the_dashboards_panel_names_no_next(alice: Any,
                                             client_for: Callable[..., Client]) -> None:
-    forms = panel_forms(client_for(alice), table.get_absolute_url())
+    """The panel a system plays with (SheetSystem.panel_in_play: Shahquest's tension pool)
+    is on the dashboard too, whose plain POSTs come back to the dashboard."""
+    campaign = campaign_create(name="Road", ruleset="shahquest", starting_xp=0, gm=alice)
+    forms = panel_forms(client_for(alice), campaign.get_absolute_url())
     assert forms and all(next_url is None for _, next_url in forms)
+
+
+@pytest.mark.parametrize("slug", selectable_systems())
+def test_a_configuration_panel_is_on_the_settings_page_only(
+        slug: str, alice: Any, client_for: Callable[..., Client]) -> None:
+    """The dashboard's first screen is play (issue 17): a system's configuration (Genesys's
+    skill list, 3d6's names, Shattered World's catalogue) is on the settings page."""
+    campaign = campaign_create(name=slug, ruleset=slug, starting_xp=0, gm=alice)
+    dashboard = client_for(alice).get(campaign.get_absolute_url()).content.decode()
+    in_play = systems.for_ruleset(slug).panel_in_play
+    assert ('id="system-panel"' in dashboard) == (in_play and bool(
+        fixtures_for(slug).campaign_actions)), slug
 
 
 def test_a_plain_post_from_the_settings_page_comes_back_to_it(

@@ -264,7 +264,10 @@ def test_the_links_lead_to_export_and_import(
     as_alice, as_bob = client_for(alice), client_for(bob)
     assert character_export in as_bob.get(bobs_character.get_absolute_url()).content.decode()
     gm_page = as_alice.get(campaign.get_absolute_url()).content.decode()
-    assert campaign_export in gm_page and character_import in gm_page
+    assert character_import in gm_page
+    # The campaign's export is on its settings page (the dashboard is play).
+    assert campaign_export in as_alice.get(
+        reverse("campaigns:campaign-settings", args=[campaign.pk])).content.decode()
     player_page = as_bob.get(campaign.get_absolute_url()).content.decode()
     assert campaign_export not in player_page and character_import in player_page
     assert campaign_import in as_bob.get(reverse("campaigns:campaign-list")).content.decode()

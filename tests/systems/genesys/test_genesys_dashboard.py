@@ -50,9 +50,12 @@ def test_the_gm_sees_the_card_and_the_skill_list(client_for, alice, kes, gx_camp
     assert "Br 2 · Ag 2 · Int 2 · Cun 2 · Will 2 · Pr 2" in text
     assert "Wounds 13/12 incapacitated" in text
     assert "Strain 0/12" in text
-    assert 'id="system-panel"' in content
-    assert "Athletics · Brawn" in text
     assert "css/systems/genesys.css" in content
+    # The skill list is configuration: on the settings page, not in the play-first dashboard.
+    assert 'id="system-panel"' not in content
+    settings = client_for(alice).get(reverse("campaigns:campaign-settings", args=[gx_campaign.pk]))
+    assert 'id="system-panel"' in settings.content.decode()
+    assert "Athletics · Brawn" in text_of(settings)
 
 
 def test_a_player_sees_neither_cards_nor_the_skill_list(client_for, bob, kes, gx_campaign) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.urls import reverse
 
 from campaigns.models import Campaign
 from characters.models import Character
@@ -37,7 +38,10 @@ def test_a_factory_campaign_falls_back_to_the_default_die_steps(sw_campaign):
 
 def test_the_panel_shows_the_die_steps_and_the_universal_catalogue(client_for, alice,
                                                                    sw_campaign):
-    response = client_for(alice).get(sw_campaign.get_absolute_url())
+    # Configuration: on the settings page, not in the play-first dashboard.
+    assert 'id="system-panel"' not in client_for(alice).get(
+        sw_campaign.get_absolute_url()).content.decode()
+    response = client_for(alice).get(reverse("campaigns:campaign-settings", args=[sw_campaign.pk]))
 
     text = text_of(response)
     assert 'id="system-panel"' in response.content.decode()

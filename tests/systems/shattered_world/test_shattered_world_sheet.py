@@ -192,13 +192,18 @@ def test_an_anonymous_visitor_is_sent_to_log_in(client, kaelin):
 # --- The GM's card ----------------------------------------------------------------------------
 
 
-def test_the_gm_dashboard_shows_the_card_and_the_system_panel(client_for, alice, kaelin):
+def test_the_gm_dashboard_shows_the_card_and_the_system_panel_in_settings(client_for, alice,
+                                                                          kaelin):
     response = client_for(alice).get(kaelin.campaign.get_absolute_url())
 
     content = response.content.decode()
     assert f'id="card-{kaelin.pk}"' in content
-    assert 'id="system-panel"' in content
     assert "AD d4 · FRD d8" in text_of(response)
+    # The die steps and the catalogue are configuration: the settings page keeps them.
+    assert 'id="system-panel"' not in content
+    settings = client_for(alice).get(reverse("campaigns:campaign-settings",
+                                             args=[kaelin.campaign_id]))
+    assert 'id="system-panel"' in settings.content.decode()
 
 
 def test_the_gm_marks_hit_points_from_the_card_and_gets_the_card_back(

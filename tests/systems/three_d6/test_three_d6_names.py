@@ -41,7 +41,10 @@ def test_a_campaign_with_no_data_reads_the_defaults(table):
 
 
 def test_the_gm_sees_the_names_panel_filled_in(client_for, alice, table):
-    response = client_for(alice).get(table.get_absolute_url())
+    """On the settings page: the names are configuration, the dashboard is play."""
+    assert 'id="system-panel"' not in client_for(alice).get(
+        table.get_absolute_url()).content.decode()
+    response = client_for(alice).get(reverse("campaigns:campaign-settings", args=[table.pk]))
 
     content = response.content.decode()
     assert 'id="system-panel"' in content

@@ -1,0 +1,63 @@
+"""A character made during play joins the GM's open dashboard without a reload (issue 17,
+item 14): creating one announces ``partyChanged``, which the dashboard's party and character
+list listen for; so does importing one."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from campaigns.models import Campaign
+from characters import services
+from characters.models import Character
+from tests.factories import CharacterFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def heard(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str, int | None]]:
+    """What the services announce, as ``(campaign id, event, character id)``."""
+    events: list[tuple[int, str, int | None]] = []
+
+    def record(campaign_id: int, event: str, *, character_id: int | None = None,
+               gm_only: bool = False) -> None:
+        events.append((campaign_id, event, character_id))
+
+    monkeypatch.setattr("characters.services.announce", record)
+    monkeypatch.setattr("transfer.services.announce", record)
+    return events
+
+
+def test_creating_a_character_tells_the_dashboard(campaign: Campaign, bob: Any,
+                                                  heard: list[Any]) -> None:
+    sheet = CharacterFactory.build(campaign=campaign).sheet
+    newt = services.character_create(campaign=campaign, owner=bob, name="Newt", concept="",
+                                     sheet=sheet)
+    assert heard == [(campaign.pk, "partyChanged", newt.pk)]
+
+
+def test_importing_a_character_tells_the_dashboard(
+        campaign: Campaign, bob: Any, bobs_character: Character, heard: list[Any],
+        client_for: Callable[..., Client]) -> None:
+    client = client_for(bob)
+    exported = client.get(reverse("transfer:character-export", args=[bobs_character.pk]))
+    document = json.loads(b"".join(exported.streaming_content) if exported.streaming
+                          else exported.content)
+    heard.clear()
+    from transfer.services import import_character
+
+    copy = import_character(document, campaign, bob)
+    assert heard == [(campaign.pk, "partyChanged", copy.pk)]
+
+
+def test_the_dashboard_redraws_its_party_and_list_on_party_changed(
+        campaign: Campaign, alice: Any, client_for: Callable[..., Client]) -> None:
+    html = client_for(alice).get(campaign.get_absolute_url()).content.decode()
+    assert 'hx-trigger="sse:partyChanged, liveSync from:body"' in html
+    assert 'hx-select-oob="#party,#campaign-characters"' in html
