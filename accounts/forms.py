@@ -105,7 +105,9 @@ def _display_name_field(label: str) -> forms.CharField:
     # (clean_display_name strips it after checking).
     return forms.CharField(
         required=False, strip=False, label=label, help_text=DISPLAY_NAME_HELP,
-        widget=forms.TextInput(attrs={"autocomplete": "nickname", "maxlength": DISPLAY_NAME_MAX}))
+        # No maxlength attribute: the browser would cut a longer pasted name without a word;
+        # clean_display_name refuses it and says the limit (issue 17, item 1).
+        widget=forms.TextInput(attrs={"autocomplete": "nickname"}))
 
 
 class SignupForm(UserCreationForm[User]):

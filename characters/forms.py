@@ -9,10 +9,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.core.validators import MaxLengthValidator
 
 from characters.models import Character
 from core.forms import TextareaField
 from core.markdown import MAX_LENGTH
+from systems.fields import CHARACTER_NAME_MAX, CHARACTER_NAME_TOO_LONG
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -76,11 +78,11 @@ class CharacterEditForm(forms.Form):
     """What the owner and the GM write about a character: its name, concept, backstory and
     the player's notes (Markdown, read by the owner and the GM)."""
 
+    # A validator, not max_length: a maxlength attribute would let the browser cut a longer
+    # pasted name short without a word (issue 17, item 1); the form says the limit instead.
     name = forms.CharField(
-        label="Name", max_length=80,
-        error_messages={"required": "Give the character a name.",
-                        "max_length": "Keep the name to %(limit_value)d characters at most "
-                                      "(it has %(show_value)d)."})
+        label="Name", error_messages={"required": "Give the character a name."},
+        validators=[MaxLengthValidator(CHARACTER_NAME_MAX, CHARACTER_NAME_TOO_LONG)])
     concept = forms.CharField(
         label="Concept (optional)", max_length=200, required=False,
         help_text="A line that sums the character up, e.g. \"Smuggler with a past\".",

@@ -123,3 +123,24 @@ def test_an_over_long_campaign_name_is_refused_in_the_settings_and_nothing_renam
     assert f'value="{name}"' in name_input(page)
     campaign.refresh_from_db()
     assert campaign.name == "The Drift"
+
+
+def test_an_over_long_name_is_refused_when_a_character_is_edited_and_kept(
+        bobs_character: Character, client_for: Any, bob: Any) -> None:
+    url = reverse("characters:character-edit", args=[bobs_character.pk])
+    client: Client = client_for(bob)
+    assert "maxlength" not in name_input(client.get(url).content.decode())
+    name = "R" * 5000
+    response = client.post(url, {"name": name, "concept": "", "backstory": "", "notes": ""})
+
+    page = html.unescape(response.content.decode())
+    assert f"Keep the name to {CHARACTER_LIMIT} characters (it has 5000)." in page
+    assert f'value="{name}"' in name_input(page)
+    bobs_character.refresh_from_db()
+    assert bobs_character.name == "Rook"
+
+
+def test_the_display_name_lets_the_browser_keep_a_long_name(client_for: Any, bob: Any) -> None:
+    page = client_for(bob).get(reverse("account")).content.decode()
+    field = re.search(r'<input[^>]*name="first_name"[^>]*>', page)
+    assert field and "maxlength" not in field.group(0)
