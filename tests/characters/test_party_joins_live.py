@@ -21,17 +21,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def heard(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str, int | None]]:
-    """What the services announce, as ``(campaign id, event, character id)``."""
-    events: list[tuple[int, str, int | None]] = []
-
-    def record(campaign_id: int, event: str, *, character_id: int | None = None,
-               gm_only: bool = False) -> None:
-        events.append((campaign_id, event, character_id))
-
-    monkeypatch.setattr("characters.services.announce", record)
-    monkeypatch.setattr("transfer.services.announce", record)
-    return events
+def heard_too(heard: list[Any], monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """``heard`` (tests/characters/conftest.py), the imports' announcements included."""
+    monkeypatch.setattr("transfer.services.announce", services.announce)
+    return heard
 
 
 def test_creating_a_character_tells_the_dashboard(campaign: Campaign, bob: Any,
@@ -43,17 +36,17 @@ def test_creating_a_character_tells_the_dashboard(campaign: Campaign, bob: Any,
 
 
 def test_importing_a_character_tells_the_dashboard(
-        campaign: Campaign, bob: Any, bobs_character: Character, heard: list[Any],
+        campaign: Campaign, bob: Any, bobs_character: Character, heard_too: list[Any],
         client_for: Callable[..., Client]) -> None:
     client = client_for(bob)
     exported = client.get(reverse("transfer:character-export", args=[bobs_character.pk]))
     document = json.loads(b"".join(exported.streaming_content) if exported.streaming
                           else exported.content)
-    heard.clear()
+    heard_too.clear()
     from transfer.services import import_character
 
     copy = import_character(document, campaign, bob)
-    assert heard == [(campaign.pk, "partyChanged", copy.pk)]
+    assert heard_too == [(campaign.pk, "partyChanged", copy.pk)]
 
 
 def test_the_dashboard_redraws_its_party_and_list_on_party_changed(
