@@ -59,6 +59,10 @@ def character_create(request: AuthenticatedHttpRequest, campaign_id: int) -> Htt
         return redirect(_step_url(campaign, open_step))
     if step in FORM_STEPS:
         return _form_step(request, campaign, draft, open_step, step)
+    if step == "review" and request.method == "POST" and _is_preview(request):
+        # Only the XP step previews; a preview posted to the review (hostile or stale)
+        # must not make the character. The review as a GET shows what it would be.
+        return redirect(_step_url(campaign, "review"))
     handler = _xp_step if step == "xp" else _review_step
     return handler(request, campaign, draft, open_step)
 
@@ -73,7 +77,7 @@ def _form_step(
         form = form_class(request.POST)
         # Only the XP step previews; a preview posted to another step (a hostile or stale
         # request) is still a preview: it is checked and shown, never kept.
-        if form.is_valid() and not _is_preview(request):
+        if form.is_valid() and not _is_preview(request):  # (character_create: never kept)
             form.apply(draft)
             return _advance(request, campaign, draft, slug)
     else:

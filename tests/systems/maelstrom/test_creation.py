@@ -956,3 +956,24 @@ def test_a_posted_row_count_past_the_limit_is_refused_without_building_the_rows(
     assert "Please submit at most 100 forms." in response.content.decode()
     assert len(built) <= creation.MAX_SPECIALTY_ROWS + 1  # the rows, and the empty form
     assert not Character.objects.filter(campaign=campaign).exists()
+
+
+def test_a_preview_posted_to_another_step_keeps_nothing_and_makes_nothing(
+        campaign, bobs_client):  # type: ignore[no-untyped-def]
+    """Only the XP step previews (its running total): a preview posted to another step, as a
+    stale or hostile request would, neither saves the draft nor makes the character."""
+    client: Client = bobs_client
+    preview = {"HTTP_HX_REQUEST": "true"}
+    client.post(wizard_url(campaign), {**concept_data(), "preview": "1"}, **preview)
+    # The concept was not kept: the next step is still closed.
+    response = client.post(wizard_url(campaign), attributes_data())
+    assert response["Location"] == wizard_url(campaign, "concept")
+
+    client.post(wizard_url(campaign), concept_data())
+    client.post(wizard_url(campaign), attributes_data())
+    client.post(wizard_url(campaign), abilities_data())
+    client.post(wizard_url(campaign), xp_data())
+    client.post(wizard_url(campaign), {"step": "review", "preview": "1"}, **preview)
+    assert Character.objects.count() == 0
+    client.post(wizard_url(campaign), {"step": "review"})
+    assert Character.objects.count() == 1
