@@ -199,8 +199,9 @@ class ThreeD6System(SheetSystem):
         text = self.roll_description(roll)
         if text.startswith("Contest: "):  # its words, not roll.kind: see SheetSystem.roll_header
             first, found, second = text.removeprefix("Contest: ").partition(") against ")
-            mine, _, my_dice = first.partition(" (")
-            theirs, _, their_dice = second.partition(" (")
+            # A name may hold " (" itself ("Mara (the Quill)"); a side's dice never do.
+            mine, _, my_dice = first.rpartition(" (")
+            theirs, _, their_dice = second.rpartition(" (")
             if not (found and my_dice and their_dice.endswith(")")):
                 return super().roll_header(roll)
             label, labelled, _ = my_dice.rpartition(": ")

@@ -153,6 +153,11 @@ def test_a_three_d6_test_and_contest_read_short() -> None:
         "Agility test · 4d6 + 1 · TD 10", "1 favor")
     assert header(contest) == ("Power test · Mara Quill against Dock guard",
                                "Mara Quill: Power test: 3d6 + 3; Dock guard: 3d6 + 2")
+    # Names are free text, brackets included.
+    bracketed = roll_of("three_d6", "Contest: Mara (the Quill) (Power test: 3d6 + 3) against "
+                                    "Guard (night) (3d6 + 2)", kind="contest")
+    assert header(bracketed) == ("Power test · Mara (the Quill) against Guard (night)",
+                                 "Mara (the Quill): Power test: 3d6 + 3; Guard (night): 3d6 + 2")
 
 
 def test_the_result_and_the_log_show_the_short_header(
