@@ -26,7 +26,9 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.getElementById("theme-switch");
-    if (!button) { return; }
+    // Without light-dark() the stylesheet has only its light colours: nothing to switch.
+    var canSwitch = window.CSS && CSS.supports && CSS.supports("color", "light-dark(#000, #fff)");
+    if (!button || !canSwitch) { return; }
     function show(choice) {
       button.textContent = LABELS[choice] || LABELS.device;
       button.setAttribute("aria-label", (LABELS[choice] || LABELS.device) +

@@ -141,3 +141,15 @@ def test_the_theme_switch_overrides_the_device_and_stays(
     page.locator("#theme-switch").click()  # back to the device's
     expect(page.locator("#theme-switch")).to_have_text("Theme: device")
     assert page.evaluate(background) == dark
+
+
+def test_without_javascript_the_device_decides_and_no_switch_shows(
+        demo: list[Campaign], browser: Browser, asgi_server: AsgiLiveServer) -> None:
+    context = browser.new_context(base_url=asgi_server.url, java_script_enabled=False,
+                                  color_scheme="dark")
+    page = context.new_page()
+    page.goto("/login/")
+    # The button is in the page, hidden; only static/js/theme.js shows it.
+    assert page.locator("#theme-switch").count() == 1
+    expect(page.locator("#theme-switch")).to_be_hidden()
+    context.close()

@@ -119,15 +119,19 @@ DICE_CSS = settings.BASE_DIR / "static" / "css" / "dice.css"
 HEX = re.compile(r"#[0-9a-fA-F]{3,8}\b")
 
 
-def _root_block(css: str) -> str:
-    match = re.search(r":root\s*\{(.*?)\}", css, re.S)
-    assert match, "dice.css declares its colours in a :root block"
-    return match.group(1)
+def _root_blocks(css: str) -> list[str]:
+    """The bodies of dice.css's :root blocks: the plain one (the light colours, for browsers
+    without light-dark()), then the light-dark() pairs inside @supports."""
+    blocks = re.findall(r":root\s*\{(.*?)\}", css, re.S)
+    assert len(blocks) == 2, "dice.css declares its colours in a plain and an @supports :root"
+    return blocks
 
 
 def test_every_die_colour_is_a_custom_property_a_theme_can_set():
     css = DICE_CSS.read_text()
-    rules = css.replace(_root_block(css), "")
+    rules = re.sub(r"@supports[^{]*", "@supports", css)  # its test names two colours
+    for block in _root_blocks(css):
+        rules = rules.replace(block, "")
     # Outside :root, a colour is only a var() fallback (var(--ink, #1d2430)), never a value.
     bare = [m.group(0) for m in HEX.finditer(re.sub(r"var\([^)]*\)", "var()", rules))]
 
@@ -135,8 +139,35 @@ def test_every_die_colour_is_a_custom_property_a_theme_can_set():
 
 
 def test_the_light_scheme_keeps_the_dice_as_they_were():
-    root = _root_block(DICE_CSS.read_text())
+    plain, paired = _root_blocks(DICE_CSS.read_text())
 
     for name, light in (("--die-success-fill", "#dff0e4"), ("--die-botch-fill", "#f7dddd"),
                         ("--die-ignored-fill", "#f1efea"), ("--die-mark-ink", "#fff")):
-        assert re.search(rf"{name}:\s*light-dark\({light},", root), name
+        assert re.search(rf"{name}:\s*{light};", plain), name
+        assert re.search(rf"{name}:\s*light-dark\({light},", paired), name
+
+
+def _luminance(colour: str) -> float:
+    digits = colour.lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(c * 2 for c in digits)
+    channels = [int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(one: str, other: str) -> float:
+    high, low = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_every_genesys_die_outline_stands_out_on_the_dark_card():
+    """WCAG 1.4.11: a graphic's outline at 3:1 against what is around it. The dark card is
+    sheetkeeper.css's --card in the dark scheme; the setback die is nearly black."""
+    _, paired = _root_blocks(DICE_CSS.read_text())
+    dark_card = "#1d2128"
+    edges = re.findall(r"(--gdie-[a-z]+-edge):\s*light-dark\((#[0-9a-f]+),\s*(#[0-9a-f]+)\)",
+                       paired)
+    assert len(edges) == 6
+    for name, _, dark in edges:
+        assert _contrast(dark, dark_card) >= 3, name
