@@ -326,7 +326,7 @@ def test_the_dashboard_and_the_sheet_redraw_when_the_party_changes(
     sheet = client_for(bob).get(bobs_character.get_absolute_url()).content.decode()
 
     assert 'hx-trigger="sse:partyChanged, liveSync from:body" hx-select-oob="#party,' \
-           '#campaign-characters"' in gm_page
+           '#ask-for-roll,#campaign-characters"' in gm_page
     assert 'id="party"' in gm_page and 'id="campaign-characters"' in gm_page
     assert 'hx-select-oob="#campaign-characters"' in player_page
     assert (f'hx-trigger="sse:partyChanged-{bobs_character.pk}, liveSync from:body" '

@@ -53,4 +53,6 @@ def test_the_dashboard_redraws_its_party_and_list_on_party_changed(
         campaign: Campaign, alice: Any, client_for: Callable[..., Client]) -> None:
     html = client_for(alice).get(campaign.get_absolute_url()).content.decode()
     assert 'hx-trigger="sse:partyChanged, liveSync from:body"' in html
-    assert 'hx-select-oob="#party,#campaign-characters"' in html
+    # The "Ask for a roll" form too: a character made during play can be asked at once.
+    assert 'hx-select-oob="#party,#ask-for-roll,#campaign-characters"' in html
+    assert 'id="ask-for-roll"' in html

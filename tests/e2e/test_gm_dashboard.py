@@ -42,6 +42,7 @@ def test_the_gm_runs_the_table_from_the_dashboard(new_page, table) -> None:  # t
     expect(arrived).to_contain_text("Vex")
     expect(arrived).to_contain_text("new")
     expect(arrived).to_be_in_viewport()
+    expect(gm.locator("#roll-news")).to_contain_text("New roll: Vex")
     assert gm.evaluate("window.scrollY") == 0
     expect(gm.locator("#party")).to_be_in_viewport()
     expect(gm.locator("#request-form")).to_be_in_viewport()
