@@ -1,0 +1,1080 @@
+"""Live tables under load (issue 18): how many tables one machine serves while every open
+page follows its live regions, and how fast every page catches up after a restart.
+
+    .venv/bin/python -m benchmarks.tables [--tables 10,50,100,200,300] [--duration 60]
+                                          [--restart 100] [--workers 2]
+                                          [--database-url URL] [--redis-url URL]
+
+(for example ``--tables 10,25,50,100 --restart 50``; ``--tables ""`` with ``--restart N``
+measures only the restart).
+
+Method:
+
+1. **A fresh PostgreSQL database** (``--database-url``, default ``$BENCH_DATABASE_URL``, else
+   ``postgres://postgres@127.0.0.1:5432/sheetkeeper_tables``): dropped and created again, so
+   **whatever it held is lost**; migrated, static files collected into a temporary
+   directory. Then ``benchmarks/tables_seed.py`` in ``manage.py shell``: as many tables as
+   the largest step needs, the five systems in turn, each a campaign with a GM and four
+   players, one character each, filled by the system's own demo (``systems/<slug>/demo.py``,
+   as ``manage.py load_demo`` does; the demo is run again for the players still without a
+   character), plus an open session of play. Each seat gets a logged-in session (as
+   ``benchmarks.serving.SESSION_SETUP`` makes them): its cookie is the page's login.
+2. **The production server**: ``uvicorn sheetkeeper.asgi:application --workers 2`` with the
+   production unit's ``--lifespan`` and ``--timeout-graceful-shutdown`` (read from
+   deploy/sheetkeeper.service), DEBUG off, PostgreSQL, the Redis channel layer and cache
+   (``--redis-url``, default ``redis://127.0.0.1:6379/13``), the environment of
+   ``benchmarks/http.py``'s ``server_env`` with the product's own settings.
+3. **A table is five open pages**: the GM's dashboard and the four players' sheets, each
+   with its own cookies (an ``httpx.AsyncClient``; all share one connection pool). Each page
+   is loaded (GET) and read (``benchmarks/tables_pages.py``, nothing hard-coded): its
+   ``sse-connect`` stream, its live regions (every element whose ``hx-trigger`` names an
+   ``sse:`` event or ``liveSync``: the ``hx-get`` URL, the events, the forms its
+   ``hx-include`` sends), its forms and the CSRF header of the body's ``hx-headers``. Then
+   the page opens its stream with ``httpx-sse`` and, as htmx's SSE extension does, on each
+   event asks every region whose trigger names it (``HX-Request: true``, the page's
+   ``hx-headers``; one request in flight per region and one queued, htmx's ``queue last``).
+   An htmx answer's ``HX-Trigger`` events fire the acting page's regions that listen for
+   them ``from:body`` (the roller's odds after ``rollMade``). A dropped stream reconnects as
+   static/js/live.js does (a doubling, jittered delay from about a second) and then fires
+   ``liveSync``: every region that hears it asks again.
+4. **The players and the GM act** from what their pages show: each player rolls about every
+   30 s (``--roll-every``; each wait drawn evenly between half and one and a half of it):
+   the sheet's ``roll-form`` as the page drew it, or, if the rules refuse that, with the
+   choices a player makes (in the first group of boxes none of which is ticked, the first box,
+   else the first two, else the first and one at random; each empty select's first option;
+   tried in that order once per page before the measurement, never during it), the
+   ``submission`` token replaced after each roll by the one the answer hands the dialog out
+   of band. The GM marks a track about every 60 s (``--damage-every``): a submit button
+   of a party card's form on the dashboard (the card's forms target ``#card-...``), drawn at
+   random from the enabled ones (damage, healing, strain, stress: the card's track controls),
+   on a random card; and now and then (``--award-every``, 300 s) awards 1 XP to everyone
+   with the award form of the session page (loaded just before, as the GM would open it).
+   A table's actions take turns (one at a time per table), so that every event and every
+   region's refresh belongs to one cause.
+5. **Measured**: per action, from sending its POST until the last region it caused (on any
+   of the table's pages) has its answer; an action is over when its POST has answered, no
+   region of the table is still asking, and the table's streams have been quiet for
+   ``QUIET_SECONDS``. Every answer that is not 2xx/3xx, every transport error, every stream
+   that drops or answers other than 200, a roll refused (no ``rollMade``), an action that
+   is not over within ``ACTION_TIMEOUT`` seconds, an event one page of the table heard and
+   another did not, and an event heard outside any action count as errors.
+6. **Ramp**: the tables of each step of ``--tables`` are connected (pages loaded, streams
+   open: the steps add tables, the earlier ones stay), then the players and GMs act for
+   ``--duration`` seconds, measured; the ramp stops after the first step whose p95 is above
+   250 ms or that had any error. The CPU seconds of the uvicorn processes, PostgreSQL (its
+   background processes and the backends of this database), redis-server, the load
+   generator (this process) and everything else on the machine are read from /proc around
+   each step.
+7. **Restart** (``--restart N``): every page is closed, N tables are connected afresh and
+   left idle; the server is stopped as systemd stops the unit (SIGTERM to the supervisor;
+   after the graceful timeout and a margin, SIGKILL to it and its workers: uvicorn waits
+   for open event streams until its graceful timeout) and started again on the same port.
+   Measured: how long the stop took, when the new server answered, and for each page when
+   its stream was open again and every ``liveSync`` region had its answer, from the moment
+   the stop was sent; goal: every page current within 10 s of the new server answering.
+   Dropped streams and refused connections while the server restarts are expected and
+   counted apart; any other failure counts as an error.
+
+Printed: the machine, one Markdown row per step, the errors by kind, the largest number of
+tables that held, and the restart's figures. A benchmark, not a test: it measures, it never
+fails the build on a missed goal; it fails only when it could not measure (no database, a
+page that does not load, a roll form no choice makes work).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import functools
+import json
+import os
+import platform
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from httpx_sse import aconnect_sse
+
+from benchmarks.http import BenchError, fresh_database, server_env
+from benchmarks.serving import (
+    BASE_DIR,
+    ServingError,
+    free_port,
+    manage,
+    wait_until_serving,
+)
+from benchmarks.tables_pages import Form, Page, Region, hidden_value, hx_trigger_names, parse_page
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/sheetkeeper_tables"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/13"
+GOAL_P95_MS = 250.0
+GOAL_TABLES = 300
+GOAL_RESTART_S = 10.0
+QUIET_SECONDS = 0.4
+"""An action is over once its table's streams and regions have been quiet this long."""
+ACTION_TIMEOUT = 10.0
+CONNECT_CONCURRENCY = 20
+"""Pages loaded at once while tables are connected (before any measurement)."""
+RESTART_TIMEOUT = 120.0
+GENERATOR_LIMIT = 0.9
+"""A share of one core above which the generator (one event loop) delays what it measures."""
+STOP_MARGIN = 10.0
+"""Seconds a stopping server gets beyond its graceful shutdown before it is killed."""
+FIRST_DELAY_S, MAX_DELAY_S = 1.0, 60.0
+"""static/js/live.js's reconnection delays."""
+ROLL_EVENT = "rollMade"
+SUBMISSION = "submission"
+CSRF_FIELD = "csrfmiddlewaretoken"
+
+SEED_SCRIPT = """
+import json
+from benchmarks.tables_seed import seed
+print(json.dumps(seed({tables})))
+"""
+
+
+class Errors(Counter[str]):
+    """Errors by kind (``"POST 500"``, ``"stream dropped"``, ...)."""
+
+
+# --- a page in a browser ---------------------------------------------------------------------
+
+
+@dataclass
+class Action:
+    """One cause: a POST and the refreshes it set off."""
+
+    kind: str
+    sent: float
+    answered: float = 0.0
+    last: float = 0.0
+    refreshes: int = 0
+    heard: dict[int, set[str]] = field(default_factory=dict)
+    """Per page (its index in the table), the stream's event names heard meanwhile."""
+
+
+class LivePage:
+    """One open page: its client (cookies), what it shows, its stream and its regions."""
+
+    def __init__(self, table: Table, index: int, url: str, session: str,
+                 transport: httpx.AsyncHTTPTransport, base: str) -> None:
+        self.table = table
+        self.index = index
+        self.url = url
+        self.client = httpx.AsyncClient(base_url=base, transport=transport,
+                                        cookies={"sessionid": session},
+                                        timeout=httpx.Timeout(30.0), follow_redirects=False)
+        self.page = Page()
+        self.html = ""
+        self.stream_task: asyncio.Task[None] | None = None
+        self.opened = asyncio.Event()
+        self.opens = 0
+        self.synced_at = 0.0
+        """When the regions asked after the last reconnection all had their answers."""
+        self.reopened_at = 0.0
+        self.closing = False
+        self.in_flight: dict[int, bool] = {}
+        """Per region: True when a request is queued behind the one in flight."""
+        self.form_choice: list[tuple[str, str]] | None = None
+        self.tasks: set[asyncio.Task[object]] = set()
+
+    def spawn(self, work: Coroutine[Any, Any, object]) -> None:
+        """Run ``work`` on its own, keeping a reference until it is done."""
+        task = asyncio.create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # -- loading ---------------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """GET the page and read it. Raises BenchError unless it answers 200 with a stream."""
+        answer = await self.client.get(self.url)
+        if answer.status_code != 200:
+            raise BenchError(f"GET {self.url} answered {answer.status_code}: "
+                             f"{answer.text[:300]!r}")
+        self.html = answer.text
+        self.page = parse_page(self.html)
+        if not self.page.stream or not self.page.regions:
+            raise BenchError(f"{self.url} has no sse-connect stream or no live region")
+
+    def htmx_headers(self, element_id: str = "") -> dict[str, str]:
+        """The headers htmx sends from this page."""
+        headers = {"HX-Request": "true", "HX-Current-URL": str(self.client.base_url.join(
+            self.url)), **self.page.headers}
+        if element_id:
+            headers["HX-Trigger"] = element_id
+        return headers
+
+    # -- the stream --------------------------------------------------------------------------
+
+    def start_stream(self) -> None:
+        """Open the page's event stream (and keep it open, :meth:`_follow`)."""
+        self.closing = False
+        self.opened.clear()
+        self.stream_task = asyncio.create_task(self._follow())
+
+    async def close(self) -> None:
+        """Close the stream and drop whatever the page was still asking."""
+        self.closing = True
+        running = [*self.tasks, *([self.stream_task] if self.stream_task else [])]
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+        self.stream_task = None
+
+    async def _follow(self) -> None:
+        """Hold the stream open as static/js/live.js does, reconnecting after a drop with
+        its delays and firing ``liveSync`` on each reopening."""
+        failures = 0
+        run = self.table.run
+        while not self.closing:
+            opened_at = 0.0
+            try:
+                async with aconnect_sse(self.client, "GET", self.page.stream,
+                                        timeout=httpx.Timeout(30.0, read=60.0)) as source:
+                    status = source.response.status_code
+                    if status != 200:
+                        run.error(f"stream answered {status}")
+                        raise _Dropped
+                    async for event in source.aiter_sse():
+                        if event.retry is not None and not opened_at:
+                            # The stream's first frame: subscribed to the campaign's groups.
+                            opened_at = time.perf_counter()
+                            self.opens += 1
+                            self.opened.set()
+                            if self.opens > 1:
+                                self.reopened_at = opened_at
+                                self.spawn(self._live_sync())
+                            continue
+                        if event.event and event.event != "message":
+                            self.table.heard(self, event.event)
+                if not self.closing:
+                    run.dropped("stream ended")
+            except asyncio.CancelledError:
+                raise
+            except _Dropped:
+                pass
+            except httpx.HTTPError as exc:
+                run.dropped(f"stream {type(exc).__name__}")
+            if self.closing:
+                return
+            self.opened.clear()
+            if opened_at and time.perf_counter() - opened_at >= 30:
+                failures = 0
+            ceiling = min(MAX_DELAY_S, FIRST_DELAY_S * 2 ** failures)
+            failures += 1
+            await asyncio.sleep(ceiling / 2 + random.random() * ceiling / 2)
+
+    async def _live_sync(self) -> None:
+        """Every region that hears ``liveSync`` asks again; stamp when all have answered
+        (a region whose answer failed stays stale: htmx does not ask again)."""
+        started = self.reopened_at
+        answers = await asyncio.gather(*(self.refresh(number) for number, region in
+                                         enumerate(self.page.regions) if region.live_sync))
+        if self.reopened_at == started and all(answers):
+            self.synced_at = time.perf_counter()
+
+    # -- regions -----------------------------------------------------------------------------
+
+    def trigger(self, names: set[str], *, local: bool = False) -> None:
+        """Ask every region that hears one of ``names`` (stream events, or with ``local``
+        the events an htmx answer triggered on this page)."""
+        for number, region in enumerate(self.page.regions):
+            if names & (region.local if local else region.sse):
+                self.spawn(self.refresh(number))
+
+    async def refresh(self, number: int) -> bool:
+        """One region asks for its fragment; as htmx's ``queue last``: while one request is
+        in flight, one more waits, and further triggers meanwhile add nothing. False when
+        its (last) answer failed: htmx then leaves the region as it was."""
+        if number in self.in_flight:
+            self.in_flight[number] = True
+            return True
+        self.in_flight[number] = False
+        try:
+            while True:
+                ok = await self._ask(self.page.regions[number])
+                if not self.in_flight.get(number):
+                    return ok
+                self.in_flight[number] = False
+        finally:
+            self.in_flight.pop(number, None)
+
+    async def _ask(self, region: Region) -> bool:
+        table, run = self.table, self.table.run
+        action = table.action
+        table.begin()
+        try:
+            params: list[tuple[str, str]] = []
+            for form_id in dict.fromkeys(region.include):
+                form = self.page.form(form_id)
+                if form is not None:
+                    params += form.values(exclude=(CSRF_FIELD,))
+            headers = self.htmx_headers(region.element_id)
+            if region.method == "GET":
+                answer = await self.client.get(region.url, params=form_data(params),
+                                               headers=headers)
+            else:
+                answer = await self.client.post(region.url, data=form_data(params),
+                                                headers=headers)
+            done = time.perf_counter()
+            run.refreshes += 1
+            if not 200 <= answer.status_code < 400:
+                run.error(f"region {region.method} {answer.status_code}")
+                return False
+            if region.url == self.url:
+                self.html = answer.text  # the page as it is now (the GM's cards)
+            if action is not None and action is table.action:
+                action.refreshes += 1
+                action.last = max(action.last, done)
+            return True
+        except httpx.HTTPError as exc:
+            run.dropped(f"region {type(exc).__name__}")
+            return False
+        finally:
+            table.end()
+
+    # -- posting -----------------------------------------------------------------------------
+
+    async def post(self, form: Form, data: list[tuple[str, str]]) -> httpx.Response:
+        """POST ``data`` as the form's htmx does (its target in ``HX-Target``)."""
+        headers = self.htmx_headers(form.element_id)
+        if form.target.startswith("#"):
+            headers["HX-Target"] = form.target[1:]
+        return await self.client.post(form.action, data=form_data(data), headers=headers)
+
+
+def form_data(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """Name/value pairs as httpx's form body (a name given twice is sent twice)."""
+    data: dict[str, list[str]] = {}
+    for name, value in pairs:
+        data.setdefault(name, []).append(value)
+    return data
+
+
+class _Dropped(Exception):
+    """The stream answered other than 200 (already counted)."""
+
+
+class Table:
+    """A campaign's five open pages, its actions one at a time."""
+
+    def __init__(self, run: Run, seats: dict[str, Any], transport: httpx.AsyncHTTPTransport,
+                 base: str, rng: random.Random) -> None:
+        self.run = run
+        self.seats = seats
+        self.rng = rng
+        campaign = seats["campaign"]
+        self.gm = LivePage(self, 0, f"/campaigns/{campaign}/", seats["gm"]["session"],
+                           transport, base)
+        self.players = [LivePage(self, number + 1, f"/characters/{player['character']}/",
+                                 player["session"], transport, base)
+                        for number, player in enumerate(seats["players"])]
+        self.pages = [self.gm, *self.players]
+        self.turn = asyncio.Lock()
+        self.action: Action | None = None
+        self.asking = 0
+        self.activity = 0.0
+
+    def begin(self) -> None:
+        """A region of the table starts asking."""
+        self.asking += 1
+        self.activity = time.perf_counter()
+
+    def end(self) -> None:
+        """A region of the table has its answer (or its failure)."""
+        self.asking -= 1
+        self.activity = time.perf_counter()
+
+    def heard(self, page: LivePage, name: str) -> None:
+        """A page's stream said ``name``: note it for the action, and refresh."""
+        self.activity = time.perf_counter()
+        if self.action is not None:
+            self.action.heard.setdefault(page.index, set()).add(name)
+        elif self.run.measuring:
+            self.run.error("event heard outside any action")
+        page.trigger({name})
+
+    async def connect(self) -> None:
+        """Load the five pages, open their streams, wait until each is subscribed."""
+        for page in self.pages:
+            await page.load()
+        for page in self.pages:
+            page.start_stream()
+        await asyncio.wait_for(asyncio.gather(*(page.opened.wait() for page in self.pages)),
+                               30)
+
+    async def close(self) -> None:
+        """Close the five pages."""
+        await asyncio.gather(*(page.close() for page in self.pages))
+
+    # -- acting ------------------------------------------------------------------------------
+
+    async def act(self, kind: str, page: LivePage,
+                  make: Callable[[], Awaitable[tuple[Form, list[tuple[str, str]]] | None]],
+                  check: Callable[[httpx.Response], str] | None = None) -> None:
+        """Take the table's turn: prepare (``make``), POST, then wait until every region it
+        set off has answered; record the latency or the errors."""
+        run = self.run
+        async with self.turn:
+            prepared = await make()
+            if prepared is None:
+                return
+            form, data = prepared
+            await self._settle(0.0)  # nothing of an earlier cause still under way
+            action = Action(kind, time.perf_counter())
+            self.action = action
+            settled = False
+            try:
+                try:
+                    answer = await page.post(form, data)
+                except httpx.HTTPError as exc:
+                    run.error(f"{kind} POST {type(exc).__name__}")
+                    return
+                action.answered = time.perf_counter()
+                if not 200 <= answer.status_code < 400:
+                    run.error(f"{kind} POST {answer.status_code}")
+                    return
+                problem = check(answer) if check else ""
+                if problem:
+                    run.error(problem)
+                    return
+                page.trigger(hx_trigger_names(answer.headers.get("HX-Trigger")), local=True)
+                settled = True
+                if not await self._settle(QUIET_SECONDS, within=ACTION_TIMEOUT, heard=action):
+                    run.error(f"{kind}: not every page heard it and refreshed within "
+                              f"{ACTION_TIMEOUT:g} s")
+                    return
+                everything = set().union(*action.heard.values()) if action.heard else set()
+                for number in range(len(self.pages)):
+                    if action.heard.get(number, set()) != everything:
+                        run.error("an event some pages of the table heard and one did not")
+                        break
+                if not action.refreshes:
+                    run.error(f"{kind}: no page refreshed anything")
+                    return
+                run.record(action)
+            finally:
+                if not settled:  # a failed POST: its events, if any, still belong to it
+                    await self._settle(QUIET_SECONDS, within=ACTION_TIMEOUT)
+                self.action = None
+
+    async def _settle(self, quiet: float, within: float = ACTION_TIMEOUT,
+                      heard: Action | None = None) -> bool:
+        """Wait until no region of the table is asking and nothing happened for ``quiet``
+        seconds (and, with ``heard``, every page of the table heard at least one event since
+        that action began: every change is announced to the whole campaign, so a page that
+        heard nothing yet will); False when that takes longer than ``within``."""
+        deadline = time.perf_counter() + within
+        while True:
+            now = time.perf_counter()
+            left = quiet - (now - self.activity)
+            everyone = heard is None or len(heard.heard) == len(self.pages)
+            if self.asking == 0 and left <= 0 and everyone:
+                return True
+            if now > deadline:
+                return False
+            await asyncio.sleep(max(0.01, min(left, 0.05)))
+
+    async def roll(self, player: LivePage) -> None:
+        """The player rolls with the sheet's dialog (the choice found to work)."""
+
+        async def make() -> tuple[Form, list[tuple[str, str]]] | None:
+            form = player.page.form("roll-form")
+            if form is None or player.form_choice is None:
+                return None
+            return form, player.form_choice
+
+        await self.act("roll", player, make, self._rolled(player))
+
+    def _rolled(self, player: LivePage) -> Callable[[httpx.Response], str]:
+        def check(answer: httpx.Response) -> str:
+            token = hidden_value(answer.text, SUBMISSION)
+            if token is not None and player.form_choice is not None:
+                player.form_choice = [(name, token if name == SUBMISSION else value)
+                                      for name, value in player.form_choice]
+            if ROLL_EVENT not in hx_trigger_names(answer.headers.get("HX-Trigger")):
+                return "roll refused (answered without rollMade)"
+            if token is None:
+                return "roll answer without the next submission token"
+            return ""
+        return check
+
+    async def mark(self) -> None:
+        """The GM presses a track control of a party card on the dashboard."""
+
+        async def make() -> tuple[Form, list[tuple[str, str]]] | None:
+            page = parse_page(self.gm.html)
+            self.gm.page.forms = page.forms  # as the dashboard shows them now
+            cards = [form for form in page.forms if form.target.startswith("#card-")
+                     and form.submits()]
+            if not cards:
+                self.run.error("no party card with a track control")
+                return None
+            target = self.rng.choice(sorted({form.target for form in cards}))
+            buttons = [(form, button) for form in cards if form.target == target
+                       for button in form.submits()]
+            form, button = self.rng.choice(buttons)
+            return form, form.values(button=button)
+
+        await self.act("track", self.gm, make)
+
+    async def award(self) -> None:
+        """The GM opens the session page and gives everyone 1 XP."""
+
+        async def make() -> tuple[Form, list[tuple[str, str]]] | None:
+            url = f"/campaigns/{self.seats['campaign']}/sessions/{self.seats['session']}/"
+            answer = await self.gm.client.get(url)
+            if answer.status_code != 200:
+                self.run.error(f"session page {answer.status_code}")
+                return None
+            forms = [form for form in parse_page(answer.text).forms
+                     if any(f.name == "amount_all" for f in form.fields)]
+            if not forms:
+                self.run.error("no award form on the session page")
+                return None
+            data = [(name, value) for name, value in forms[0].values()
+                    if name not in ("amount_all", "reason_all")]
+            return forms[0], [*data, ("amount_all", "1"), ("reason_all", "Benchmark night")]
+
+        await self.act("award", self.gm, make)
+
+
+# --- the run ---------------------------------------------------------------------------------
+
+
+class Run:
+    """Everything measured in one step (and the shared state of the server)."""
+
+    def __init__(self) -> None:
+        self.errors = Errors()
+        self.latencies: dict[str, list[float]] = {}
+        self.refreshes = 0
+        self.refused = 0
+        self.measuring = False
+        self.server_down = False
+        self.dialogs: Counter[tuple[str, str]] = Counter()
+        """Sheets whose roll dialog was sent as drawn or with a player's choices, by system."""
+
+    def error(self, kind: str) -> None:
+        """Count an error of ``kind`` (while measuring)."""
+        if self.measuring:
+            self.errors[kind] += 1
+
+    def dropped(self, kind: str) -> None:
+        """A connection failed or a stream ended: expected while the server restarts
+        (counted apart), an error otherwise."""
+        if self.server_down:
+            self.refused += 1
+        else:
+            self.error(kind)
+
+    def record(self, action: Action) -> None:
+        """Keep a finished action's latency (while measuring), in ms."""
+        if self.measuring:
+            self.latencies.setdefault(action.kind, []).append(
+                (max(action.last, action.answered) - action.sent) * 1000)
+
+    def reset(self) -> None:
+        """Forget the figures of the last step."""
+        self.errors = Errors()
+        self.latencies = {}
+        self.refreshes = 0
+        self.refused = 0
+
+
+async def choose_roll(player: LivePage, rng: random.Random) -> None:
+    """Find what this sheet's roll dialog sends for a roll the rules accept: as drawn, else a
+    player's first choices (``Form.choices``). Each try is a real roll, made before any
+    measurement. Raises BenchError when none works."""
+    form = player.page.form("roll-form")
+    if form is None:
+        raise BenchError(f"{player.url} has no roll-form")
+    tries: list[Callable[[], list[tuple[str, str]]]] = [
+        form.values, functools.partial(form.choices, None, boxes=1),
+        functools.partial(form.choices, None, boxes=2),
+        *(functools.partial(form.choices, rng, boxes=2) for _ in range(3))]
+    refusals = []
+    for number, make in enumerate(tries):
+        data = make()  # with the submission token of the last answer
+        answer = await player.post(form, data)
+        token = hidden_value(answer.text, SUBMISSION)
+        if token is not None:
+            form = _with_token(form, token)
+        if answer.status_code == 200 and ROLL_EVENT in hx_trigger_names(
+                answer.headers.get("HX-Trigger")):
+            player.form_choice = [(name, token if name == SUBMISSION and token else value)
+                                  for name, value in data]
+            system = player.table.seats["system"]
+            player.table.run.dialogs[(system, "as drawn" if number == 0 else "with choices")] += 1
+            return
+        refusals.append(f"{answer.status_code} {answer.text[:200]!r}")
+    raise BenchError(f"no roll from {player.url} was accepted: {refusals}")
+
+
+def _with_token(form: Form, token: str) -> Form:
+    for control in form.fields:
+        if control.name == SUBMISSION:
+            control.value = token
+    return form
+
+
+async def actor(table: Table, every: float, act: Callable[[], Awaitable[None]],
+                until: float, rng: random.Random) -> None:
+    """Act every ``every`` seconds or so until ``until`` (the first time at random)."""
+    wait = rng.uniform(0, every)
+    while (left := until - time.perf_counter()) > wait:
+        await asyncio.sleep(wait)
+        await act()
+        wait = rng.uniform(every / 2, every * 1.5)
+    await asyncio.sleep(max(0.0, left))  # the step lasts its duration, no act after it
+
+
+async def connect_tables(tables: list[Table], rng: random.Random) -> None:
+    """Load every page, open every stream and find each sheet's working roll."""
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+
+    async def one(table: Table) -> None:
+        async with gate:
+            await table.connect()
+            for player in table.players:
+                await choose_roll(player, rng)
+
+    await asyncio.gather(*(one(table) for table in tables))
+    await asyncio.gather(*(table._settle(1.0, within=60) for table in tables))
+
+
+# --- the server, as deploy/sheetkeeper.service runs it ---------------------------------------
+
+UNIT = BASE_DIR / "deploy" / "sheetkeeper.service"
+
+
+def production_flags() -> list[str]:
+    """The production unit's uvicorn flags that change how it starts and stops: ``--lifespan``
+    and ``--timeout-graceful-shutdown`` (read from deploy/sheetkeeper.service, so that the
+    benchmark restarts the server as production does)."""
+    text = UNIT.read_text() if UNIT.exists() else ""
+    flags = []
+    for name in ("--lifespan", "--timeout-graceful-shutdown"):
+        found = re.search(rf"{name}[= ](\S+)", text)
+        if found:
+            flags += [name, found.group(1)]
+    return flags
+
+
+def graceful_seconds() -> float:
+    """The unit's ``--timeout-graceful-shutdown`` (uvicorn waits for ever without one)."""
+    flags = production_flags()
+    if "--timeout-graceful-shutdown" in flags:
+        return float(flags[flags.index("--timeout-graceful-shutdown") + 1])
+    return 0.0
+
+
+def start_server(port: int, env: dict[str, str], log: Path, workers: int
+                 ) -> subprocess.Popen[bytes]:
+    """``uvicorn sheetkeeper.asgi:application --workers N`` on 127.0.0.1:``port`` as
+    ``benchmarks.serving.start_uvicorn`` starts it, plus the production unit's
+    :func:`production_flags`; its output in ``log`` (appended: a restart keeps the first
+    server's lines)."""
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "sheetkeeper.asgi:application",
+             "--workers", str(workers), "--host", "127.0.0.1", "--port", str(port),
+             *production_flags()],
+            cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+
+
+def descendants(pid: int) -> set[int]:
+    """The processes below ``pid`` (its uvicorn workers), from /proc."""
+    parents = {int(entry): stat[1] for entry in os.listdir("/proc") if entry.isdigit()
+               if (stat := _stat(int(entry))) is not None}
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for child, its_parent in parents.items():
+            if its_parent == parent and child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def stop_server(process: subprocess.Popen[bytes], within: float) -> None:
+    """SIGTERM to the supervisor, as systemd stops the unit; after ``within`` seconds,
+    SIGKILL to it and to every worker still there (systemd kills the unit's whole control
+    group; ``benchmarks.serving.stop`` kills only the supervisor, which leaves a worker that
+    still holds an event stream running, orphaned)."""
+    workers = descendants(process.pid)
+    process.terminate()
+    try:
+        process.wait(timeout=within)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    for pid in workers:
+        if "spawn_main" in _cmdline(pid):  # still the worker, not a reused pid
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+# --- CPU from /proc --------------------------------------------------------------------------
+
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _stat(pid: int) -> tuple[str, int, float] | None:
+    """A process's name, parent and CPU seconds (its own and its reaped children's)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    name = text[text.index("(") + 1:text.rindex(")")]
+    fields = text[text.rindex(")") + 2:].split()
+    return name, int(fields[1]), sum(int(value) for value in fields[11:15]) / TICK
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def cpu_snapshot(server_pid: int, database: str) -> dict[str, float]:
+    """CPU seconds so far: the uvicorn supervisor and its workers, PostgreSQL (background
+    processes and this database's backends; other databases' backends go to "other"),
+    redis-server, this process, and the machine's total."""
+    stats = {int(entry): stat for entry in os.listdir("/proc") if entry.isdigit()
+             if (stat := _stat(int(entry))) is not None}
+    children: dict[int, list[int]] = {}
+    for pid, (_, parent, _) in stats.items():
+        children.setdefault(parent, []).append(pid)
+    server: set[int] = set()
+    todo = [server_pid]
+    while todo:
+        pid = todo.pop()
+        if pid in stats and pid not in server:
+            server.add(pid)
+            todo += children.get(pid, [])
+    totals = {"server": sum(stats[pid][2] for pid in server), "postgres": 0.0, "redis": 0.0,
+              "generator": sum(os.times()[:2])}
+    for pid, (name, _, seconds) in stats.items():
+        if name == "postgres" or name.startswith("postgres:"):
+            line = _cmdline(pid)  # a backend names its client: "host(port)" or "[local]"
+            backend = "(" in line or "[local]" in line
+            if not backend or f" {database} " in line:
+                totals["postgres"] += seconds
+        elif name == "redis-server":
+            totals["redis"] += seconds
+    with open("/proc/stat") as handle:
+        ticks = [int(value) for value in handle.readline().split()[1:]]
+    totals["machine"] = (sum(ticks) - ticks[3] - ticks[4]) / TICK  # all but idle and iowait
+    return totals
+
+
+def cpu_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    """CPU seconds between two snapshots; "other" is the machine's rest."""
+    delta = {key: after[key] - before[key] for key in before}
+    delta["other"] = max(0.0, delta.pop("machine") - sum(delta.values()))
+    return delta
+
+
+# --- steps ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One step of the ramp's figures."""
+
+    tables: int
+    seconds: float
+    latencies: dict[str, list[float]]
+    refreshes: int
+    errors: Errors
+    cpu: dict[str, float]
+
+    @property
+    def all(self) -> list[float]:
+        """Every action's latency, sorted."""
+        return sorted(value for values in self.latencies.values() for value in values)
+
+    def percentile(self, share: float, values: list[float] | None = None) -> float:
+        """The nearest-rank percentile (``share`` 0.95 for p95) of ``values`` or of all."""
+        values = sorted(self.all if values is None else values)
+        if not values:
+            return float("nan")
+        return values[min(len(values) - 1, max(0, round(share * len(values) + 0.5) - 1))]
+
+    @property
+    def holds(self) -> bool:
+        """p95 within the goal and no error."""
+        return bool(self.all) and self.percentile(0.95) <= GOAL_P95_MS and not self.errors
+
+
+async def ramp(args: argparse.Namespace, seats: list[dict[str, Any]], port: int,
+               server: subprocess.Popen[bytes], run: Run, tables: list[Table],
+               rng: random.Random) -> list[Step]:
+    """Each step of ``--tables``: connect its tables, let them play, measure."""
+    steps: list[Step] = []
+    for count in args.tables:
+        print(f"connecting {count} tables ({count * 5} pages)...", file=sys.stderr)
+        started = time.perf_counter()
+        await connect_tables(tables[len([t for t in tables if t.gm.opens]):count], rng)
+        print(f"  connected in {time.perf_counter() - started:.1f} s; playing "
+              f"{args.duration} s", file=sys.stderr)
+        live = tables[:count]
+        run.reset()
+        before = cpu_snapshot(server.pid, args.database)
+        started = time.perf_counter()
+        until = started + args.duration
+        run.measuring = True
+        actors = []
+        for table in live:
+            actors += [actor(table, args.roll_every, functools.partial(table.roll, player),
+                             until, rng) for player in table.players]
+            actors.append(actor(table, args.damage_every, table.mark, until, rng))
+            actors.append(actor(table, args.award_every, table.award, until, rng))
+        await asyncio.gather(*actors)
+        run.measuring = False
+        seconds = time.perf_counter() - started
+        cpu = cpu_delta(before, cpu_snapshot(server.pid, args.database))
+        step = Step(count, seconds, run.latencies, run.refreshes, run.errors, cpu)
+        steps.append(step)
+        print(f"  {count} tables: {len(step.all)} actions, p95 {step.percentile(0.95):.0f} ms,"
+              f" {sum(step.errors.values())} errors", file=sys.stderr)
+        if not step.holds:
+            break
+    return steps
+
+
+@dataclass
+class Restart:
+    """The restart's figures (seconds from the stop being sent)."""
+
+    tables: int
+    stopped: float
+    serving: float
+    current: list[float]
+    """Per page that caught up: when its last ``liveSync`` region answered."""
+    pages: int
+    refused: int
+    errors: Errors
+
+
+async def restart(args: argparse.Namespace, port: int, env: dict[str, str], log: Path,
+                  server: subprocess.Popen[bytes], run: Run, tables: list[Table],
+                  rng: random.Random) -> tuple[Restart, subprocess.Popen[bytes]]:
+    """Connect ``--restart`` tables, stop and start the server, wait until every page is
+    current again."""
+    await asyncio.gather(*(table.close() for table in tables))
+    live = tables[:args.restart]
+    for table in live:
+        for page in table.pages:
+            page.opens = 0
+            page.synced_at = 0.0
+    print(f"restart: connecting {len(live)} tables...", file=sys.stderr)
+    await connect_tables(live, rng)
+    await asyncio.sleep(2)
+    run.reset()
+    run.measuring = True
+    pages = [page for table in live for page in table.pages]
+    begun = time.perf_counter()
+    run.server_down = True
+    await asyncio.to_thread(stop_server, server, graceful_seconds() + STOP_MARGIN)
+    stopped = time.perf_counter() - begun
+    server = start_server(port, env, log, workers=args.workers)
+    await asyncio.to_thread(wait_until_serving, port, server, log, 60, "uvicorn")
+    serving = time.perf_counter() - begun
+    run.server_down = False
+    deadline = time.perf_counter() + RESTART_TIMEOUT
+    while time.perf_counter() < deadline and not all(page.synced_at for page in pages):
+        await asyncio.sleep(0.1)
+    run.measuring = False
+    current = sorted(page.synced_at - begun for page in pages if page.synced_at)
+    if len(current) < len(pages):
+        run.errors[f"pages not current within {RESTART_TIMEOUT:g} s"] += len(pages) - len(
+            current)
+    return Restart(len(live), stopped, serving, current, len(pages), run.refused,
+                   run.errors), server
+
+
+async def measure(args: argparse.Namespace, seats: list[dict[str, Any]], port: int,
+                  env: dict[str, str], log: Path, server: subprocess.Popen[bytes]
+                  ) -> tuple[list[Step], Restart | None, subprocess.Popen[bytes],
+                             Counter[tuple[str, str]]]:
+    """The ramp and the restart, as ``args`` asks; the server (a new one after a restart)."""
+    rng = random.Random(args.seed)
+    run = Run()
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=200)
+    transport = httpx.AsyncHTTPTransport(limits=limits)
+    base = f"http://127.0.0.1:{port}"
+    tables = [Table(run, table, transport, base, rng) for table in seats]
+    try:
+        steps = await ramp(args, seats, port, server, run, tables, rng) if args.tables else []
+        result = None
+        if args.restart:
+            result, server = await restart(args, port, env, log, server, run, tables, rng)
+        return steps, result, server, run.dialogs
+    finally:
+        await asyncio.gather(*(table.close() for table in tables))
+        await transport.aclose()
+
+
+# --- the report ------------------------------------------------------------------------------
+
+
+def machine() -> str:
+    """One line: CPUs, model, load, Python, httpx."""
+    cpuinfo = Path("/proc/cpuinfo")
+    names = [line.split(":", 1)[1].strip() for line in
+             (cpuinfo.read_text().splitlines() if cpuinfo.exists() else [])
+             if line.startswith("model name")]
+    load = " / ".join(f"{value:.2f}" for value in os.getloadavg())
+    return (f"{os.cpu_count()} CPUs ({names[0] if names else platform.machine()}), load "
+            f"average {load}; Python {platform.python_version()}, httpx {httpx.__version__}")
+
+
+def report(args: argparse.Namespace, steps: list[Step], result: Restart | None,
+           dialogs: Counter[tuple[str, str]], before: str) -> None:
+    """Print the Markdown tables and the verdicts."""
+    print(f"\nLive tables: uvicorn --workers {args.workers} {' '.join(production_flags())}, "
+          f"PostgreSQL, Redis, DEBUG off; a table = the GM's dashboard + 4 sheets, each with "
+          f"its stream open; a roll per player every ~{args.roll_every:g} s, a track mark "
+          f"every ~{args.damage_every:g} s and an award every ~{args.award_every:g} s per GM; "
+          f"{args.duration} s per step.")
+    print(f"Machine at the start: {before}")
+    print(f"Machine at the end:   {machine()}")
+    print("Roll dialogs: " + ", ".join(f"{system} {how} {count}" for (system, how), count
+                                      in sorted(dialogs.items())) + "\n")
+    if steps:
+        print("Latency: from sending the POST to the last region it set off having its answer."
+              " CPU: seconds used during the step (share of one core).\n")
+        print("| tables | actions | refreshes | p50 ms | p95 ms | p99 ms | max ms | errors | "
+              "uvicorn | postgres | redis | generator | other | holds |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        for step in steps:
+            cpu = " | ".join(f"{step.cpu[key]:.1f} ({step.cpu[key] / step.seconds:.0%})"
+                             for key in ("server", "postgres", "redis", "generator", "other"))
+            print(f"| {step.tables} | {len(step.all)} | {step.refreshes} | "
+                  f"{step.percentile(0.5):.0f} | {step.percentile(0.95):.0f} | "
+                  f"{step.percentile(0.99):.0f} | {max(step.all, default=float('nan')):.0f} | "
+                  f"{sum(step.errors.values())} | {cpu} | {'yes' if step.holds else '**no**'} |")
+        print("\n| tables | action | count | p50 ms | p95 ms | p99 ms |")
+        print("|---:|---|---:|---:|---:|---:|")
+        for step in steps:
+            for kind, values in sorted(step.latencies.items()):
+                print(f"| {step.tables} | {kind} | {len(values)} | "
+                      f"{step.percentile(0.5, values):.0f} | {step.percentile(0.95, values):.0f}"
+                      f" | {step.percentile(0.99, values):.0f} |")
+        for step in steps:
+            if step.errors:
+                print(f"\nErrors at {step.tables} tables: " + "; ".join(
+                    f"{kind}: {count}" for kind, count in step.errors.most_common()))
+        busy = [step.tables for step in steps
+                if step.cpu["generator"] / step.seconds >= GENERATOR_LIMIT]
+        if busy:
+            print(f"\nAt {', '.join(map(str, busy))} tables the load generator used "
+                  f">= {GENERATOR_LIMIT:.0%} of a core: its own delays are in those latencies.")
+        held = [step.tables for step in steps if step.holds]
+        best = max(held, default=0)
+        verdict = "met" if best >= GOAL_TABLES else "**NOT met**"
+        if best < GOAL_TABLES and len(held) == len(steps):
+            verdict += " (the ramp's steps ended before any failed)"
+        print(f"\nLargest number of tables that held (p95 <= {GOAL_P95_MS:.0f} ms, no error): "
+              f"{best or 'none'}; goal >= {GOAL_TABLES}: {verdict}.")
+    if result is not None:
+        print(f"\nRestart with {result.tables} tables ({result.pages} pages connected): the "
+              f"stop took {result.stopped:.1f} s, the new server answered "
+              f"{result.serving:.1f} s after the stop was sent.\n")
+        print("| pages current | p50 s | p95 s | last s | last, from the new server s | "
+              "dropped or refused meanwhile | errors |")
+        print("|---:|---:|---:|---:|---:|---:|---:|")
+        values = result.current
+        last = values[-1] if values else float("nan")
+
+        def at(share: float) -> float:
+            return values[min(len(values) - 1, int(share * len(values)))] if values else \
+                float("nan")
+
+        print(f"| {len(values)} / {result.pages} | {at(0.5):.1f} | {at(0.95):.1f} | {last:.1f} "
+              f"| {last - result.serving:.1f} | {result.refused} | "
+              f"{sum(result.errors.values())} |")
+        if result.errors:
+            print("\nErrors: " + "; ".join(f"{kind}: {count}" for kind, count in
+                                           result.errors.most_common()))
+        met = len(values) == result.pages and last - result.serving <= GOAL_RESTART_S \
+            and not result.errors
+        print(f"\nEvery page current within {GOAL_RESTART_S:g} s of the new server answering: "
+              f"{'met' if met else '**NOT met**'}.")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", default="10,50,100,200,300",
+                        help="the ramp's steps, tables connected (10,50,100,200,300; \"\" for "
+                        "none)")
+    parser.add_argument("--duration", type=int, default=60, help="seconds of play per step")
+    parser.add_argument("--restart", type=int, default=0,
+                        help="tables connected during the restart (0: no restart)")
+    parser.add_argument("--roll-every", type=float, default=30.0)
+    parser.add_argument("--damage-every", type=float, default=60.0)
+    parser.add_argument("--award-every", type=float, default=300.0)
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn --workers (2)")
+    parser.add_argument("--seed", type=int, default=18, help="the generator's random seed")
+    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL")
+                        or DEFAULT_DATABASE_URL, help="a PostgreSQL database to DROP and "
+                        f"create afresh (default $BENCH_DATABASE_URL, else "
+                        f"{DEFAULT_DATABASE_URL})")
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL,
+                        help=f"the channel layer's Redis (default {DEFAULT_REDIS_URL})")
+    args = parser.parse_args()
+    args.tables = [int(value) for value in args.tables.split(",") if value.strip()]
+    args.database = args.database_url.rsplit("/", 1)[-1]
+    needed = max([*args.tables, args.restart, 0])
+    if not needed:
+        sys.exit("nothing to measure: give --tables or --restart")
+
+    before = machine()
+    with tempfile.TemporaryDirectory(prefix="sheetkeeper-tables-") as name:
+        tmp = Path(name)
+        env = server_env(args, tmp)
+        env["DJANGO_SETTINGS_MODULE"] = "sheetkeeper.settings"
+        log = tmp / "uvicorn.log"
+        try:
+            fresh_database(args.database_url)
+            manage(env, "migrate", "--noinput", "-v", "0", timeout=600)
+            manage(env, "collectstatic", "--noinput", "-v", "0", timeout=600)
+            print(f"seeding {needed} tables...", file=sys.stderr)
+            seats = json.loads(manage(env, "shell", "-v", "0", "-c",
+                                      SEED_SCRIPT.format(tables=needed),
+                                      timeout=3600).splitlines()[-1])
+            port = free_port()
+            server = start_server(port, env, log, workers=args.workers)
+        except (BenchError, ServingError) as exc:
+            sys.exit(f"benchmarks.tables: {exc}")
+        try:
+            wait_until_serving(port, server, log, within=30, name="uvicorn")
+            steps, result, server, dialogs = asyncio.run(
+                measure(args, seats, port, env, log, server))
+        except (BenchError, ServingError) as exc:
+            print(log.read_text()[-3000:], file=sys.stderr)
+            sys.exit(f"benchmarks.tables: {exc}")
+        finally:
+            stop_server(server, graceful_seconds() + STOP_MARGIN)
+    report(args, steps, result, dialogs, before)
+
+
+if __name__ == "__main__":
+    main()
