@@ -6,7 +6,7 @@ systems in turn (every selectable system with a demo, in the registry's order). 
 is filled by the system's own demo (``systems/<slug>/demo.py``, found by
 :func:`systems.demos.demo_for`, called as ``manage.py load_demo`` calls it): its characters,
 rolls, damage and awards, made through the services the pages call. A demo makes fewer
-characters than four (most make one, Maelstrom's two): the demo's ``build`` is called again
+characters than four (one or two): the demo's ``build`` is called again
 with the players still without a character, until each has one, so every character is one a
 demo makes. Each table also gets an open session of play, where the GM's XP award is posted.
 

@@ -126,8 +126,8 @@ def character_create(request: AuthenticatedHttpRequest, campaign_id: int) -> Htt
                 starting_xp=system.creation_xp(campaign, form.cleaned_data),
             )
             if system.in_creation(character):
-                # Not ready yet (Genesys invests its starting XP after the form): say what
-                # is left, where the sheet's creation box points.
+                # Not ready yet (a system whose creation goes on after the form, on the XP
+                # page: SheetSystem.in_creation): say what is left.
                 messages.success(request, f"{character.name} is made. Next, invest the "
                                  "starting XP on the XP page, then finish creation there.")
             else:
@@ -320,7 +320,7 @@ def character_xp_spend(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
     """A purchase with XP: GET (or a POST without a price) shows the price (the system's
     quote, with what banked XP pays and any unmet prerequisite named) before confirming;
     POST with the confirmed ``expected_cost`` buys the next rank as one ledger entry (banked
-    XP first: Maelstrom rules.md, Spending Experience). An htmx GET aimed at
+    XP first, where the system banks: its ``rule_spending``). An htmx GET aimed at
     ``#spend-quote`` (a system's purchase form, priced live as the player chooses) gets
     only that price and its buy button."""
     character = get_character(request.user, pk)

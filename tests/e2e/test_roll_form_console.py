@@ -35,6 +35,16 @@ def player_character(slug: str) -> Character:
     return Character.objects.get(campaign=campaign, owner=pat)
 
 
+def open_sheet(new_page, slug: str) -> tuple[Character, Page, int]:  # type: ignore[no-untyped-def]
+    """Pat's character of system ``slug``, its sheet open on a phone, and how many rolls it
+    has so far."""
+    character = player_character(slug)
+    page = new_page(phone=True)
+    log_in(page, f"pat-{slug}")
+    page.goto(character.get_absolute_url())
+    return character, page, Roll.objects.filter(character=character).count()
+
+
 def settled(page: Page) -> None:
     """Wait until no htmx request of the page is under way (htmx marks the element that
     sent one with the class htmx-request until its answer is in)."""
@@ -99,11 +109,7 @@ def pick_and_type(page: Page, slug: str) -> None:
 
 @pytest.mark.parametrize("slug", list(PICK))
 def test_ticking_typing_and_rolling_leave_the_console_clean(new_page, slug: str) -> None:  # type: ignore[no-untyped-def]
-    character = player_character(slug)
-    page = new_page(phone=True)
-    log_in(page, f"pat-{slug}")
-    page.goto(character.get_absolute_url())
-    before = Roll.objects.filter(character=character).count()
+    character, page, before = open_sheet(new_page, slug)
 
     pick_and_type(page, slug)
     page.locator("#roll-form .actions button[type=submit]").first.click()
@@ -122,11 +128,7 @@ def test_ticking_typing_and_rolling_leave_the_console_clean(new_page, slug: str)
 
 @pytest.mark.parametrize("slug", ["maelstrom", "three_d6"])
 def test_a_tap_on_the_roll_bar_right_after_typing_rolls(new_page, slug: str) -> None:  # type: ignore[no-untyped-def]
-    character = player_character(slug)
-    page = new_page(phone=True)
-    log_in(page, f"pat-{slug}")
-    page.goto(character.get_absolute_url())
-    before = Roll.objects.filter(character=character).count()
+    character, page, before = open_sheet(new_page, slug)
 
     pick_and_type(page, slug)
     # The thumb leaves the field for the bar: the field's change asks for the odds, and the
