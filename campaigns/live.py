@@ -17,6 +17,10 @@ How it works (docs/architecture.md, "The live table"):
    After a dropped connection the page reconnects with a growing, jittered delay and asks
    again for everything live (static/js/live.js): the database is the source of truth, the
    stream only says when to look.
+4. When the server process is asked to stop (a restart), every open stream of it ends at once
+   (:func:`core.stopping.stopping`): uvicorn waits for requests in flight and never tells the
+   application, so an open stream used to hold every restart up for the whole graceful
+   timeout. The page reconnects by itself, to the next server.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from core.live import (
     layer_warning,
     seat_group_name,
 )
+from core.stopping import stopping
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -90,7 +95,8 @@ async def campaign_events(
     stream also carries GM-only events. The stream sends ``retry`` and a comment at once,
     a keepalive comment every :data:`KEEPALIVE_SECONDS`, and one frame per event name:
     ``event: rollMade`` / ``data: {"campaign": 7, "character": 12}``. When the viewer loses
-    their seat it sends ``event: liveClosed`` and ends.
+    their seat it sends ``event: liveClosed`` and ends; when the server is asked to stop it
+    ends without a word (the page reconnects).
 
     While the channel layer cannot be reached the answer is 503 with ``Retry-After`` (a
     warning, at most one a minute per process): the browser's EventSource then stops, and
@@ -147,17 +153,22 @@ async def _resume(
 
 async def _stream(groups: list[str]) -> AsyncGenerator[bytes, None]:
     """Subscribe a new channel to ``groups``, then yield SSE frames until the stream's time
-    is up, the viewer's seat is closed, or the layer is lost (:func:`layer_warning`). The
-    first frame comes after the subscription, so an unreachable layer raises before it.
-    However the stream ends (Django cancels it when the browser goes away), the channel
-    leaves its groups."""
+    is up, the viewer's seat is closed, the layer is lost (:func:`layer_warning`) or the
+    server process is asked to stop (:func:`core.stopping.stopping`). The first frame comes
+    after the subscription, so an unreachable layer raises before it. However the stream
+    ends (Django cancels it when the browser goes away), the channel leaves its groups."""
     layer = get_channel_layer()
     assert layer is not None, "CHANNEL_LAYERS is configured in settings"
     channel = await layer.new_channel()
     joined: list[str] = []
     receiving: asyncio.Future[dict[str, Any]] | None = None
+    stopped: asyncio.Future[None] | None = None
     subscribed = warned = False
     try:
+        # uvicorn waits for this request to finish before it stops, and never tells it that
+        # it is stopping: the stream watches for the stop itself (already done if a
+        # keep-alive connection brought this request in while the server drains).
+        stopped = stopping()
         for group in groups:
             joined.append(group)  # even if group_add fails midway, it may have landed
             await _attempts(layer.group_add, group, channel)
@@ -172,7 +183,11 @@ async def _stream(groups: list[str]) -> AsyncGenerator[bytes, None]:
             # channels_redis drop and reopen its connection each time.
             if receiving is None:
                 receiving = asyncio.ensure_future(layer.receive(channel))
-            done, _ = await asyncio.wait({receiving}, timeout=min(KEEPALIVE_SECONDS, left))
+            done, _ = await asyncio.wait({receiving, stopped},
+                                         timeout=min(KEEPALIVE_SECONDS, left),
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if stopped in done:
+                return  # an event that came with it is caught up after the reconnection
             if not done:
                 yield b": keepalive\n\n"
                 continue
@@ -189,6 +204,8 @@ async def _stream(groups: list[str]) -> AsyncGenerator[bytes, None]:
         layer_warning("live stream of %s ended, its channel layer lost: %s: %s",
                        groups[0], type(exc).__name__, exc)
     finally:
+        if stopped is not None:
+            stopped.cancel()  # forgotten by core.stopping
         if receiving is not None:
             await _cancel(receiving)
         await _leave(layer, joined, channel, quiet=warned or not subscribed)
