@@ -48,7 +48,8 @@ test: lint typecheck pytest
 
 # Benchmarks measure; they never fail the build (see docs/performance.md).
 # benchmarks.http needs wrk, PostgreSQL and Redis; it DROPS and recreates BENCH_DATABASE_URL's
-# database.
+# database. benchmarks.tables (live tables on one machine, about 15 minutes) DROPS and recreates
+# its own, sheetkeeper_tables, and uses Redis database 13.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/sheetkeeper_bench
 bench: install
 	@command -v wrk >/dev/null || { echo "make bench needs wrk: sudo apt-get install wrk (Debian, Ubuntu) or brew install wrk (macOS)" >&2; exit 1; }
@@ -56,6 +57,7 @@ bench: install
 	$(BIN)/python -m benchmarks.live --clients 20 --rolls 100
 	$(BIN)/python -m benchmarks.live --clients 20 --rolls 100 --redis
 	$(BIN)/python -m benchmarks.http --database-url $(BENCH_DATABASE_URL)
+	$(BIN)/python -m benchmarks.tables --tables 10,25,50,100,150,200,300 --duration 60 --restart 100
 
 # Faults at the table (docs/reliability.md): 50 tables' streams idle 5 minutes, then play while
 # Redis stops for 30 s and PostgreSQL restarts; about 10 minutes. It starts a PostgreSQL cluster

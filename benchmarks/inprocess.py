@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import sys
 import time
+import urllib.parse
 from collections.abc import Callable
+from html import unescape
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -109,6 +112,18 @@ def main() -> None:
         ("roll POST (Maelstrom, htmx)", roll),
         ("Maelstrom dashboard (GM)", get(game_master, f"/campaigns/{maelstrom.pk}/")),
     ]
+    # Each live region of the sheet and the dashboard as the page asks for it (issue 18),
+    # read from the page: none in a checkout from before regions were asked for alone.
+    for label, client, path in (("Maelstrom sheet", owner, f"/characters/{sheet.pk}/"),
+                                ("Maelstrom dashboard", game_master,
+                                 f"/campaigns/{maelstrom.pk}/")):
+        for url in _live_urls(get(client, path)().content.decode()):
+            asked = ", ".join(urllib.parse.parse_qs(urlsplit(url).query)["live"])
+            if asked.startswith("card-"):  # one card stands for all: the same work each
+                if any(case[0] == f"{label} region: a party card" for case in cases):
+                    continue
+                asked = "a party card"
+            cases.append((f"{label} region: {asked}", get(client, url)))
     for campaign in others:
         character = Character.objects.filter(campaign=campaign).order_by("pk").first()
         if character is not None:
@@ -127,6 +142,12 @@ def main() -> None:
         median = _time(call, warmup=args.warmup, repeat=args.repeat)
         print(f"| {label} | {median:.1f} | {len(executed)} |")
         sys.stdout.flush()
+
+
+def _live_urls(html: str) -> list[str]:
+    """The live regions' URLs a page asks (``hx-get`` with ``?live=``), once each."""
+    found = re.findall(r'hx-get="([^"]*\?live=[^"]*)"', html)
+    return list(dict.fromkeys(unescape(url) for url in found))
 
 
 def _counter(executed: list[str]) -> Callable[..., Any]:

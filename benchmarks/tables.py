@@ -35,8 +35,9 @@ Method:
    ``hx-headers``; one request in flight per region and one queued, htmx's ``queue last``).
    An htmx answer's ``HX-Trigger`` events fire the acting page's regions that listen for
    them ``from:body`` (the roller's odds after ``rollMade``). A dropped stream reconnects as
-   static/js/live.js does (a doubling, jittered delay from about a second) and then fires
-   ``liveSync``: every region that hears it asks again.
+   static/js/live.js does (a doubling, jittered delay from about a second) and then, after
+   a random wait of up to live.js's ``SYNC_SPREAD_MS``, fires ``liveSync``: every region
+   that hears it asks again (the page's one request for all its regions).
 4. **The players and the GM act** from what their pages show: each player rolls about every
    30 s (``--roll-every``; each wait drawn evenly between half and one and a half of it):
    the sheet's ``roll-form`` as the page drew it, or, if the rules refuse that, with the
@@ -131,8 +132,21 @@ GENERATOR_LIMIT = 0.9
 """A share of one core above which the generator (one event loop) delays what it measures."""
 STOP_MARGIN = 10.0
 """Seconds a stopping server gets beyond its graceful shutdown before it is killed."""
-FIRST_DELAY_S, MAX_DELAY_S = 1.0, 60.0
+def _live_js_ms(name: str) -> float:
+    """A constant of static/js/live.js (``var NAME = 1000;``), in seconds: the benchmark
+    reconnects and catches up as the page does, and cannot drift from it."""
+    source = (Path(__file__).resolve().parent.parent / "static/js/live.js").read_text()
+    found = re.search(rf"var {name} = (\d+);", source)
+    if found is None:
+        raise SystemExit(f"static/js/live.js no longer defines {name}")
+    return int(found[1]) / 1000
+
+
+FIRST_DELAY_S, MAX_DELAY_S = _live_js_ms("FIRST_DELAY_MS"), _live_js_ms("MAX_DELAY_MS")
 """static/js/live.js's reconnection delays."""
+SYNC_SPREAD_S = _live_js_ms("SYNC_SPREAD_MS")
+"""static/js/live.js: the most a page waits, at random, before catching up after a
+reconnection."""
 ROLL_EVENT = "rollMade"
 SUBMISSION = "submission"
 CSRF_FIELD = "csrfmiddlewaretoken"
@@ -280,6 +294,7 @@ class LivePage:
         """Every region that hears ``liveSync`` asks again; stamp when all have answered
         (a region whose answer failed stays stale: htmx does not ask again)."""
         started = self.reopened_at
+        await asyncio.sleep(random.random() * SYNC_SPREAD_S)
         answers = await asyncio.gather(*(self.refresh(number) for number, region in
                                          enumerate(self.page.regions) if region.live_sync))
         if self.reopened_at == started and all(answers):

@@ -20,6 +20,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 import systems
@@ -30,6 +31,7 @@ from campaigns.models import Campaign, Membership
 from campaigns.permissions import get_campaign_as_gm, get_membership
 from core import limits
 from core.http import AuthenticatedHttpRequest, allowed_when_archived, safe_next_page
+from core.regions import LivePage, asked_regions, by_event, render_regions
 from core.templatetags.text import display_name
 
 if TYPE_CHECKING:
@@ -164,15 +166,38 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
     else:
         form = CampaignSettingsForm(instance=campaign, disabled=campaign.is_archived)
     system = systems.for_campaign(campaign)
-    return render(request, "campaigns/campaign_settings.html", {
+    settings_url = reverse("campaigns:campaign-settings", args=[campaign.pk])
+    live = live_settings(campaign, settings_url)
+    context = {
         "campaign": campaign,
         "live_campaign": campaign,
+        "live": live,
+        "settings_url": settings_url,
         "form": form,
         "system": system,
         "members": campaign.memberships.select_related("user"),
         **system.dashboard_context(campaign),
         **invite_context(request, campaign, is_gm=True),
-    })
+    }
+    regions = asked_regions(request)
+    if regions is not None and request.method == "GET":
+        # The system's panel asks for itself alone (core/regions.py), with this page's
+        # "next" in its forms as the page draws it.
+        return render_regions(request, live, regions, (), context, own={
+            "system-panel": ("campaigns/campaign_settings.html#settings-panel", context)})
+    return render(request, "campaigns/campaign_settings.html", context)
+
+
+def live_settings(campaign: Campaign, url: str) -> LivePage:
+    """What is live on the settings page (core/regions.py): the system's panel, redrawn when
+    the campaign's system data changes (another tab), or the party does, or a character's
+    tracks (a panel may list the party: Shahquest's plot points). Nothing in an archived
+    campaign. Reads the campaign's character ids (one query)."""
+    if campaign.is_archived:
+        return LivePage(url=url, regions=())
+    tracks = [f"trackChanged-{pk}" for pk in campaign.characters.values_list("pk", flat=True)]
+    return LivePage(url=url, regions=by_event(
+        (event, ("system-panel",)) for event in ("campaignChanged", "partyChanged", *tracks)))
 
 
 @login_required

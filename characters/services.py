@@ -308,7 +308,9 @@ def character_update(*, character: Character, by: User, **fields: str) -> Charac
     The caller checks who may change what (the owner or the GM; the GM's notes only the GM)
     and the lengths (the forms of ``characters.forms``). A change anyone at the table can see
     is announced as ``trackChanged`` with the character's id (never the text), so the GM's
-    party card shows the new name; a change of the GM's notes alone is announced to nobody.
+    party card shows the new name; a new name or concept also as ``partyChanged``, for the
+    lists that show them (the party, "Ask for a roll", the characters' lists); a change of
+    the GM's notes alone is announced to nobody.
 
     Args:
         character: the character, as loaded by the view.
@@ -337,6 +339,8 @@ def character_update(*, character: Character, by: User, **fields: str) -> Charac
         locked.save(update_fields=[*changed, "updated_at"])
         if set(changed) - PRIVATE_FIELDS:
             announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
+        if {"name", "concept"} & set(changed):
+            _announce_party(locked)
     return locked
 
 

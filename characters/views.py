@@ -31,6 +31,7 @@ from characters.models import Character, XpEntry
 from characters.permissions import get_character, viewer_is_gm
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
+from core.regions import LivePage, asked_regions, by_event, render_regions
 from rolls.models import Roll
 from rulesets.errors import RuleError
 
@@ -79,25 +80,60 @@ def _recent_rolls(character: Character, *fields: str) -> list[Roll]:
     return rolls
 
 
-def _sheet_context(character: Character, system: systems.SheetSystem) -> dict[str, Any]:
+def _sheet_context(character: Character, system: systems.SheetSystem,
+                   regions: list[str] | None = None) -> dict[str, Any]:
     """A sheet's context: the shared parts (roll dialog, requests, recent rolls) and what
-    the system adds, in a fixed number of queries."""
+    the system adds, in a fixed number of queries. With ``regions`` (live region ids,
+    :func:`core.regions.asked_regions`), the roll requests and the recent rolls are read
+    only when one of them is asked for."""
     is_gm = viewer_is_gm(character)
+    wanted = set(regions) if regions is not None else None
     return {
         "character": character,
         "live_campaign": character.campaign,
+        "live": live_sheet(character, system),
+        "archived": character.campaign.is_archived,
         "is_gm": is_gm,
         "system": system,
         "roll_form": system.roll_form(character),
-        "requested_rolls": list(character.requested_rolls.filter(answer__isnull=True)),
+        "requested_rolls": (list(character.requested_rolls.filter(answer__isnull=True))
+                            if wanted is None or "roll-requests" in wanted else []),
         # A system's _roll.html draws each roll's dice from its result (_recent_rolls.html).
-        "recent_rolls": _recent_rolls(character, "result"),
+        "recent_rolls": (_recent_rolls(character, "result")
+                         if wanted is None or "recent-rolls" in wanted else []),
         "roll_template": system.template("_roll.html"),
         # The GM's private notes enter the context for the GM only, so no page or fragment a
         # player gets can show them (templates read ``gm_notes``, never the character's).
         **({"gm_notes": character.gm_notes} if is_gm else {}),
         **system.sheet_context(character, is_gm=is_gm),
     }
+
+
+def live_sheet(character: Character, system: systems.SheetSystem) -> LivePage:
+    """What is live on a character's sheet (core/regions.py), by event (each its
+    character's): a track change redraws the system's track regions
+    (:attr:`systems.SheetSystem.live_tracks`), an XP change its XP regions (``live_xp``), a
+    change of the campaign's system data both (a skill list, the traits' names); a roll the
+    recent rolls; a change of the character's standing, owner or name its title, status and
+    actions, and the recent rolls (which show its name); a GM's request the requests. None
+    in an archived campaign."""
+    url = character.get_absolute_url()
+    if character.campaign.is_archived:
+        return LivePage(url=url, regions=())
+    pk = character.pk
+    return LivePage(url=url, regions=by_event([
+        (f"trackChanged-{pk}", system.live_tracks),
+        (f"xpChanged-{pk}", system.live_xp),
+        ("campaignChanged", (*system.live_tracks, *system.live_xp)),
+        (f"rollMade-{pk}", ("recent-rolls",)),
+        (f"partyChanged-{pk}",
+         ("sheet-title", "character-status", "character-actions", "recent-rolls")),
+        (f"rollRequested-{pk}", ("roll-requests",)),
+    ]))
+
+
+SHEET_FRAME = ("systems/_sheet.html", "characters/_requests.html")
+"""Where the sheet's shared live regions are drawn, after the system's own ``sheet.html``."""
 
 
 @require_http_methods(["GET", "POST"])
@@ -140,10 +176,18 @@ def character_create(request: AuthenticatedHttpRequest, campaign_id: int) -> Htt
 
 @login_required
 def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The sheet, as the campaign's system lays it out (``systems/<slug>/sheet.html``)."""
+    """The sheet, as the campaign's system lays it out (``systems/<slug>/sheet.html``); with
+    ``?live=<id>...``, only those live regions of it, each rendered alone
+    (:func:`live_sheet`; an id the sheet does not have is 404)."""
     character = get_character(request.user, pk)
     system = systems.for_campaign(character.campaign)
-    return render(request, system.template("sheet.html"), _sheet_context(character, system))
+    regions = asked_regions(request)
+    context = _sheet_context(character, system, regions)
+    if regions is not None:
+        # A live region asks for itself alone (core/regions.py), checked as the page is.
+        return render_regions(request, context["live"], regions,
+                              (system.template("sheet.html"), *SHEET_FRAME), context)
+    return render(request, system.template("sheet.html"), context)
 
 
 @require_POST

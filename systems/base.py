@@ -263,10 +263,11 @@ class SheetSystem:
     Subclasses (``systems/<slug>/system.py``, exporting ``SYSTEM``) override the methods;
     the generic views call only these. Templates live in the package's own ``templates/``,
     named ``systems/<slug>/...``: ``create.html``, ``sheet.html`` (partials named after the
-    DOM ids they replace; the live refresh re-selects ``#sheet-tracks``, ``#sheet-xp`` and
-    ``#recent-rolls``), ``_card.html`` (the GM's party card, ``card`` in its context),
-    ``_roll.html`` (one roll's dice and outcome, ``roll`` in its context), ``dashboard.html``
-    (the GM's system panel; partial ``system-panel``) and ``xp.html`` (what XP buys).
+    DOM ids they replace; the live refresh asks for the ids of :attr:`live_tracks`,
+    :attr:`live_xp` and ``recent-rolls``, each rendered alone), ``_card.html`` (the GM's
+    party card, ``card`` in its context), ``_roll.html`` (one roll's dice and outcome,
+    ``roll`` in its context), ``dashboard.html`` (the GM's system panel; partial
+    ``system-panel``) and ``xp.html`` (what XP buys).
     """
 
     slug: str = ""
@@ -316,6 +317,15 @@ class SheetSystem:
         """The GM's panel (``systems/<slug>/dashboard.html``): on the settings page always,
         and on the dashboard too when :attr:`panel_in_play` says the table uses it in play."""
         return self.template("dashboard.html")
+
+    live_tracks: ClassVar[tuple[str, ...]] = ("sheet-tracks",)
+    """The sheet's regions a track change redraws (``trackChanged-<id>``): DOM ids, each
+    the name of a ``{% partialdef %}`` of the system's ``sheet.html`` that draws it alone
+    (core/regions.py)."""
+    live_xp: ClassVar[tuple[str, ...]] = ("sheet-xp",)
+    """The sheet's regions an XP change redraws (``xpChanged-<id>``), as :attr:`live_tracks`;
+    ``sheet-xp`` is the frame's own (``systems/_sheet.html``) unless the system's sheet
+    defines one."""
 
     panel_in_play: ClassVar[bool] = False
     """Whether the GM's panel is played with at the table (Shahquest's tension pool: the
@@ -415,7 +425,9 @@ class SheetSystem:
     # --- the sheet -------------------------------------------------------------------------
 
     def sheet_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
-        """What ``sheet.html`` needs beyond the character, without database queries."""
+        """What ``sheet.html`` needs beyond the character, without database queries; the
+        frame (``systems/_sheet.html``) reads ``sheet_subtitle`` from it, if any, after the
+        concept (a Genesys character's career)."""
         return {}
 
     def card_context(self, character: Character) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from campaigns.permissions import get_campaign_as_gm, get_membership
 from characters.cards import party_card_context
 from core import dice as server_dice
 from core.http import AuthenticatedHttpRequest, safe_next_page
+from core.regions import LivePage, asked_regions, by_event, render_regions
 from rolls.forms import RequestWhoForm
 from rulesets import registry
 from rulesets.errors import RuleError
@@ -30,6 +31,9 @@ from table import services
 
 if TYPE_CHECKING:
     from django.http import HttpResponse
+
+    from campaigns.models import Campaign
+    from characters.models import Character
 
 RECENT_ROLLS = 10
 
@@ -71,9 +75,17 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         fellow_characters = [c for c in characters if c.owner_id != request.user.pk]
         own_retired = [c for c in out_of_party if c.owner_id == request.user.pk]
         fellows_retired = [c for c in out_of_party if c.owner_id != request.user.pk]
+    live = live_board(campaign, membership.is_gm, characters)
+    # A live region asks for itself alone (core/regions.py): the party's cards are drawn
+    # only when the page, the party or "Ask for a roll" is asked for, a card alone from
+    # its own character; the rolls' query runs only where the template reads them.
+    regions = asked_regions(request)
+    whole_party = membership.is_gm and (
+        regions is None or not {"party", "ask-for-roll"}.isdisjoint(regions))
     context = {
         "campaign": campaign,
         "live_campaign": campaign,
+        "live": live,
         "membership": membership,
         "system": system,
         # Read-only: the party cards keep no write control (their partial drops them).
@@ -82,7 +94,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         **(system.dashboard_context(campaign) if membership.is_gm else {}),
         "members": members,
         # The GM's dashboard: a card per character with the tracks that matter at the table.
-        "party": [party_card_context(c) for c in characters] if membership.is_gm else [],
+        "party": [party_card_context(c) for c in characters] if whole_party else [],
         "npc_examples": getattr(registry.get(campaign.ruleset).module, "QUICK_ROLL_EXAMPLES", ()),
         "npc_text": request.GET.get("npc", "")[:200],
         # The "Ask for a roll" form: whom (not a character out of the story, nor one
@@ -100,7 +112,56 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         .select_related("character", "rolled_by")[:RECENT_ROLLS],
         **invite_context(request, campaign, membership.is_gm),
     }
+    if regions is not None:
+        cards = {f"card-{c.pk}": (CARD, {"card": party_card_context(c)})
+                 for c in characters if f"card-{c.pk}" in regions}
+        return render_regions(request, live, regions, (
+            "table/campaign_detail.html", system.template_dashboard, "_live.html"), context,
+            own=cards)
     return render(request, "table/campaign_detail.html", context)
+
+
+CARD = "table/campaign_detail.html#party-card"
+"""A party card alone (``card`` in its context): a live region, and the answer to a change
+made from the card."""
+
+
+def live_board(campaign: Campaign, is_gm: bool, party: list[Character]) -> LivePage:
+    """What is live on the campaign's page (core/regions.py), by event. For the GM: a
+    character's track or XP change redraws its card, and a track change the system's panel
+    in play too (it may show the party's tracks: Shahquest's plot points); a change of the
+    party (a character joins, leaves, changes hands or is renamed) or of the campaign's
+    system data redraws the party, "Ask for a roll", the panel and the page's own live
+    elements (a new card needs a new element). For everyone: a roll, or a change of the
+    party (the rolls show names), redraws the latest rolls; a change of the party the
+    characters' list. None in an archived campaign.
+
+    Args:
+        campaign: the campaign.
+        is_gm: whether the viewer is its GM.
+        party: the characters with a card (in the party: not retired, not out of play).
+    """
+    url = campaign.get_absolute_url()
+    if campaign.is_archived:
+        return LivePage(url=url, regions=())
+    panel: tuple[str, ...] = ()
+    if is_gm and systems.for_campaign(campaign).panel_in_play:
+        panel = ("system-panel",)
+    hears: list[tuple[str, tuple[str, ...]]] = []
+    if is_gm:
+        for c in party:
+            hears += [(f"trackChanged-{c.pk}", (f"card-{c.pk}", *panel)),
+                      (f"xpChanged-{c.pk}", (f"card-{c.pk}",))]
+        board = ("party", "ask-for-roll", *panel, "live-regions")
+        hears += [("partyChanged", board), ("campaignChanged", board)]
+    hears += [("partyChanged", ("campaign-characters", "campaign-rolls")),
+              ("rollMade", ("campaign-rolls",))]
+    regions = by_event(hears)
+    # After a reconnection the party (which holds the cards) is asked for once, not each
+    # card again inside it.
+    sync = tuple(dict.fromkeys(i for region in regions for i in region.ids
+                               if not i.startswith("card-")))
+    return LivePage(url=url, regions=regions, sync=sync)
 
 
 @require_POST

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from campaigns.models import Campaign
 from characters.models import Character
+from core.regions import LivePage
 
 M = TypeVar("M", bound=Model)
 
@@ -47,3 +48,9 @@ def action_url(character: Character, action: str) -> str:
 def campaign_action_url(campaign: Campaign, action: str) -> str:
     """``table:campaign-system-action`` of ``campaign`` for the GM's change ``action``."""
     return reverse("table:campaign-system-action", args=[campaign.pk, action])
+
+
+def redrawn_by(live: LivePage, event: str) -> set[str]:
+    """The live region ids a page (its ``LivePage``, core/regions.py) redraws when ``event``
+    arrives on its stream."""
+    return {i for region in live.regions if event in region.events for i in region.ids}

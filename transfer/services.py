@@ -415,6 +415,9 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
             decided_by=owner if by_gm else None, decided_at=timezone.now() if by_gm else None)
         # The GM's open dashboard lists the newcomer (awaiting review when a player brings it).
         announce(campaign.pk, "partyChanged", character_id=character.pk)
+        if Roll.objects.filter(character=character).exists():
+            # Its rolls join the campaign's roll log.
+            announce(campaign.pk, "rollMade", character_id=character.pk)
         return character
 
     character = _atomically(write)
@@ -531,6 +534,8 @@ def import_decide(*, character: Character, accept: bool, by: User) -> Character:
         record.decided_at = timezone.now()
         record.save(update_fields=["decided_by", "decided_at"])
         announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
+        # Accepted, it joins play ("Ask for a roll"); either way the lists drop its review tag.
+        announce(locked.campaign_id, "partyChanged", character_id=locked.pk)
     return locked
 
 

@@ -1,7 +1,9 @@
 // The live table (campaigns/live.py). The page's event stream says *when* something changed;
-// each live region then asks its own view for the fresh fragment. After a dropped stream
-// reconnects, every live region asks again ("liveSync"): the database is the source of truth,
-// so whatever happened while the connection was down shows up at once.
+// each live region then asks its own view for itself alone (core/regions.py). After a dropped
+// stream reconnects, the page asks once for all its regions ("liveSync"): the database is the
+// source of truth, so whatever happened while the connection was down shows up. That one
+// request waits a random moment of up to SYNC_SPREAD_MS first: a server restart drops every
+// open page at once, and their catching up should not arrive as one wave either.
 //
 // Reconnecting is ours, not the browser's. A bare EventSource retries after the stream's
 // fixed `retry:` delay (2 s), so when Redis or the server went away every open page came
@@ -22,6 +24,7 @@
   var MAX_DELAY_MS = 60000;
   var HEALTHY_AFTER_MS = 30000; // a stream open this long resets the delay
   var CLOSED_EVENT = "liveClosed"; // campaigns/live.py: the viewer lost their seat
+  var SYNC_SPREAD_MS = 3000; // benchmarks/tables.py reads it: the restart's figure depends on it
   var opened = false;
 
   function status(text) {
@@ -123,7 +126,10 @@
 
   document.body.addEventListener("htmx:sseOpen", function () {
     status("");
-    if (opened) { htmx.trigger(document.body, "liveSync"); }
+    if (opened) {
+      window.setTimeout(function () { htmx.trigger(document.body, "liveSync"); },
+                        Math.random() * SYNC_SPREAD_MS);
+    }
     opened = true;
   });
 

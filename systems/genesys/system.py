@@ -70,6 +70,8 @@ if TYPE_CHECKING:
 class GenesysSystem(SheetSystem):
     """Genesys: the six characteristics, the campaign's skills, wounds and strain, narrative
     dice checks, and XP priced as the core rulebook does."""
+    live_tracks = ("sheet-tracks", "sheet-creation", "gx-characteristics", "gx-skills")
+    live_xp = ("sheet-xp", "gx-characteristics", "gx-skills", "sheet-creation")
 
     # Genesys Core Rulebook, Step 4: a new character spends its starting XP (the Average
     # Human's 110; the GM sets the campaign's) on characteristics and skills.
@@ -148,7 +150,7 @@ class GenesysSystem(SheetSystem):
                 "pool": ["proficiency"] * pool.proficiency + ["ability"] * pool.ability,
                 "pool_text": pool.describe(),
             })
-        return {"gx": {
+        return {"sheet_subtitle": sheet["career"], "gx": {
             "career": sheet["career"],
             "characteristics": _characteristics(sheet),
             "skills": rows,

@@ -166,6 +166,7 @@ def _owns_specialty(sheet: Mapping[str, Any], ability: str, name: str) -> bool:
 @dataclass
 class Maelstrom(SheetSystem):
     """Maelstrom's sheet (Maelstrom rules.md; RULES.md section 1)."""
+    live_tracks = ("health-track", "willpower-track", "wound-penalty-note")
 
     rule_spending = RULE_SPENDING
     rule_earning = "Maelstrom rules.md, Earning Experience"

@@ -64,6 +64,7 @@ if TYPE_CHECKING:
 
 class Shahquest(SheetSystem):
     """Shahquest's sheet description (the sheet's shape: :mod:`systems.shahquest.sheet`)."""
+    live_tracks = ("sheet-tracks", "sheet-features")
 
     # No source gives character-creation budgets (RULES.md section 2): a new character
     # starts with no XP, whatever the campaign's starting XP says.

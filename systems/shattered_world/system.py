@@ -96,6 +96,8 @@ SLUG = "shattered_world"
 @dataclass
 class ShatteredWorld(SheetSystem):
     """Shattered World's sheet (Shattered World Core Engine; RULES.md section 3)."""
+    live_tracks = ("sheet-tracks", "sheet-dice", "sheet-profile", "sheet-achievement-list")
+    live_xp = ("sheet-xp", "sheet-dice", "sheet-buy-ins", "sheet-achievement-list")
 
     # 1 achievement = 1 XP (Shattered World Core Engine, Achievements): a new character has
     # earned none, so it starts with no XP whatever the campaign's starting XP says.

@@ -64,6 +64,7 @@ if TYPE_CHECKING:
 class ThreeD6System(SheetSystem):
     """The 3d6 tests sheet (see the module docstring for its decisions and
     :mod:`systems.three_d6.sheet` for its shapes)."""
+    live_xp = ("sheet-xp", "d6-traits")
 
     # The seed says nothing of XP at creation; decision: the GM sets it per campaign.
     uses_starting_xp = True

@@ -126,7 +126,10 @@ def test_a_line_end_the_browser_sends_counts_once(client_for, bob, bobs_characte
 def test_a_change_is_announced_with_ids_only(client_for, bob, bobs_character, heard) -> None:  # type: ignore[no-untyped-def]
     client_for(bob).post(edit_url(bobs_character), EDITED)
 
-    assert heard == [(bobs_character.campaign_id, "trackChanged", bobs_character.pk)]
+    # A new name and concept: the lists that show them hear partyChanged too
+    # (tests/core/test_no_stale_page.py).
+    assert heard == [(bobs_character.campaign_id, "trackChanged", bobs_character.pk),
+                     (bobs_character.campaign_id, "partyChanged", bobs_character.pk)]
 
 
 def test_saving_the_same_text_writes_and_announces_nothing(client_for, bob, bobs_character,

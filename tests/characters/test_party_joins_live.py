@@ -16,6 +16,7 @@ from campaigns.models import Campaign
 from characters import services
 from characters.models import Character
 from tests.factories import CharacterFactory
+from tests.helpers import redrawn_by
 
 pytestmark = pytest.mark.django_db
 
@@ -51,8 +52,11 @@ def test_importing_a_character_tells_the_dashboard(
 
 def test_the_dashboard_redraws_its_party_and_list_on_party_changed(
         campaign: Campaign, alice: Any, client_for: Callable[..., Client]) -> None:
-    html = client_for(alice).get(campaign.get_absolute_url()).content.decode()
-    assert 'hx-trigger="sse:partyChanged, liveSync from:body"' in html
-    # The "Ask for a roll" form too: a character made during play can be asked at once.
-    assert 'hx-select-oob="#party,#ask-for-roll,#campaign-characters"' in html
+    page = client_for(alice).get(campaign.get_absolute_url())
+    html = page.content.decode()
+    # The "Ask for a roll" form too: a character made during play can be asked at once; and
+    # the page's live elements, so that the new character's card is live too.
+    assert {"party", "ask-for-roll", "campaign-characters", "live-regions"} <= redrawn_by(
+        page.context["live"], "partyChanged")
+    assert 'hx-trigger="sse:partyChanged"' in html
     assert 'id="ask-for-roll"' in html

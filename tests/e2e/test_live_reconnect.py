@@ -1,6 +1,7 @@
 """A page whose event stream drops reconnects later and later, not every 2 s (static/js/live.js):
 the waits double from about a second up to a minute, with jitter, and once the stream is back
-the page catches up ("liveSync"). A page told its viewer lost their seat stops reconnecting.
+the page catches up ("liveSync") after a random moment of up to 3 s, in one request for all
+its regions (issue 18). A page told its viewer lost their seat stops reconnecting.
 
 The browser's clock is Playwright's fake one, paused, so the waits are stepped through exactly, and
 ``Math.random`` is pinned to 0.5 (each wait is then three quarters of its ceiling). The event
@@ -38,6 +39,8 @@ document.addEventListener("liveSync", () => { window.liveSyncs += 1; }, true);
 
 WAITS_MS = [750, 1500, 3000, 6000, 12000, 24000, 45000, 45000]
 """Three quarters of 1, 2, 4... s, the ceiling stopping at 60 s."""
+SYNC_WAIT_MS = 1500
+"""Half of live.js's SYNC_SPREAD_MS (3 s), ``Math.random`` being 0.5."""
 
 
 def until(page: Page, expression: str, within: float = 10) -> None:
@@ -90,11 +93,21 @@ def test_a_dropped_stream_reconnects_later_and_later_then_catches_up(table_page:
         assert page.evaluate("window.streamsOpened") == attempt
         until(page, f"window.streamErrors === {attempt}")
 
-    # The server is back: the next attempt (still 45 s later) opens, and the page catches up.
+    # The server is back: the next attempt (still 45 s later) opens, and the page catches up
+    # a moment later, asking once for all its regions.
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "?live=" in request.url
+            else None)
     answer["with"] = "server"
     page.clock.run_for(WAITS_MS[-1])
+    until(page, "document.getElementById('live-status').hidden")  # the stream is open
+    page.clock.run_for(SYNC_WAIT_MS - 10)
+    assert page.evaluate("window.liveSyncs") == 0, "caught up before its random moment"
+    page.clock.run_for(10)
     until(page, "window.liveSyncs === 1")
-    assert page.locator("#live-status").is_hidden()
+    page.wait_for_load_state("networkidle")
+    assert len(asked) == 1, asked
+    assert "live=campaign-characters" in asked[0] and "live=campaign-rolls" in asked[0]
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 

@@ -1,0 +1,168 @@
+"""A page's live regions, and the answer that redraws some of them alone (issue 18).
+
+A live page (a sheet, the campaign's page, the settings page) has regions that its event
+stream says changed (``trackChanged-12``, ``rollMade``...; campaigns/live.py). Each region
+asks its own page again with ``?live=<id>&live=<id>``: the page's view checks the viewer as
+it does for the page, builds only what those regions show, and :func:`render_regions`
+renders each region alone, from the ``{% partialdef %}`` named after its DOM id, never the
+whole page. After a dropped stream reconnects, the page asks once for all its regions
+(static/js/live.js, ``liveSync``).
+
+What is live on a page is declared once, in Python (:class:`LivePage`): the view that builds
+the page gives its template the hidden elements to draw (``templates/_live.html``) and
+answers only the region ids the same declaration names, so a template and its view cannot
+disagree on what may be asked. An archived campaign's pages declare no region: nothing on
+them changes (its middleware refuses every write), and a region drawn alone would keep the
+controls that the page's ``read_only`` filter drops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+
+LIVE_PARAMETER = "live"
+"""The query parameter naming the regions asked for: ``?live=card-12&live=campaign-rolls``."""
+
+
+@dataclass(frozen=True)
+class LiveRegion:
+    """A part of a page that redraws itself when one of ``events`` arrives.
+
+    Attributes:
+        events: the stream's event names it listens for, e.g. ``("trackChanged-12",)``.
+        ids: the DOM ids it redraws, each also the name of the ``{% partialdef %}`` that
+            draws it, e.g. ``("health-track", "willpower-track")``.
+    """
+
+    events: tuple[str, ...]
+    ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LivePage:
+    """What is live on one page, as one viewer sees it.
+
+    Attributes:
+        url: the page's own URL (its view answers the region requests).
+        regions: each region with its events.
+        sync: the ids asked for, in one request, after a reconnection; by default every
+            region's ids. A page whose region holds others (the dashboard's party holds its
+            cards) names only the outer one.
+    """
+
+    url: str
+    regions: tuple[LiveRegion, ...]
+    sync: tuple[str, ...] = field(default=())
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """Every region id of the page, in order, once each: what a request may ask for."""
+        return tuple(dict.fromkeys(i for region in self.regions for i in region.ids))
+
+    @property
+    def sync_ids(self) -> tuple[str, ...]:
+        """The ids the reconnection asks for."""
+        return self.sync or self.ids
+
+    def url_for(self, ids: Iterable[str]) -> str:
+        """The page's URL asking for ``ids`` alone: ``/characters/12/?live=a&live=b``."""
+        return f"{self.url}?{urlencode([(LIVE_PARAMETER, i) for i in ids])}"
+
+    def elements(self) -> list[dict[str, str]]:
+        """What ``templates/_live.html`` draws, one hidden element per region and one for
+        the reconnection: ``{"url", "trigger", "select"}`` each (htmx's ``hx-get``,
+        ``hx-trigger`` and ``hx-select-oob``); none for a page without regions."""
+        if not self.regions:
+            return []
+        drawn = [{"url": self.url_for(region.ids),
+                  "trigger": ", ".join(f"sse:{event}" for event in region.events),
+                  "select": _selector(region.ids)}
+                 for region in self.regions]
+        drawn.append({"url": self.url_for(self.sync_ids), "trigger": "liveSync from:body",
+                      "select": _selector(self.sync_ids)})
+        return drawn
+
+
+def by_event(hears: Iterable[tuple[str, Iterable[str]]]) -> tuple[LiveRegion, ...]:
+    """Regions from ``(event, ids)`` pairs: one region per event, asking for every id that
+    event redraws (each once, in order), so that one event makes one request.
+
+    >>> by_event([("rollMade", ["rolls"]), ("partyChanged", ["party"]),
+    ...           ("partyChanged", ["rolls"])])[1]
+    LiveRegion(events=('partyChanged',), ids=('party', 'rolls'))
+    """
+    ids: dict[str, dict[str, None]] = {}
+    for event, redrawn in hears:
+        ids.setdefault(event, {}).update(dict.fromkeys(redrawn))
+    return tuple(LiveRegion((event, ), tuple(found)) for event, found in ids.items())
+
+
+def _selector(ids: Iterable[str]) -> str:
+    return ",".join(f"#{i}" for i in ids)
+
+
+def asked_regions(request: HttpRequest) -> list[str] | None:
+    """The region ids a request asks for (``?live=...``, each once, in order), or None when
+    it asks for the whole page."""
+    asked = request.GET.getlist(LIVE_PARAMETER)
+    return list(dict.fromkeys(asked)) if asked else None
+
+
+def render_regions(
+    request: HttpRequest, page: LivePage, asked: Sequence[str],
+    templates: Sequence[str], context: Mapping[str, Any], *,
+    own: Mapping[str, tuple[str, Mapping[str, Any]]] | None = None,
+) -> HttpResponse:
+    """The regions ``asked`` of ``page``, each rendered alone, one after the other.
+
+    Args:
+        request: the request (its template context processors run).
+        page: the page's live declaration; only its :attr:`LivePage.ids` may be asked.
+        asked: the region ids (from :func:`asked_regions`).
+        templates: where the partials are, e.g. ``["systems/maelstrom/sheet.html",
+            "systems/_sheet.html"]``: each region is the partial of its id in the first
+            template that defines one.
+        context: the context the regions read (the view's, for those regions only).
+        own: regions drawn by a template of their own, with a context of their own (a
+            party card: ``{"card-12": ("table/campaign_detail.html#party-card",
+            {"card": ...})}``).
+
+    Returns:
+        200 with the regions' HTML (``Cache-Control: no-store``: a live answer is never
+        reused).
+
+    Raises:
+        Http404: an id the page does not declare, as for any other thing this viewer
+            cannot see.
+    """
+    allowed = set(page.ids)
+    unknown = [i for i in asked if i not in allowed]
+    if unknown:
+        raise Http404("No such live region on this page.")
+    parts = []
+    for region in asked:
+        if own and region in own:
+            name, own_context = own[region]
+            parts.append(get_template(name).render(dict(own_context), request))
+        else:
+            parts.append(_region_template(region, templates).render(dict(context), request))
+    response = HttpResponse("".join(parts))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _region_template(region: str, templates: Sequence[str]) -> Any:
+    """The partial named ``region`` in the first of ``templates`` that has one."""
+    for name in templates:
+        try:
+            return get_template(f"{name}#{region}")
+        except TemplateDoesNotExist:
+            continue
+    raise TemplateDoesNotExist(f"no partial {region!r} in {', '.join(templates)}")
