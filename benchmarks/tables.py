@@ -98,6 +98,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
@@ -144,6 +145,12 @@ def _live_js_ms(name: str) -> float:
 
 FIRST_DELAY_S, MAX_DELAY_S = _live_js_ms("FIRST_DELAY_MS"), _live_js_ms("MAX_DELAY_MS")
 """static/js/live.js's reconnection delays."""
+RESTART_WINDOW_S = _live_js_ms("RESTART_WINDOW_MS")
+RESTART_DELAY_S = _live_js_ms("RESTART_DELAY_MS")
+"""static/js/live.js: after the server said it is stopping, attempts this far apart (at
+most) for this long."""
+RESTART_EVENT, VERSION_EVENT = "liveRestart", "liveVersion"
+"""core.live's RESTART_EVENT and VERSION_EVENT (not imported: the generator runs no Django)."""
 SYNC_SPREAD_S = _live_js_ms("SYNC_SPREAD_MS")
 """static/js/live.js: the most a page waits, at random, before catching up after a
 reconnection."""
@@ -199,6 +206,8 @@ class LivePage:
         self.reopened_at = 0.0
         self.closing = False
         self.in_flight: dict[int, bool] = {}
+        self.held: dict[str, int] = {}
+        """Region URL -> the campaign version its regions were last drawn at (live.js's)."""
         """Per region: True when a request is queued behind the one in flight."""
         self.form_choice: list[tuple[str, str]] | None = None
         self.tasks: set[asyncio.Task[object]] = set()
@@ -251,6 +260,7 @@ class LivePage:
         """Hold the stream open as static/js/live.js does, reconnecting after a drop with
         its delays and firing ``liveSync`` on each reopening."""
         failures = 0
+        restarting_since = 0.0
         run = self.table.run
         while not self.closing:
             opened_at = 0.0
@@ -265,13 +275,20 @@ class LivePage:
                         if event.retry is not None and not opened_at:
                             # The stream's first frame: subscribed to the campaign's groups.
                             opened_at = time.perf_counter()
+                            restarting_since = 0.0
                             self.opens += 1
                             self.opened.set()
                             if self.opens > 1:
                                 self.reopened_at = opened_at
                                 self.spawn(self._live_sync())
                             continue
-                        if event.event and event.event != "message":
+                        if event.event == RESTART_EVENT:
+                            restarting_since = time.perf_counter()
+                            failures = 0
+                        elif event.event == VERSION_EVENT:
+                            note = json.loads(event.data)
+                            self.note_version(int(note["version"]), set(note["names"]))
+                        elif event.event and event.event != "message":
                             self.table.heard(self, event.event)
                 if not self.closing:
                     run.dropped("stream ended")
@@ -287,8 +304,26 @@ class LivePage:
             if opened_at and time.perf_counter() - opened_at >= 30:
                 failures = 0
             ceiling = min(MAX_DELAY_S, FIRST_DELAY_S * 2 ** failures)
+            if restarting_since and time.perf_counter() - restarting_since < RESTART_WINDOW_S:
+                ceiling = RESTART_DELAY_S
             failures += 1
             await asyncio.sleep(ceiling / 2 + random.random() * ceiling / 2)
+
+    def held_version(self, region: Region) -> int:
+        """The campaign version the page holds ``region`` at, as live.js keeps it."""
+        if region.sync:
+            regions = [r for r in self.page.regions if r.version is not None and not r.sync]
+            if regions:
+                return min(self.held_version(r) for r in regions)
+        return max(region.version or 0, self.held.get(region.url, 0))
+
+    def note_version(self, version: int, names: set[str]) -> None:
+        """live.js's ``noteVersion``: a change none of a region's events names leaves it
+        current at ``version`` if it was at the one before."""
+        for region in self.page.regions:
+            if region.version is not None and not region.sync and not names & region.sse \
+                    and self.held_version(region) == version - 1:
+                self.held[region.url] = version
 
     async def _live_sync(self) -> None:
         """Every region that hears ``liveSync`` asks again; stamp when all have answered
@@ -337,8 +372,14 @@ class LivePage:
                 if form is not None:
                     params += form.values(exclude=(CSRF_FIELD,))
             headers = self.htmx_headers(region.element_id)
+            if region.version is not None:  # as static/js/live.js asks
+                headers["If-None-Match"] = f'"v{self.held_version(region)}"'
             if region.method == "GET":
-                answer = await self.client.get(region.url, params=form_data(params),
+                # As htmx does, the included fields join the URL's own query (httpx's
+                # params= would replace it: ?live=... lost, the whole page asked).
+                query = urllib.parse.parse_qsl(urllib.parse.urlsplit(region.url).query)
+                answer = await self.client.get(region.url.split("?", 1)[0],
+                                               params=form_data([*query, *params]),
                                                headers=headers)
             else:
                 answer = await self.client.post(region.url, data=form_data(params),
@@ -350,6 +391,13 @@ class LivePage:
                 return False
             if region.url == self.url:
                 self.html = answer.text  # the page as it is now (the GM's cards)
+            tag = re.fullmatch(r'"v(\d+)"', answer.headers.get("ETag", ""))
+            if answer.status_code == 200 and tag:
+                urls = ([r.url for r in self.page.regions] if region.sync else [region.url])
+                for url in urls:
+                    self.held[url] = max(self.held.get(url, 0), int(tag[1]))
+            if answer.status_code == 304:
+                run.unchanged += 1
             if action is not None and action is table.action:
                 action.refreshes += 1
                 action.last = max(action.last, done)
@@ -576,6 +624,8 @@ class Run:
         self.errors = Errors()
         self.latencies: dict[str, list[float]] = {}
         self.refreshes = 0
+        self.unchanged = 0
+        """Region answers 304: nothing changed since the page's version (core/regions.py)."""
         self.refused = 0
         self.measuring = False
         self.server_down = False
@@ -606,6 +656,7 @@ class Run:
         self.errors = Errors()
         self.latencies = {}
         self.refreshes = 0
+        self.unchanged = 0
         self.refused = 0
 
 
@@ -886,6 +937,8 @@ class Restart:
     pages: int
     refused: int
     errors: Errors
+    unchanged: int = 0
+    """Region answers 304 while the pages caught up."""
 
 
 async def restart(args: argparse.Namespace, port: int, env: dict[str, str], log: Path,
@@ -922,7 +975,7 @@ async def restart(args: argparse.Namespace, port: int, env: dict[str, str], log:
         run.errors[f"pages not current within {RESTART_TIMEOUT:g} s"] += len(pages) - len(
             current)
     return Restart(len(live), stopped, serving, current, len(pages), run.refused,
-                   run.errors), server
+                   run.errors, run.unchanged), server
 
 
 async def measure(args: argparse.Namespace, seats: list[dict[str, Any]], port: int,
@@ -1026,6 +1079,8 @@ def report(args: argparse.Namespace, steps: list[Step], result: Restart | None,
         print(f"| {len(values)} / {result.pages} | {at(0.5):.1f} | {at(0.95):.1f} | {last:.1f} "
               f"| {last - result.serving:.1f} | {result.refused} | "
               f"{sum(result.errors.values())} |")
+        print(f"\nRegion answers while the pages caught up: {result.unchanged} were 304 (nothing "
+              "changed since the page's version).")
         if result.errors:
             print("\nErrors: " + "; ".join(f"{kind}: {count}" for kind, count in
                                            result.errors.most_common()))

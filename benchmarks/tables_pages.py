@@ -35,6 +35,10 @@ class Region:
         live_sync: whether ``liveSync from:body`` triggers it (a reconnected stream).
         include: the ids of the forms its ``hx-include`` names; their fields go with it.
         element_id: its ``id`` (htmx sends it as ``HX-Trigger``), or "".
+        version: the campaign's live version the page drew it at (``data-live-version``;
+            None when it carries none): static/js/live.js asks with it (``If-None-Match``).
+        sync: whether it is the reconnection's, which asks for every region
+            (``data-live-sync``): its answer brings every region to its version.
     """
 
     method: str
@@ -44,6 +48,8 @@ class Region:
     live_sync: bool
     include: tuple[str, ...]
     element_id: str = ""
+    version: int | None = None
+    sync: bool = False
 
 
 @dataclass
@@ -195,8 +201,11 @@ class _Parser(HTMLParser):
             include = tuple(one or two for one, two in _FORM_ID.findall(a.get("hx-include",
                                                                                 "")))
             if url:
-                self.page.regions.append(Region(method, url, frozenset(sse), frozenset(local),
-                                                live_sync, include, a.get("id", "")))
+                self.page.regions.append(Region(
+                    method, url, frozenset(sse), frozenset(local), live_sync, include,
+                    a.get("id", ""),
+                    int(a["data-live-version"]) if "data-live-version" in a else None,
+                    "data-live-sync" in a))
         if tag == "form":
             self._form = Form(a.get("id", ""), a.get("hx-post") or a.get("action", ""),
                               a.get("hx-target", ""))

@@ -44,7 +44,9 @@ from core.http import AuthenticatedHttpRequest
 from core.live import (
     CLOSED_EVENT,
     LAYER_ERRORS,
+    RESTART_EVENT,
     STREAM_SECONDS,
+    VERSION_EVENT,
     group_name,
     layer_warning,
     seat_group_name,
@@ -187,7 +189,10 @@ async def _stream(groups: list[str]) -> AsyncGenerator[bytes, None]:
                                          timeout=min(KEEPALIVE_SECONDS, left),
                                          return_when=asyncio.FIRST_COMPLETED)
             if stopped in done:
-                return  # an event that came with it is caught up after the reconnection
+                # The page reconnects soon and often: the next server is moments away. An
+                # event that came with the stop is caught up after the reconnection.
+                yield _frame(RESTART_EVENT, {})
+                return
             if not done:
                 yield b": keepalive\n\n"
                 continue
@@ -195,8 +200,12 @@ async def _stream(groups: list[str]) -> AsyncGenerator[bytes, None]:
             if message.get("type") == "campaign.close":
                 yield _frame(CLOSED_EVENT, message.get("data", {}))
                 return
+            data = message.get("data", {})
             for name in message.get("names", []):
-                yield _frame(name, message.get("data", {}))
+                yield _frame(name, data)
+            if "version" in data:
+                yield _frame(VERSION_EVENT, {"version": data["version"],
+                                             "names": message.get("names", [])})
     except LAYER_ERRORS as exc:
         if not subscribed:
             raise  # the view answers 503 and logs it

@@ -43,6 +43,10 @@ class Campaign(models.Model):
     # (campaigns.archive refuses every write to it but the GM's restore and delete), listed
     # apart, and its export still works.
     archived_at = models.DateTimeField(null=True, blank=True)
+    # One more each time anything its open pages show changes (issue 18): every announced
+    # change bumps it once committed (campaigns.versions). A page knows the version it was
+    # drawn at; a live region asked at the same version answers 304 (core/regions.py).
+    live_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at"]

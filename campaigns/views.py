@@ -31,7 +31,7 @@ from campaigns.models import Campaign, Membership
 from campaigns.permissions import get_campaign_as_gm, get_membership
 from core import limits
 from core.http import AuthenticatedHttpRequest, allowed_when_archived, safe_next_page
-from core.regions import LivePage, asked_regions, by_event, render_regions
+from core.regions import LivePage, asked_regions, by_event, render_regions, unchanged
 from core.templatetags.text import display_name
 
 if TYPE_CHECKING:
@@ -149,6 +149,9 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
     players and strangers get 404.
     """
     campaign = get_campaign_as_gm(request.user, pk)
+    regions = asked_regions(request) if request.method == "GET" else None
+    if regions is not None and (same := unchanged(request, campaign.live_version)):
+        return same  # nothing at the table changed since the page drew its panel
     if request.method == "POST":
         # A copy: an invalid form must not rename the campaign shown around it.
         form = CampaignSettingsForm(request.POST, instance=copy.copy(campaign))
@@ -179,8 +182,7 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
         **system.dashboard_context(campaign),
         **invite_context(request, campaign, is_gm=True),
     }
-    regions = asked_regions(request)
-    if regions is not None and request.method == "GET":
+    if regions is not None:
         # The system's panel asks for itself alone (core/regions.py), with this page's
         # "next" in its forms as the page draws it.
         return render_regions(request, live, regions, (), context, own={
@@ -196,7 +198,7 @@ def live_settings(campaign: Campaign, url: str) -> LivePage:
     if campaign.is_archived:
         return LivePage(url=url, regions=())
     tracks = [f"trackChanged-{pk}" for pk in campaign.characters.values_list("pk", flat=True)]
-    return LivePage(url=url, regions=by_event(
+    return LivePage(url=url, version=campaign.live_version, regions=by_event(
         (event, ("system-panel",)) for event in ("campaignChanged", "partyChanged", *tracks)))
 
 

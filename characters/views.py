@@ -31,7 +31,7 @@ from characters.models import Character, XpEntry
 from characters.permissions import get_character, viewer_is_gm
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
-from core.regions import LivePage, asked_regions, by_event, render_regions
+from core.regions import LivePage, asked_regions, by_event, render_regions, unchanged
 from rolls.models import Roll
 from rulesets.errors import RuleError
 
@@ -121,7 +121,7 @@ def live_sheet(character: Character, system: systems.SheetSystem) -> LivePage:
     if character.campaign.is_archived:
         return LivePage(url=url, regions=())
     pk = character.pk
-    return LivePage(url=url, regions=by_event([
+    return LivePage(url=url, version=character.campaign.live_version, regions=by_event([
         (f"trackChanged-{pk}", system.live_tracks),
         (f"xpChanged-{pk}", system.live_xp),
         ("campaignChanged", (*system.live_tracks, *system.live_xp)),
@@ -182,6 +182,8 @@ def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     character = get_character(request.user, pk)
     system = systems.for_campaign(character.campaign)
     regions = asked_regions(request)
+    if regions is not None and (same := unchanged(request, character.campaign.live_version)):
+        return same  # nothing at the table changed since the page drew these regions
     context = _sheet_context(character, system, regions)
     if regions is not None:
         # A live region asks for itself alone (core/regions.py), checked as the page is.

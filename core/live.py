@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -21,6 +21,7 @@ from channels.layers import get_channel_layer  # type: ignore[import-untyped]  #
 from channels_redis.core import RedisChannelLayer  # type: ignore[import-untyped]  # channels_redis ships no type hints
 from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
+from django.dispatch import Signal
 from redis.asyncio import BlockingConnectionPool
 from redis.asyncio.connection import parse_url
 from redis.exceptions import RedisError
@@ -39,6 +40,14 @@ HEALTH_CHECK_SECONDS = 15
 """A Redis connection unused this long is checked with a PING before it is used again."""
 
 CLOSED_EVENT = "liveClosed"
+RESTART_EVENT = "liveRestart"
+"""The last frame of a stream whose server is stopping (campaigns.live): the page reconnects
+soon and often (static/js/live.js) rather than backing off, as the new server is moments
+away."""
+VERSION_EVENT = "liveVersion"
+"""Sent after each change's own frames: ``{"version": n, "names": [...]}``, the campaign's
+live version once the change was committed (campaigns.versions). A page learns from it that
+its regions the change did not concern are still current at ``n`` (static/js/live.js)."""
 """The last frame of a stream whose viewer lost their seat: the page stops reconnecting."""
 
 LAYER_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
@@ -78,14 +87,20 @@ def seat_group_name(campaign_id: int, user_id: int) -> str:
     return f"campaign-{campaign_id}-user-{user_id}"
 
 
-def _send_on_commit(group: str, message: dict[str, Any], what: object) -> None:
+def _send_on_commit(group: str, message: dict[str, Any], what: object, *,
+                    version: Callable[[], int | None] | None = None) -> None:
     """Send ``message`` to ``group`` once the current transaction commits (at once outside
-    one); a layer that cannot be reached is logged, never raised."""
+    one); a layer that cannot be reached is logged, never raised. ``version``, if given, is
+    asked then for the campaign's live version, which goes into the message's data."""
 
     def send() -> None:
+        nonlocal message
         layer = get_channel_layer()
         if layer is None:
             return
+        now = version() if version is not None else None
+        if now is not None:
+            message = {**message, "data": {**message["data"], "version": now}}
         try:
             try:
                 loop = asyncio.get_running_loop()
@@ -105,6 +120,12 @@ def _send_on_commit(group: str, message: dict[str, Any], what: object) -> None:
     transaction.on_commit(send)
 
 
+announced = Signal()
+"""Sent by :func:`announce`, inside the change's transaction, with ``campaign_id``: before
+the event itself is queued for the commit, so that a receiver's own on-commit work (the
+campaign's live version, campaigns.versions) is done before any page hears of the change."""
+
+
 def announce(
     campaign_id: int, event: str, *, character_id: int | None = None, gm_only: bool = False
 ) -> None:
@@ -122,13 +143,20 @@ def announce(
     never raised: the change itself is already safe in the database, and pages catch up on
     their next load.
     """
+    # A receiver (campaigns.versions) may answer with the campaign's version after the
+    # change, known once it has run on commit, before the send. (Any: django-stubs types a
+    # receiver's answer as str | None.)
+    answers: list[Any] = [answer for _, answer in announced.send(
+        sender=None, campaign_id=campaign_id)]
+    versions: list[Callable[[], int | None]] = [a for a in answers if callable(a)]
     names = [event] if character_id is None else [event, f"{event}-{character_id}"]
     message = {
         "type": "campaign.event",
         "names": names,
         "data": {"campaign": campaign_id, "character": character_id},
     }
-    _send_on_commit(group_name(campaign_id, gm_only=gm_only), message, names)
+    _send_on_commit(group_name(campaign_id, gm_only=gm_only), message, names,
+                    version=versions[0] if versions else None)
 
 
 def announce_seat_closed(campaign_id: int, user_id: int, *, changed: bool = False) -> None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
@@ -55,11 +55,15 @@ class LivePage:
         sync: the ids asked for, in one request, after a reconnection; by default every
             region's ids. A page whose region holds others (the dashboard's party holds its
             cards) names only the outer one.
+        version: the campaign's live version the page is drawn at (``Campaign.live_version``,
+            campaigns.versions): each element carries it, and static/js/live.js sends the
+            version it holds with each ask (:func:`unchanged`).
     """
 
     url: str
     regions: tuple[LiveRegion, ...]
     sync: tuple[str, ...] = field(default=())
+    version: int = 0
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -77,16 +81,17 @@ class LivePage:
 
     def elements(self) -> list[dict[str, str]]:
         """What ``templates/_live.html`` draws, one hidden element per region and one for
-        the reconnection: ``{"url", "trigger", "select"}`` each (htmx's ``hx-get``,
-        ``hx-trigger`` and ``hx-select-oob``); none for a page without regions."""
+        the reconnection: ``{"url", "trigger", "select", "sync"}`` each (htmx's ``hx-get``,
+        ``hx-trigger`` and ``hx-select-oob``; whether it is the reconnection's, which asks
+        for every region); none for a page without regions."""
         if not self.regions:
             return []
         drawn = [{"url": self.url_for(region.ids),
                   "trigger": ", ".join(f"sse:{event}" for event in region.events),
-                  "select": _selector(region.ids)}
+                  "select": _selector(region.ids), "sync": ""}
                  for region in self.regions]
         drawn.append({"url": self.url_for(self.sync_ids), "trigger": "liveSync from:body",
-                      "select": _selector(self.sync_ids)})
+                      "select": _selector(self.sync_ids), "sync": "sync"})
         return drawn
 
 
@@ -106,6 +111,26 @@ def by_event(hears: Iterable[tuple[str, Iterable[str]]]) -> tuple[LiveRegion, ..
 
 def _selector(ids: Iterable[str]) -> str:
     return ",".join(f"#{i}" for i in ids)
+
+
+def etag(version: int) -> str:
+    """The ``ETag`` of regions drawn at a campaign's live ``version``: ``"v42"``."""
+    return f'"v{version}"'
+
+
+def unchanged(request: HttpRequest, version: int) -> HttpResponse | None:
+    """304 Not Modified when the request's ``If-None-Match`` is the campaign's current live
+    ``version`` (static/js/live.js sends the version its page holds for the regions asked):
+    nothing the campaign's pages show has changed since (campaigns.versions), so nothing
+    is built or rendered. None otherwise. Call it after the viewer's check, before anything
+    the regions read is built; the version must have been read before their content (it
+    comes with the viewer's check)."""
+    if request.headers.get("If-None-Match") != etag(version):
+        return None
+    response = HttpResponseNotModified()
+    response["ETag"] = etag(version)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def asked_regions(request: HttpRequest) -> list[str] | None:
@@ -135,8 +160,9 @@ def render_regions(
             {"card": ...})}``).
 
     Returns:
-        200 with the regions' HTML (``Cache-Control: no-store``: a live answer is never
-        reused).
+        200 with the regions' HTML, its ``ETag`` the page's :attr:`LivePage.version`
+        (``Cache-Control: no-store``: the browser keeps no copy; static/js/live.js keeps the
+        version).
 
     Raises:
         Http404: an id the page does not declare, as for any other thing this viewer
@@ -154,6 +180,7 @@ def render_regions(
         else:
             parts.append(_region_template(region, templates).render(dict(context), request))
     response = HttpResponse("".join(parts))
+    response["ETag"] = etag(page.version)
     response["Cache-Control"] = "no-store"
     return response
 

@@ -23,7 +23,7 @@ from campaigns.permissions import get_campaign_as_gm, get_membership
 from characters.cards import party_card_context
 from core import dice as server_dice
 from core.http import AuthenticatedHttpRequest, safe_next_page
-from core.regions import LivePage, asked_regions, by_event, render_regions
+from core.regions import LivePage, asked_regions, by_event, render_regions, unchanged
 from rolls.forms import RequestWhoForm
 from rulesets import registry
 from rulesets.errors import RuleError
@@ -57,6 +57,9 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """
     membership = get_membership(request.user, pk)
     campaign = membership.campaign
+    regions = asked_regions(request)
+    if regions is not None and (same := unchanged(request, campaign.live_version)):
+        return same  # nothing at the table changed since the page drew these regions
     members = campaign.memberships.select_related("user")
     everyone = list(campaign.characters.select_related("owner"))
     system = systems.for_campaign(campaign)
@@ -79,7 +82,6 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     # A live region asks for itself alone (core/regions.py): the party's cards are drawn
     # only when the page, the party or "Ask for a roll" is asked for, a card alone from
     # its own character; the rolls' query runs only where the template reads them.
-    regions = asked_regions(request)
     whole_party = membership.is_gm and (
         regions is None or not {"party", "ask-for-roll"}.isdisjoint(regions))
     context = {
@@ -161,7 +163,7 @@ def live_board(campaign: Campaign, is_gm: bool, party: list[Character]) -> LiveP
     # card again inside it.
     sync = tuple(dict.fromkeys(i for region in regions for i in region.ids
                                if not i.startswith("card-")))
-    return LivePage(url=url, regions=regions, sync=sync)
+    return LivePage(url=url, regions=regions, sync=sync, version=campaign.live_version)
 
 
 @require_POST

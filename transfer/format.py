@@ -121,7 +121,9 @@ LINKS: dict[type[models.Model], dict[str, str]] = {
     Campaign: {"id": _NUMBER, "ruleset": "the document's ``system``",
                "created_by": "a username", "invite_token": "never exported: an invite link "
                "is a key to the table; the import issues a fresh one (none for an "
-               "archived campaign, whose invites stay revoked until the GM issues one)"},
+               "archived campaign, whose invites stay revoked until the GM issues one)",
+               "live_version": "never exported: the open pages' bookkeeping of this server "
+               "(campaigns.versions); an imported campaign starts at 0"},
     Membership: {"id": _NUMBER, "campaign": "the campaign's ``members``", "user": "a username"},
     Session: {"id": _NUMBER, "campaign": "the document's campaign"},
     Character: {"id": _NUMBER, "campaign": "the document's or the target campaign",

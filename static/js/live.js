@@ -25,6 +25,10 @@
   var HEALTHY_AFTER_MS = 30000; // a stream open this long resets the delay
   var CLOSED_EVENT = "liveClosed"; // campaigns/live.py: the viewer lost their seat
   var SYNC_SPREAD_MS = 3000; // benchmarks/tables.py reads it: the restart's figure depends on it
+  var RESTART_EVENT = "liveRestart"; // campaigns/live.py: the server is stopping, back soon
+  var RESTART_WINDOW_MS = 30000; // after it, attempts stay RESTART_DELAY_MS apart this long
+  var RESTART_DELAY_MS = 1000; // each attempt between half of it and all of it
+  var VERSION_EVENT = "liveVersion"; // campaigns/live.py: a change's version and event names
   var opened = false;
 
   function status(text) {
@@ -35,8 +39,14 @@
   }
 
   // The wait before reconnection attempt number `failures` (0 for the first after a drop).
-  function reconnectDelay(failures) {
+  // Within RESTART_WINDOW_MS of the server saying it is stopping (a restart takes seconds),
+  // the attempts stay about a second apart instead of doubling: a page should not sleep 8 s
+  // through the moment the new server answers.
+  function reconnectDelay(failures, restartingSince) {
     var ceiling = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * Math.pow(2, failures));
+    if (restartingSince && Date.now() - restartingSince < RESTART_WINDOW_MS) {
+      ceiling = RESTART_DELAY_MS;
+    }
     return ceiling / 2 + Math.random() * (ceiling / 2);
   }
 
@@ -52,6 +62,7 @@
     this._timer = null;
     this._failures = 0;
     this._openedAt = 0;
+    this._restartingSince = 0;
     this._connect();
   }
   LiveSource.CONNECTING = 0;
@@ -79,10 +90,20 @@
       self.close();
       status("You are no longer seated at this table: live updates have stopped.");
     });
+    source.addEventListener(RESTART_EVENT, function () {
+      self._restartingSince = Date.now();
+      self._failures = 0;
+    });
+    source.addEventListener(VERSION_EVENT, function (event) {
+      var note = null;
+      try { note = JSON.parse(event.data); } catch (e) { note = null; }
+      if (note && typeof note.version === "number") { noteVersion(note.version, note.names || []); }
+    });
     source.onmessage = function (event) { if (self.onmessage) { self.onmessage(event); } };
     source.onopen = function (event) {
       self.readyState = LiveSource.OPEN;
       self._openedAt = Date.now();
+      self._restartingSince = 0;
       if (self.onopen) { self.onopen(event); }
     };
     source.onerror = function (event) {
@@ -96,7 +117,7 @@
       self.readyState = LiveSource.CONNECTING; // so the extension does not reconnect too
       if (self.onerror) { self.onerror(event); }
       if (self.readyState === LiveSource.CLOSED) { return; } // closed by an error handler
-      var wait = reconnectDelay(self._failures);
+      var wait = reconnectDelay(self._failures, self._restartingSince);
       self._failures += 1;
       self._timer = window.setTimeout(function () { self._connect(); }, wait);
     };
@@ -123,6 +144,81 @@
   };
 
   htmx.createEventSource = function (url) { return new LiveSource(url); };
+
+  // Versions (core/regions.py, campaigns.versions): every live element carries the campaign's
+  // live version its page was drawn at (data-live-version); each answer of a region brings
+  // the version it was drawn at (its ETag). A region asks with the newest version the page
+  // holds for it (If-None-Match), and one that has not changed since answers 304: nothing is
+  // rendered, nothing swapped. The reconnection's answer holds every region, so it brings
+  // them all to its version.
+  var held = {}; // hx-get URL -> the version its regions were last drawn at
+
+  function liveUrl(elt) {
+    var url = elt && elt.getAttribute && elt.getAttribute("hx-get");
+    return url && url.indexOf("?live=") >= 0 ? url : null;
+  }
+
+  function heldVersion(elt, url) {
+    var drawn = parseInt(elt.getAttribute("data-live-version") || "0", 10);
+    return Math.max(drawn, held[url] || 0);
+  }
+
+  function regionElements() {
+    return Array.prototype.filter.call(document.querySelectorAll("[data-live-version]"),
+      function (elt) { return !elt.hasAttribute("data-live-sync") && liveUrl(elt); });
+  }
+
+  // A change (version n, its event names) that a region does not listen for leaves that
+  // region as it was: it is current at n too, if it was current just before (n - 1: a
+  // version this page did not hear of, a GM's change heard only by the GM's pages, or one
+  // heard out of order, leaves it where it was). One that it listens for makes it ask; its
+  // answer brings its own version.
+  function noteVersion(version, names) {
+    regionElements().forEach(function (elt) {
+      var url = liveUrl(elt);
+      var trigger = elt.getAttribute("hx-trigger") || "";
+      var hears = names.some(function (name) {
+        return trigger.split(/,\s*/).indexOf("sse:" + name) >= 0;
+      });
+      if (!hears && heldVersion(elt, url) === version - 1) { held[url] = version; }
+    });
+  }
+
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    var url = liveUrl(elt);
+    if (!url) { return; }
+    var version = heldVersion(elt, url);
+    if (elt.hasAttribute("data-live-sync")) {
+      // The reconnection asks for every region: the page holds them all at the oldest's.
+      var regions = regionElements();
+      if (regions.length) {
+        version = Math.min.apply(null, regions.map(function (region) {
+          return heldVersion(region, liveUrl(region));
+        }));
+      }
+    }
+    event.detail.headers["If-None-Match"] = '"v' + version + '"';
+  });
+
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.xhr && event.detail.xhr.status === 304) { event.detail.shouldSwap = false; }
+  });
+
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt;
+    var url = liveUrl(elt);
+    var xhr = event.detail.xhr;
+    if (!url || !xhr || xhr.status !== 200) { return; }
+    var tag = /^"v(\d+)"$/.exec(xhr.getResponseHeader("ETag") || "");
+    if (!tag) { return; }
+    var version = parseInt(tag[1], 10);
+    var urls = [url];
+    if (elt.hasAttribute("data-live-sync")) {
+      urls = Array.prototype.map.call(document.querySelectorAll("[data-live-version]"), liveUrl);
+    }
+    urls.forEach(function (each) { if (each) { held[each] = Math.max(held[each] || 0, version); } });
+  });
 
   document.body.addEventListener("htmx:sseOpen", function () {
     status("");

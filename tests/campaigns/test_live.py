@@ -58,7 +58,11 @@ def test_an_event_goes_out_only_after_the_transaction_commits(
     assert heard(campaign.pk, lambda: None) == []  # not committed yet: nobody hears of it
     [message] = heard(campaign.pk, lambda: [callback() for callback in callbacks])
     assert message["names"] == ["rollMade", "rollMade-5"]
-    assert message["data"] == {"campaign": campaign.pk, "character": 5}
+    # The campaign's live version after the change (campaigns.versions), bumped before it.
+    campaign.refresh_from_db()
+    assert message["data"] == {"campaign": campaign.pk, "character": 5,
+                               "version": campaign.live_version}
+    assert campaign.live_version == 1
 
 
 def _damage(character: Any, *, kind: str, levels: int) -> None:

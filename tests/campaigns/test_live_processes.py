@@ -230,14 +230,22 @@ def test_a_roll_made_through_one_server_reaches_a_page_on_the_other(servers: Ser
             status = await post_roll(servers.a, servers.character, servers.player_session)
             assert status == 302, "the roll was not made (302 to the roll expected)"
             try:
-                heard = [await page.next_event(EVENT_WITHIN), await page.next_event(0.5)]
+                heard = [await page.next_event(EVENT_WITHIN), await page.next_event(0.5),
+                         await page.next_event(0.5)]
             except TimeoutError:
                 pytest.fail(f"server B's page heard no rollMade within {EVENT_WITHIN} s of "
                             "the roll on server A: is the Redis layer shared?", pytrace=False)
         finally:
             await page.close()
-        data = {"campaign": servers.campaign, "character": servers.character}
-        assert heard == [("rollMade", data), (f"rollMade-{servers.character}", data)]
+        # The campaign's live version after the roll (campaigns.versions) comes with it, and
+        # once more after its frames, with their names (core.live.VERSION_EVENT).
+        version = heard[0][1].get("version")
+        assert isinstance(version, int) and version > 0
+        data = {"campaign": servers.campaign, "character": servers.character,
+                "version": version}
+        names = ["rollMade", f"rollMade-{servers.character}"]
+        assert heard == [(names[0], data), (names[1], data),
+                         ("liveVersion", {"version": version, "names": names})]
 
     asyncio.run(scenario())
 

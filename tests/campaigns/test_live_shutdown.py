@@ -52,6 +52,8 @@ from tests.campaigns.test_live_processes import (
 )
 
 STOP_SIGNALS = core.stopping.STOP_SIGNALS
+RESTART_FRAME = b"event: liveRestart\ndata: {}\n\n"
+"""A stopping stream's last frame (campaigns.live, core.live.RESTART_EVENT)."""
 
 
 # --- the stream, in this process ------------------------------------------------------------
@@ -114,9 +116,12 @@ def test_a_waiting_stream_ends_and_leaves_its_groups_once_the_server_is_asked_to
 
         signal.raise_signal(signum)  # as `systemctl stop` or Ctrl+C would
 
-        for next_frame in waiting:
-            with pytest.raises(StopAsyncIteration):  # the stream is over, with no more frames
-                await asyncio.wait_for(next_frame, 5)
+        for stream, next_frame in zip(streams, waiting, strict=True):
+            # Its last frame says the server is stopping (the page reconnects soon and
+            # often), then the stream is over.
+            assert await asyncio.wait_for(next_frame, 5) == RESTART_FRAME
+            with pytest.raises(StopAsyncIteration):
+                await asyncio.wait_for(anext(stream), 5)
         # Every group left: an event sent now reaches nobody.
         assert _members(layer, ["campaign-7", "campaign-7-user-2", "campaign-7-gm"]) == {
             "campaign-7": set(), "campaign-7-user-2": set(), "campaign-7-gm": set()}
@@ -139,11 +144,13 @@ def test_a_stream_opened_once_the_server_is_stopping_ends_after_its_first_frame(
         first = _stream(["campaign-7"])
         await anext(first)  # installs the chained handler
         signal.raise_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(anext(first), 5) == RESTART_FRAME
         with pytest.raises(StopAsyncIteration):
             await asyncio.wait_for(anext(first), 5)
 
         later = _stream(["campaign-8"])
         assert (await anext(later)).endswith(b": connected\n\n")
+        assert await asyncio.wait_for(anext(later), 5) == RESTART_FRAME
         with pytest.raises(StopAsyncIteration):
             await asyncio.wait_for(anext(later), 5)
         assert _members(layer, ["campaign-7", "campaign-8"]) == {
@@ -252,6 +259,8 @@ def test_sigterm_ends_the_open_streams_and_the_server_stops_at_once(  # type: ig
                 # (a connection cut mid-body fails the reader instead).
                 for page in pages:
                     assert page.task.result() is None
+                    # Its last frame told the page to reconnect soon (static/js/live.js).
+                    assert await page.next_event(1) == ("liveRestart", {})
                 try:
                     await asyncio.to_thread(
                         process.wait, STOPPED_WITHIN - (time.monotonic() - stopped))

@@ -23,6 +23,10 @@ from tests.system_fixtures import demo_campaign, selectable_systems
 SYSTEMS = selectable_systems()
 FRESH_EACH_TIME = {"csrfmiddlewaretoken", SUBMISSION_FIELD}
 """Hidden inputs whose value is new at every rendering: blanked before comparing."""
+BOOKKEEPING = "data-live-version"
+"""The campaign version a live element was drawn at (core/regions.py): the page's own
+bookkeeping, not what it shows; blanked before comparing (tests/core/test_no_stale_page.py
+compares regions across versions)."""
 
 
 def _blank_tokens(node: Element | str) -> None:
@@ -31,6 +35,7 @@ def _blank_tokens(node: Element | str) -> None:
     names = dict(node.attributes)
     if node.name == "input" and names.get("name") in FRESH_EACH_TIME:
         node.attributes = [(k, "" if k == "value" else v) for k, v in node.attributes]
+    node.attributes = [(k, "" if k == BOOKKEEPING else v) for k, v in node.attributes]
     for child in node.children:
         _blank_tokens(child)
 

@@ -15,11 +15,12 @@ holds it (the GM's party holds its cards), on its viewer's stream (a GM-only eve
 reaches a player's); a region that holds others is compared without them, as the browser
 redraws each on its own events. A page its viewer may no longer see (the former owner's sheet
 of a moved character) must at least have heard something. Each write path must change what
-it is about (``WritePath.expect``), so the test can fail. It found, and the same change
-fixed: a rename that left the roll lists stale, Shahquest's tension panel deaf to plot
-points, Shattered World's achievement list deaf to awards, the campaign's system data
-(Genesys skills, 3d6 trait names) deaf everywhere but its panel, and an import's rolls and
-acceptance announced to nobody.
+it is about (``WritePath.expect``), so the test can fail, and must bump the campaign's live
+version (campaigns.versions: a region asked at an unchanged version answers 304). It
+found, and the same change fixed: a rename that left the roll lists stale, Shahquest's
+tension panel deaf to plot points, Shattered World's achievement list deaf to awards, the
+campaign's system data (Genesys skills, 3d6 trait names) deaf everywhere but its panel, and
+an import's rolls and acceptance announced to nobody.
 
 Only the declared regions are compared: what a page shows outside every region is redrawn by
 no event, and is not this test's to judge (docs/performance.md lists what is left there).
@@ -665,6 +666,7 @@ def test_no_open_page_is_left_stale(world: World, path_name: str, layer: Recordi
         path.before(world)
         world.reread()
     seen = [look(world, page) for page in PAGES]
+    version = Campaign.objects.get(pk=world.campaign.pk).live_version
     layer.sent.clear()
     # The test's transaction never commits: the change's on-commit callbacks (the
     # announcements) run here, those of a rolled-back savepoint not at all, as in production.
@@ -675,6 +677,9 @@ def test_no_open_page_is_left_stale(world: World, path_name: str, layer: Recordi
 
     verdict = judge(world, seen, after, layer)
     assert verdict.changed, f"{path_name} changed no region of any open page"
+    # Every write path bumps the campaign's live version (campaigns.versions), or a page
+    # that asks at the version it holds would be told nothing changed.
+    assert Campaign.objects.get(pk=world.campaign.pk).live_version > version, path_name
     wanted = [(page, region.format(pk=world.character.pk)) for page, region in path.expect]
     missing = [want for want in wanted if want not in verdict.changed]
     assert not missing, f"{path_name} left {missing} as they were; changed: {verdict.changed}"

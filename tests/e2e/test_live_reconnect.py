@@ -1,7 +1,8 @@
 """A page whose event stream drops reconnects later and later, not every 2 s (static/js/live.js):
 the waits double from about a second up to a minute, with jitter, and once the stream is back
 the page catches up ("liveSync") after a random moment of up to 3 s, in one request for all
-its regions (issue 18). A page told its viewer lost their seat stops reconnecting.
+its regions (issue 18), answered 304 when nothing changed meanwhile. A page told its viewer
+lost their seat stops reconnecting.
 
 The browser's clock is Playwright's fake one, paused, so the waits are stepped through exactly, and
 ``Math.random`` is pinned to 0.5 (each wait is then three quarters of its ceiling). The event
@@ -96,8 +97,11 @@ def test_a_dropped_stream_reconnects_later_and_later_then_catches_up(table_page:
     # The server is back: the next attempt (still 45 s later) opens, and the page catches up
     # a moment later, asking once for all its regions.
     asked: list[str] = []
+    answered: list[int] = []
     page.on("request", lambda request: asked.append(request.url) if "?live=" in request.url
             else None)
+    page.on("response", lambda response: answered.append(response.status)
+            if "?live=" in response.url else None)
     answer["with"] = "server"
     page.clock.run_for(WAITS_MS[-1])
     until(page, "document.getElementById('live-status').hidden")  # the stream is open
@@ -108,6 +112,12 @@ def test_a_dropped_stream_reconnects_later_and_later_then_catches_up(table_page:
     page.wait_for_load_state("networkidle")
     assert len(asked) == 1, asked
     assert "live=campaign-characters" in asked[0] and "live=campaign-rolls" in asked[0]
+    # Nothing changed at the table while the stream was down: the page holds the campaign's
+    # version, so its regions are not drawn again (core/regions.py).
+    deadline = time.monotonic() + 10
+    while not answered and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    assert answered == [304], answered
     assert page.js_errors == []  # type: ignore[attr-defined]
 
 
@@ -123,3 +133,30 @@ def test_a_page_whose_viewer_lost_their_seat_stops_reconnecting(table_page: Page
     page.clock.run_for(10 * 60 * 1000)
     assert page.evaluate("window.streamsOpened") == 1
     assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_a_page_told_the_server_is_restarting_tries_again_every_second(table_page: Page) -> None:
+    """A restart takes seconds: a page whose stream ended with ``liveRestart`` tries again
+    about every second (three quarters of one, Math.random being 0.5) instead of doubling
+    its wait, so it does not sleep through the moment the new server answers."""
+    page = table_page
+    answer = {"with": "restart"}
+
+    def events(route: Route) -> None:
+        if answer["with"] == "restart":  # the old server's last frame, then it is gone
+            route.fulfill(status=200, content_type="text/event-stream",
+                          body="event: liveRestart\ndata: {}\n\n")
+            answer["with"] = "down"
+        else:  # nobody answers yet (a proxy's 503 while the new server starts)
+            route.fulfill(status=503, content_type="text/plain", body="starting")
+
+    page.route("**/campaigns/*/events/", events)
+    allow_console_errors(page, r"status of 503 .*/events/\)$", r"^\[object Event\] \(")
+    page.goto(page.campaign_url)  # type: ignore[attr-defined]
+    until(page, "window.streamErrors === 1")
+    for attempt in range(2, 8):  # doubling would have waited 0.75, 1.5, 3, 6, 12, 24 s
+        page.clock.run_for(740)
+        assert page.evaluate("window.streamsOpened") == attempt - 1, f"attempt {attempt} early"
+        page.clock.run_for(10)
+        assert page.evaluate("window.streamsOpened") == attempt
+        until(page, f"window.streamErrors === {attempt}")

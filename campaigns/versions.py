@@ -1,0 +1,74 @@
+"""A campaign's live version: one more each time anything its open pages show changes, so
+that a live region asked at the version its page already holds answers 304 (issue 18,
+core/regions.py).
+
+Every change a page can see is announced (``core.live.announce``; tests/core/
+test_no_stale_page.py checks every write path), so the version follows the announcements:
+:func:`bump_on_commit` runs on ``core.live.announced`` and adds one to the campaign's
+``live_version`` once the change's transaction commits, before the event itself goes out.
+
+Why after the commit and not inside the change's transaction: an UPDATE of the campaign's
+row inside every write would hold that row's lock until the commit, serialising a
+campaign's writes, and a service that announces and then locks another row (an award to
+the whole party, a character at a time) would deadlock against a roll that locked its
+character first. After the commit, it is one short statement of its own. What that costs:
+for a moment after the commit the version is still the old one, so a region drawn then
+carries the new content under the old version; it is drawn again at the next ask (its
+event comes after the bump), never the other way round. A page's version is read before its
+content (in the query that checks the viewer), so content is never older than the version
+it is labelled with.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.apps import apps
+from django.db import connection, transaction
+
+from core.live import announced
+
+logger = logging.getLogger(__name__)
+
+
+def bump_on_commit(*, campaign_id: int, **_: Any) -> Callable[[], int | None]:
+    """Add one to ``campaign_id``'s live version once the current transaction commits (at
+    once outside one). A receiver of ``core.live.announced``.
+
+    Returns:
+        A function giving the version after the bump once it has run (None before, or if
+        it failed): ``core.live.announce`` puts it in the event (``liveVersion``).
+    """
+    bumped: dict[str, int] = {}
+
+    def bump() -> None:
+        try:
+            # One statement that also reads the new version back (RETURNING: PostgreSQL,
+            # and SQLite from 3.35), rather than an update and a read another change could
+            # slip between.
+            table = apps.get_model("campaigns", "Campaign")._meta.db_table
+            with connection.cursor() as cursor:
+                cursor.execute(_BUMP.format(table=table), [campaign_id])
+                row = cursor.fetchone()
+        except Exception:  # a committed change must not fail for its version
+            # Left as it was, the version would let a page that missed the change keep it
+            # until the campaign's next change: said loudly, the change itself is safe.
+            logger.exception("could not bump the live version of campaign %s", campaign_id)
+            return
+        if row is not None:
+            bumped["version"] = int(row[0])
+
+    transaction.on_commit(bump)
+    return lambda: bumped.get("version")
+
+
+_BUMP = "UPDATE {table} SET live_version = live_version + 1 WHERE id = %s RETURNING live_version"
+"""The bump, formatted with the campaign model's table (read from the app registry: this
+module is imported by ``campaigns.apps`` before the models are ready)."""
+
+
+def connect() -> None:
+    """Listen to ``core.live.announced`` (campaigns.apps)."""
+    announced.connect(bump_on_commit, dispatch_uid="campaigns.versions.bump_on_commit")
