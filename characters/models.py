@@ -93,7 +93,10 @@ class Character(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["name"]
+        # The id breaks ties: two characters of one name (a demo built twice, a player's
+        # copy) kept no order of their own, and PostgreSQL returned them in whatever order
+        # its last update left the rows, so the dashboard's cards swapped places.
+        ordering = ["name", "id"]
         constraints = [
             # Maelstrom rules.md, Willpower: current Willpower never exceeds permanent and
             # never falls below 0. Kept by the database too (as the old columns' check and

@@ -259,7 +259,7 @@ def requested_roll_create(request: AuthenticatedHttpRequest, campaign_id: int) -
     system = systems.for_campaign(campaign)
     # Imports awaiting the GM (or refused) and characters out of the story (Maelstrom's dead)
     # are asked nothing: not even as part of "everyone".
-    party = [c for c in campaign.characters.order_by("name")
+    party = [c for c in campaign.characters.order_by("name", "id")
              if c.in_play and not system.is_out_of_play(c)]
     people = [(c.pk, c.name) for c in party]
     who = RequestWhoForm(request.POST, characters=people)
@@ -309,7 +309,7 @@ def roll_list(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpRespon
         .visible_to(is_gm=membership.is_gm)
         .select_related("character", "rolled_by", "answers").prefetch_related("followups")
     )
-    characters = list(campaign.characters.order_by("name"))
+    characters = list(campaign.characters.order_by("name", "id"))
     selected = request.GET.get("character", "")
     if selected not in {str(c.pk) for c in characters}:
         selected = ""  # an unknown or malformed filter shows everyone's rolls

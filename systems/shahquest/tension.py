@@ -236,6 +236,6 @@ def dashboard_context(campaign: Campaign) -> dict[str, Any]:
         "tension_sizes": sorted(set(pool.dice), reverse=True),
         "tension_dice": STEP_DICE,
         "tension_danger": danger,
-        "tension_characters": campaign.characters.order_by("name"),
+        "tension_characters": campaign.characters.order_by("name", "id"),
         "tension_warning": warning,
     }
