@@ -178,7 +178,10 @@ def render_regions(
             name, own_context = own[region]
             parts.append(get_template(name).render(dict(own_context), request))
         else:
-            parts.append(_region_template(region, templates).render(dict(context), request))
+            # live_redrawn: live elements drawn in an answer claim no version (the answer
+            # holds only some regions); each asks at what the page holds for its URL.
+            parts.append(_region_template(region, templates).render(
+                {**context, "live_redrawn": True}, request))
     response = HttpResponse("".join(parts))
     response["ETag"] = etag(page.version)
     response["Cache-Control"] = "no-store"

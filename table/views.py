@@ -154,15 +154,22 @@ def live_board(campaign: Campaign, is_gm: bool, party: list[Character]) -> LiveP
         for c in party:
             hears += [(f"trackChanged-{c.pk}", (f"card-{c.pk}", *panel)),
                       (f"xpChanged-{c.pk}", (f"card-{c.pk}",))]
-        board = ("party", "ask-for-roll", *panel, "live-regions")
+        board = ("party", "ask-for-roll", *panel)
         hears += [("partyChanged", board), ("campaignChanged", board)]
     hears += [("partyChanged", ("campaign-characters", "campaign-rolls")),
               ("rollMade", ("campaign-rolls",))]
+    if is_gm:
+        # Last: swapping the page's live elements detaches the element whose request is
+        # being answered, and htmx then finds no target for the ids after it.
+        # Only when the party changes (new cards need new elements): a redraw replaces the
+        # elements whose requests may be in flight, and htmx drops their answers.
+        hears += [("partyChanged", ("live-regions",))]
     regions = by_event(hears)
     # After a reconnection the party (which holds the cards) is asked for once, not each
-    # card again inside it.
-    sync = tuple(dict.fromkeys(i for region in regions for i in region.ids
-                               if not i.startswith("card-")))
+    # card again inside it; the live elements last, as above.
+    sync = tuple(sorted(dict.fromkeys(i for region in regions for i in region.ids
+                                      if not i.startswith("card-")),
+                        key=lambda i: i == "live-regions"))
     return LivePage(url=url, regions=regions, sync=sync, version=campaign.live_version)
 
 
