@@ -22,6 +22,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -107,13 +108,10 @@ class Servers:
         return [sys.executable, "manage.py", "shell", "-v", "0", "-c", code]
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
-    """Two daphne processes (A and B) on one SQLite file and one Redis database; both are
-    killed when the module's tests are done, whatever happened."""
-    require_redis()
-    tmp = tmp_path_factory.mktemp("live-processes")
-    env = {
+def server_env(tmp: Path) -> dict[str, str]:
+    """The environment of a test server process: a SQLite file in ``tmp`` (shared by every
+    process of the module) and the Redis channel layer, as production shares events."""
+    return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "sheetkeeper.settings",
         "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
@@ -122,6 +120,15 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
         "ALLOWED_HOSTS": "127.0.0.1",
         "PYTHONPATH": str(BASE_DIR),
     }
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
+    """Two daphne processes (A and B) on one SQLite file and one Redis database; both are
+    killed when the module's tests are done, whatever happened."""
+    require_redis()
+    tmp = tmp_path_factory.mktemp("live-processes")
+    env = server_env(tmp)
     processes: list[subprocess.Popen[bytes]] = []
     try:
         manage(env, "migrate", "--noinput", "-v", "0")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -45,10 +44,10 @@ from benchmarks.serving import (
 )
 from campaigns.live import _stream
 from tests.campaigns.test_live_processes import (
-    REDIS_URL,
     SETUP_SCRIPT,
     EventStream,
     require_redis,
+    server_env,
 )
 
 STOP_SIGNALS = core.stopping.STOP_SIGNALS
@@ -202,15 +201,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     player logged in; the servers use the Redis channel layer, as production does."""
     require_redis()
     tmp = tmp_path_factory.mktemp("live-shutdown")
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "sheetkeeper.settings",
-        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
-        "REDIS_URL": REDIS_URL,
-        "DEBUG": "true",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "PYTHONPATH": str(BASE_DIR),
-    }
+    env = server_env(tmp)
     try:
         manage(env, "migrate", "--noinput", "-v", "0")
         ids = json.loads(manage(env, "shell", "-v", "0", "-c", SETUP_SCRIPT).splitlines()[-1])
