@@ -22,7 +22,8 @@ Method (docs/performance.md, "Serving under load"):
    POST answered with a constant.
 3. **Logged in for real**: the player and the GM each POST /login/ once; wrk sends their
    session and CSRF cookies (``-H 'Cookie: ...'``), the roll POST also ``X-CSRFToken`` and
-   ``HX-Request: true`` as the sheet's htmx does, and the roll dialog's form body.
+   ``HX-Request: true``, ``HX-Trigger: roll-form`` and the sheet's ``HX-Current-URL`` as
+   the sheet's htmx does, and the roll dialog's form body.
 4. **Every request checked**: each one is made once by hand first and must answer 200 (the
    roll also its ``rollMade`` event, since a refused roll answers 200 with the reason), and
    wrk's Lua script counts every answer that is not 200, or a roll's without the event (a
@@ -378,8 +379,14 @@ def targets(ids: dict[str, Any], player: Login, gm: Login) -> list[Target]:
                f"/campaigns/{large['campaign']}/", as_gm),
         Target("constant", "bare POST answering a constant", "POST", "/bench/constant/", post,
                ROLL_BODY),
+        # As the sheet's htmx sends it: from the dialog (#roll-form) on the sheet, so the
+        # answer also brings the dialog's odds and the sheet's recent rolls
+        # (rolls.views._redraw_dialog) that the page used to ask for after each roll.
         Target("roll", "roll POST (htmx, from the sheet)", "POST",
-               f"/characters/{rolling['character']}/roll/", post, ROLL_BODY, event="rollMade"),
+               f"/characters/{rolling['character']}/roll/",
+               {**post, "HX-Trigger": "roll-form", "HX-Target": "roll-result",
+                "HX-Current-URL": f"http://127.0.0.1/characters/{rolling['character']}/"},
+               ROLL_BODY, event="rollMade"),
     ]
 
 

@@ -93,7 +93,6 @@ def main() -> None:
     traits = {"trait": _pool(sheet)}
     body = {"kind": "action", "difficulty": "6", "threshold": "0", "required_specialties": "",
             "damage_kind": "bashing", "armor": "0", **traits}
-    htmx = {"HTTP_HX_REQUEST": "true"}
 
     def get(client: Client, path: str) -> Callable[[], Any]:
         def call() -> Any:
@@ -103,13 +102,25 @@ def main() -> None:
         return call
 
     def roll() -> Any:
-        answer = owner.post(f"/characters/{sheet.pk}/roll/", body, secure=True, **htmx)
+        # From the dialog on the sheet, as htmx sends it: the answer brings the dialog's
+        # odds and the sheet's recent rolls too (a checkout from before ignores the headers).
+        answer = owner.post(f"/characters/{sheet.pk}/roll/", body, secure=True, headers={
+            "HX-Request": "true", "HX-Trigger": "roll-form",
+            "HX-Current-URL": f"https://testserver/characters/{sheet.pk}/"})
         assert answer.status_code == 200 and b"error" not in answer.content[:200], answer
+        return answer
+
+    odds = f"/characters/{sheet.pk}/roll/odds/?{urllib.parse.urlencode(body, doseq=True)}"
+
+    def dialog_odds() -> Any:
+        answer = owner.get(odds, secure=True, headers={"HX-Request": "true"})
+        assert answer.status_code == 200 and b"roll-odds" in answer.content, answer
         return answer
 
     cases: list[tuple[str, Callable[[], Any]]] = [
         ("Maelstrom sheet (owner)", get(owner, f"/characters/{sheet.pk}/")),
         ("roll POST (Maelstrom, htmx)", roll),
+        ("the roll dialog's odds (Maelstrom, htmx)", dialog_odds),
         ("Maelstrom dashboard (GM)", get(game_master, f"/campaigns/{maelstrom.pk}/")),
     ]
     # Each live region of the sheet and the dashboard as the page asks for it (issue 18),

@@ -34,7 +34,10 @@ Method:
    event asks every region whose trigger names it (``HX-Request: true``, the page's
    ``hx-headers``; one request in flight per region and one queued, htmx's ``queue last``).
    An htmx answer's ``HX-Trigger`` events fire the acting page's regions that listen for
-   them ``from:body`` (the roller's odds after ``rollMade``). A dropped stream reconnects as
+   them ``from:body``. As static/js/live.js: a live region that hears an event of a version
+   it already holds asks nothing, and while the page's own POST is in flight it waits for
+   that answer, whose ``Live-Drawn`` header may bring it to the event's version (the
+   roller's recent rolls, the GM's card: core.regions.drawn). A dropped stream reconnects as
    static/js/live.js does (a doubling, jittered delay from about a second) and then, after
    a random wait of up to live.js's ``SYNC_SPREAD_MS``, fires ``liveSync``: every region
    that hears it asks again (the page's one request for all its regions).
@@ -211,6 +214,10 @@ class LivePage:
         """Per region: True when a request is queued behind the one in flight."""
         self.form_choice: list[tuple[str, str]] | None = None
         self.tasks: set[asyncio.Task[object]] = set()
+        self.changing = 0
+        """The page's own POSTs in flight (live.js's ``changing``)."""
+        self.waiting: list[tuple[int, int]] = []
+        """(region number, event version): asks held back until the page's POST answers."""
 
     def spawn(self, work: Coroutine[Any, Any, object]) -> None:
         """Run ``work`` on its own, keeping a reference until it is done."""
@@ -289,7 +296,7 @@ class LivePage:
                             note = json.loads(event.data)
                             self.note_version(int(note["version"]), set(note["names"]))
                         elif event.event and event.event != "message":
-                            self.table.heard(self, event.event)
+                            self.table.heard(self, event.event, event_version(event.data))
                 if not self.closing:
                     run.dropped("stream ended")
             except asyncio.CancelledError:
@@ -337,12 +344,36 @@ class LivePage:
 
     # -- regions -----------------------------------------------------------------------------
 
-    def trigger(self, names: set[str], *, local: bool = False) -> None:
+    def trigger(self, names: set[str], *, local: bool = False, version: int = 0) -> None:
         """Ask every region that hears one of ``names`` (stream events, or with ``local``
-        the events an htmx answer triggered on this page)."""
+        the events an htmx answer triggered on this page). As static/js/live.js: a live
+        region that hears a stream event of a ``version`` waits while the page's own POST is
+        in flight, and asks nothing when it already holds that version."""
         for number, region in enumerate(self.page.regions):
-            if names & (region.local if local else region.sse):
-                self.spawn(self.refresh(number))
+            if not names & (region.local if local else region.sse):
+                continue
+            if version and region.version is not None and not region.sync:
+                if self.changing:
+                    self.waiting.append((number, version))
+                    continue
+                if version <= self.held_version(region):
+                    continue
+            self.spawn(self.refresh(number))
+
+    def note_drawn(self, header: str) -> None:
+        """live.js's ``noteDrawn``: a POST's answer that drew regions out of band
+        (``Live-Drawn: 42 recent-rolls``) brings each region all of whose ids it drew to
+        that version."""
+        words = header.split()
+        if len(words) < 2 or not words[0].isdecimal():
+            return
+        version, drawn = int(words[0]), set(words[1:])
+        for region in self.page.regions:
+            if region.version is None or region.sync:
+                continue
+            asks = urllib.parse.parse_qs(urllib.parse.urlsplit(region.url).query).get("live", [])
+            if asks and set(asks) <= drawn:
+                self.held[region.url] = max(self.held.get(region.url, 0), version)
 
     async def refresh(self, number: int) -> bool:
         """One region asks for its fragment; as htmx's ``queue last``: while one request is
@@ -415,7 +446,30 @@ class LivePage:
         headers = self.htmx_headers(form.element_id)
         if form.target.startswith("#"):
             headers["HX-Target"] = form.target[1:]
-        return await self.client.post(form.action, data=form_data(data), headers=headers)
+        self.changing += 1
+        answer: httpx.Response | None = None
+        try:
+            answer = await self.client.post(form.action, data=form_data(data), headers=headers)
+            return answer
+        finally:
+            self.changing -= 1
+            if answer is not None and 200 <= answer.status_code < 300:
+                self.note_drawn(answer.headers.get("Live-Drawn", ""))
+            if not self.changing:
+                waiting, self.waiting = self.waiting, []
+                for number, version in waiting:
+                    if version > self.held_version(self.page.regions[number]):
+                        self.spawn(self.refresh(number))
+
+
+def event_version(data: str) -> int:
+    """The campaign's live version an event's data carries (``{"version": 42, ...}``), 0 if
+    none (as static/js/live.js reads it)."""
+    try:
+        version = json.loads(data).get("version", 0)
+    except (ValueError, AttributeError):
+        return 0
+    return version if isinstance(version, int) else 0
 
 
 def form_data(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
@@ -460,14 +514,15 @@ class Table:
         self.asking -= 1
         self.activity = time.perf_counter()
 
-    def heard(self, page: LivePage, name: str) -> None:
-        """A page's stream said ``name``: note it for the action, and refresh."""
+    def heard(self, page: LivePage, name: str, version: int = 0) -> None:
+        """A page's stream said ``name`` (of the campaign's live ``version``, 0 if none):
+        note it for the action, and refresh."""
         self.activity = time.perf_counter()
         if self.action is not None:
             self.action.heard.setdefault(page.index, set()).add(name)
         elif self.run.measuring:
             self.run.error("event heard outside any action")
-        page.trigger({name})
+        page.trigger({name}, version=version)
 
     async def connect(self) -> None:
         """Load the five pages, open their streams, wait until each is subscribed."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 from django.apps import apps
@@ -31,6 +32,10 @@ from django.db import connection, transaction
 from core.live import announced
 
 logger = logging.getLogger(__name__)
+
+_bumped: ContextVar[dict[int, int]] = ContextVar("bumped")
+"""Campaign id -> the version the last bump made in this context (a request's thread or
+task): what :func:`bumped` reads."""
 
 
 def bump_on_commit(*, campaign_id: int, **_: Any) -> Callable[[], int | None]:
@@ -59,6 +64,7 @@ def bump_on_commit(*, campaign_id: int, **_: Any) -> Callable[[], int | None]:
             return
         if row is not None:
             bumped["version"] = int(row[0])
+            _bumped.set({**_bumped.get({}), campaign_id: int(row[0])})
 
     transaction.on_commit(bump)
     return lambda: bumped.get("version")
@@ -67,6 +73,21 @@ def bump_on_commit(*, campaign_id: int, **_: Any) -> Callable[[], int | None]:
 _BUMP = "UPDATE {table} SET live_version = live_version + 1 WHERE id = %s RETURNING live_version"
 """The bump, formatted with the campaign model's table (read from the app registry: this
 module is imported by ``campaigns.apps`` before the models are ready)."""
+
+
+def bumped(campaign_id: int, since: int) -> int | None:
+    """The version a change committed in this context (a view's own request) brought
+    ``campaign_id`` to, if it is later than ``since`` (the version the view read before the
+    change, with its viewer's check); None when nothing this request did bumped it.
+
+    A view that answers a change with fresh regions of its page labels them with it
+    (:func:`core.regions.drawn`): drawn after the commit and the bump, they show at least
+    what that version holds. A value left from an earlier request of the same thread (the
+    test client) is at most the current version, so it can only label regions as older than
+    they are: a page then asks once more than it needed to, never less.
+    """
+    version = _bumped.get({}).get(campaign_id)
+    return version if version is not None and version > since else None
 
 
 def connect() -> None:

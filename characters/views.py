@@ -15,14 +15,16 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import OuterRef, Prefetch, Subquery, prefetch_related_objects
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import get_template
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 import systems
 from campaigns.models import Membership
 from campaigns.permissions import get_membership
+from campaigns.versions import bumped
 from characters import services
 from characters.cards import party_card_context
 from characters.forms import AwardForm, CharacterEditForm, GmNotesForm, MoveForm, RetireForm
@@ -31,7 +33,7 @@ from characters.models import Character, XpEntry
 from characters.permissions import get_character, viewer_is_gm
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
-from core.regions import LivePage, asked_regions, by_event, render_regions, unchanged
+from core.regions import LivePage, asked_regions, by_event, drawn, render_regions, unchanged
 from rolls.models import Roll
 from rulesets.errors import RuleError
 
@@ -174,6 +176,18 @@ def character_create(request: AuthenticatedHttpRequest, campaign_id: int) -> Htt
                   {"campaign": campaign, "form": form, "system": system}, status=status)
 
 
+def recent_rolls_oob(request: HttpRequest, character: Character,
+                     system: systems.SheetSystem) -> str:
+    """The sheet's recent-rolls region (``recent-rolls``, :func:`live_sheet`) drawn out of
+    band (``hx-swap-oob``), for the answer to a roll made on the sheet itself: the roller's
+    page then need not ask for it when its own ``rollMade`` arrives
+    (:func:`core.regions.drawn`). One query, two when a roll shown has follow-ups."""
+    template = get_template(f"{system.template('sheet.html')}#recent-rolls")
+    return template.render({"character": character, "system": system, "oob": True,
+                            "recent_rolls": _recent_rolls(character, "result"),
+                            "roll_template": system.template("_roll.html")}, request)
+
+
 @login_required
 def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The sheet, as the campaign's system lays it out (``systems/<slug>/sheet.html``); with
@@ -201,6 +215,7 @@ def character_action(request: AuthenticatedHttpRequest, pk: int, action: str) ->
     made on the XP page), a plain POST a redirect with a message. A GM-only action gives
     players 404."""
     character = get_character(request.user, pk)
+    since = character.campaign.live_version
     system = systems.for_campaign(character.campaign)
     track = system.actions.get(action)
     if track is None or (track.gm_only and not viewer_is_gm(character)):
@@ -222,22 +237,28 @@ def character_action(request: AuthenticatedHttpRequest, pk: int, action: str) ->
     if track.on_xp_page:
         return _xp_answer(request, character, error=error, success=success)
     return _respond(request, character, system, track.partial,
-                    error=error, success=success)
+                    error=error, success=success, since=since)
 
 
 def _respond(
     request: AuthenticatedHttpRequest, character: Character, system: systems.SheetSystem,
-    partial: str, *, error: str = "", success: str = "",
+    partial: str, *, error: str = "", success: str = "", since: int | None = None,
 ) -> HttpResponse:
     """The sheet's partial for HTMX, or a redirect to the sheet with a message.
 
     A change made from the GM dashboard's card (``from=dashboard``) answers with that card,
-    or redirects back to the dashboard.
+    or redirects back to the dashboard. ``since``: the campaign's live version read before
+    the change; the card is then labelled with the version the change brought
+    (:func:`core.regions.drawn`), so the dashboard does not ask for the card again when the
+    change's own event arrives.
     """
     from_dashboard = request.POST.get("from") == "dashboard"
     if request.htmx and from_dashboard:
         card = {"card": party_card_context(character), "error": error, "success": success}
-        return render(request, "table/campaign_detail.html#party-card", card)
+        answer = render(request, "table/campaign_detail.html#party-card", card)
+        if since is None:
+            return answer
+        return drawn(answer, bumped(character.campaign_id, since), [f"card-{character.pk}"])
     if request.htmx:
         # The track's answer also refreshes the roll dialog's wound note (out of band).
         context = {"error": error, "success": success, "oob_wound_note": True,

@@ -27,6 +27,11 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
+DRAWN_HEADER = "Live-Drawn"
+"""The header of a change's answer that also redrew some of its page's live regions:
+``Live-Drawn: 42 recent-rolls card-12``, the campaign's live version and the ids
+(:func:`drawn`)."""
+
 LIVE_PARAMETER = "live"
 """The query parameter naming the regions asked for: ``?live=card-12&live=campaign-rolls``."""
 
@@ -130,6 +135,27 @@ def unchanged(request: HttpRequest, version: int) -> HttpResponse | None:
     response = HttpResponseNotModified()
     response["ETag"] = etag(version)
     response["Cache-Control"] = "no-store"
+    return response
+
+
+def drawn(response: HttpResponse, version: int | None, ids: Iterable[str]) -> HttpResponse:
+    """Label the answer to a change with the live regions it redraws out of band and the
+    campaign's live ``version`` they were drawn at (the version the change itself brought,
+    ``campaigns.versions.bumped``): ``Live-Drawn: 42 recent-rolls``.
+
+    The page that made the change hears its event on its stream too, usually before this
+    answer arrives (the event goes out at the commit, the answer after it is rendered).
+    static/js/live.js holds such an event's request back until the page's own change has
+    its answer, and then asks nothing for a region this header says is drawn at the
+    event's version or later: a roll no longer makes the roller's page ask for its recent
+    rolls, which its answer brings. Nothing is labelled when ``version`` is None (the change
+    bumped nothing, or its bump failed): the page then asks as before.
+
+    Returns the response, for chaining.
+    """
+    names = list(ids)
+    if version is not None and names:
+        response[DRAWN_HEADER] = " ".join([str(version), *names])
     return response
 
 

@@ -5,30 +5,37 @@ requests, and the roll logs: one set of views for every system, each asking the 
 from __future__ import annotations
 
 from operator import attrgetter
-from urllib.parse import urlencode
+from typing import Any
+from urllib.parse import urlencode, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, prefetch_related_objects
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
 import systems
 from campaigns.permissions import get_campaign_as_gm, get_membership
+from campaigns.versions import bumped
 from characters.models import Character
 from characters.permissions import get_character
+from characters.views import recent_rolls_oob
 from core import dice as server_dice
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
+from core.regions import drawn
 from rolls import services
 from rolls.forms import NpcRollForm, RequestWhoForm
 from rolls.models import Roll
 from rulesets.errors import RuleError
 
 RESULT = "rolls/roll_detail.html#roll-result"
+DIALOG = "roll-form"
+"""The roll dialog's form id on every system's sheet and roll page."""
 
 
 def _visible_roll(request: AuthenticatedHttpRequest, pk: int) -> Roll:
@@ -130,6 +137,7 @@ def roll_create(request: AuthenticatedHttpRequest, character_id: int) -> HttpRes
     for HTMX the result partial (plus a ``rollMade`` event), otherwise a redirect to the
     roll. A GET shows the roll dialog on its own page."""
     character = get_character(request.user, character_id)
+    since = character.campaign.live_version
     system = systems.for_campaign(character.campaign)
     page = _dialog_page(character, system)
     if request.method == "GET":
@@ -150,13 +158,61 @@ def roll_create(request: AuthenticatedHttpRequest, character_id: int) -> HttpRes
         except (RuleError, submissions.BadToken) as exc:
             error = str(exc)
         else:
-            return _answer_roll(request, done)
+            answer = _answer_roll(request, done)
+            if request.htmx and done.result is not None:
+                return _redraw_dialog(request, answer, done.result, character, system, since)
+            return answer
     else:
         error = systems.errors_text(form)
     if request.htmx:
         return render(request, RESULT, {"error": error})
     messages.error(request, error)
     return render(request, "rolls/roll_form.html", {**page, "roll_form": form}, status=400)
+
+
+def _odds(character: Character, system: systems.SheetSystem,
+          data: QueryDict) -> tuple[Any, dict[str, object]]:
+    """The roll dialog's form bound to ``data`` and the odds fragment's context
+    (rolls/_odds.html): the system's odds of the pool, or the reason there are none."""
+    form = system.roll_form(character, data)
+    context: dict[str, object] = {"character": character, "system": system}
+    if not form.is_valid():
+        context["odds_error"] = systems.errors_text(form)
+    else:
+        try:
+            context.update(system.odds(character, form.cleaned_data))
+        except RuleError as exc:
+            context["odds_error"] = str(exc)
+    return form, context
+
+
+def _redraw_dialog(request: AuthenticatedHttpRequest, answer: HttpResponse, roll: Roll,
+                   character: Character, system: systems.SheetSystem,
+                   since: int) -> HttpResponse:
+    """The answer to a roll, with what the roll changed around it drawn out of band: when
+    it was made with the roll dialog (``#roll-form``, htmx's ``HX-Trigger``), the dialog's
+    odds for the same choices (a roll may spend what the pool counts, such as willpower or
+    plot points; roll.js copies their headline into the phone's roll bar); when it was made
+    on the character's sheet (the dialog, or a GM's request answered), the sheet's recent
+    rolls, labelled with the version the roll brought (:func:`core.regions.drawn`). The
+    roller's page then asks for neither: before, each roll set off both requests as soon
+    as it was made. A request's answer draws no odds: its pool is the GM's, not the
+    dialog's choices."""
+    if roll.character is not None:
+        # As the roll left it: the roll changes the sheet alone (rolls.services.roll_create),
+        # and its locked copy holds it. The copy's other columns (the GM's notes) stay out.
+        character.sheet = roll.character.sheet
+    parts = [answer.content.decode(answer.charset)]
+    if request.htmx.trigger == DIALOG:
+        _, odds = _odds(character, system, request.POST)
+        parts.append(render_to_string("rolls/_odds.html", {**odds, "odds_oob": True}, request))
+    ids: list[str] = []
+    if request.htmx.current_url_abs_path is not None and urlsplit(
+            request.htmx.current_url_abs_path).path == character.get_absolute_url():
+        parts.append(recent_rolls_oob(request, character, system))
+        ids.append("recent-rolls")
+    answer.content = "".join(parts)
+    return drawn(answer, bumped(character.campaign_id, since), ids)
 
 
 @require_GET
@@ -170,15 +226,7 @@ def roll_odds(request: AuthenticatedHttpRequest, character_id: int) -> HttpRespo
     """
     character = get_character(request.user, character_id)
     system = systems.for_campaign(character.campaign)
-    form = system.roll_form(character, request.GET)
-    context: dict[str, object] = {"character": character, "system": system}
-    if not form.is_valid():
-        context["odds_error"] = systems.errors_text(form)
-    else:
-        try:
-            context.update(system.odds(character, form.cleaned_data))
-        except RuleError as exc:
-            context["odds_error"] = str(exc)
+    form, context = _odds(character, system, request.GET)
     if request.htmx:
         return render(request, "rolls/_odds.html", context)
     return render(request, "rolls/roll_form.html",
@@ -214,7 +262,10 @@ def roll_act(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpRes
     if error:
         return render(request, RESULT,
                       {**_result_context(roll, request, editable=True), "error": error})
-    return _show_roll(request, roll, editable=True)
+    # A follow-up may spend what the roll dialog's pool counts (willpower): on the sheet, the
+    # dialog asks for its odds again (a roll made from the dialog brings them itself:
+    # _redraw_dialog).
+    return trigger_client_event(_show_roll(request, roll, editable=True), "trackChanged")
 
 
 @require_POST

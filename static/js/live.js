@@ -17,6 +17,12 @@
 // count again. The extension keeps its listeners on the LiveSource, which moves them to each
 // new EventSource, and its own reconnection never runs: a LiveSource is never CLOSED until
 // it is closed for good.
+//
+// A page's own change: the answer to a POST may bring some of its page's regions and say so
+// (Live-Drawn: "<version> <id> <id>", core.regions.drawn). The change's event usually arrives
+// first, so while the page has a POST in flight a region that hears an event waits for that
+// answer; a region drawn at the event's version or later (every event carries its version)
+// asks nothing at all.
 (function () {
   "use strict";
 
@@ -183,6 +189,84 @@
       if (!hears && heldVersion(elt, url) === version - 1) { held[url] = version; }
     });
   }
+
+  // The ids a region element's URL asks for (?live=a&live=b).
+  function liveIds(url) {
+    var query = url.split("?")[1] || "";
+    return query.split("&").filter(function (pair) { return pair.indexOf("live=") === 0; })
+      .map(function (pair) { return decodeURIComponent(pair.slice(5).replace(/\+/g, " ")); });
+  }
+
+  // A change's own answer may redraw regions of its page out of band; it says which, and at
+  // what version (the Live-Drawn header, core.regions.drawn: "42 recent-rolls card-12").
+  // A region all of whose ids it drew holds that version from now on.
+  function noteDrawn(header) {
+    var words = (header || "").trim().split(/\s+/);
+    var version = parseInt(words[0], 10);
+    if (!(version > 0) || words.length < 2) { return; }
+    var ids = words.slice(1);
+    regionElements().forEach(function (elt) {
+      var url = liveUrl(elt);
+      var asks = liveIds(url);
+      if (asks.length && asks.every(function (id) { return ids.indexOf(id) >= 0; })) {
+        held[url] = Math.max(held[url] || 0, version);
+      }
+    });
+  }
+
+  // The page's own changes in flight (a POST of its forms). A change's event usually comes
+  // down the stream before the change's answer (it goes out at the commit, the answer after
+  // it is rendered): a region that hears an event meanwhile waits for the answer, which may
+  // bring it (noteDrawn), and then asks only if it still needs to.
+  var changing = [];
+  var waiting = [];
+
+  function eventVersion(triggering) {
+    var message = triggering && triggering.detail;
+    if (!message || typeof message.data !== "string") { return 0; }
+    try { return JSON.parse(message.data).version || 0; } catch (e) { return 0; }
+  }
+
+  function askUnlessHeld(elt, version, issue) {
+    if (document.body.contains(elt) && version > heldVersion(elt, liveUrl(elt))) { issue(true); }
+  }
+
+  document.body.addEventListener("htmx:confirm", function (event) {
+    var elt = event.detail.elt;
+    var url = liveUrl(elt);
+    if (!url || elt.hasAttribute("data-live-sync")) { return; }
+    var version = eventVersion(event.detail.triggeringEvent);
+    if (!version) { return; } // not a stream's event (or one without a version): ask
+    if (changing.length) {
+      event.preventDefault();
+      waiting.push([elt, version, event.detail.issueRequest]);
+    } else if (version <= heldVersion(elt, url)) {
+      event.preventDefault(); // drawn at that version or later already: nothing to ask
+    }
+  });
+
+  // Followed on the request itself ("loadend": after htmx has swapped its answer, or after
+  // it failed), not through htmx's events on the element: a change's answer often replaces
+  // the form that sent it (a party card), and events on an element no longer in the page
+  // never reach the body.
+  function changed(xhr) {
+    var at = changing.indexOf(xhr);
+    if (at < 0) { return; }
+    changing.splice(at, 1);
+    if (xhr.status >= 200 && xhr.status < 300) { noteDrawn(xhr.getResponseHeader("Live-Drawn")); }
+    if (changing.length) { return; }
+    var now = waiting;
+    waiting = [];
+    now.forEach(function (entry) { askUnlessHeld(entry[0], entry[1], entry[2]); });
+  }
+
+  document.body.addEventListener("htmx:beforeSend", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && event.detail.requestConfig && event.detail.requestConfig.verb !== "get") {
+      changing.push(xhr);
+      xhr.addEventListener("loadend", function () { changed(xhr); });
+    }
+  });
 
   document.body.addEventListener("htmx:configRequest", function (event) {
     var elt = event.detail.elt;

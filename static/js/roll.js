@@ -6,9 +6,19 @@
 // (nothing picked yet, or a pool the rules refuse, whose reason the odds box shows) leaves it
 // empty; the bar then says its prompt again, which the sheet gives in data-prompt ("Tick
 // traits, then"), so that it always says what the form needs next. The bar is in the page
-// from the start, with its prompt: without this script it keeps saying it.
+// from the start, with its prompt: without this script it keeps saying it. The answer to a
+// roll brings the dialog's odds out of band (rolls.views._redraw_dialog), their headline in
+// the odds' data-headline: it goes into the bar the same way.
 (function () {
   "use strict";
+
+  function copyHeadline() {
+    var odds = document.querySelector("#roll-odds[data-headline]");
+    if (!odds) { return; }
+    var bar = document.getElementById("roll-bar-odds");
+    if (bar) { bar.textContent = odds.getAttribute("data-headline"); }
+    odds.removeAttribute("data-headline");
+  }
 
   function sayPrompts() {
     var spots = document.querySelectorAll(".roll-bar [data-prompt]");
@@ -20,5 +30,5 @@
   }
 
   // After every swap, the out-of-band ones included (they happen within the same swap).
-  document.addEventListener("htmx:afterSwap", sayPrompts);
+  document.addEventListener("htmx:afterSwap", function () { copyHeadline(); sayPrompts(); });
 })();

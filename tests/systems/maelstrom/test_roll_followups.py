@@ -348,7 +348,10 @@ def test_an_htmx_experience_die_answers_with_the_result_partial_and_a_roll_made_
     content = response.content.decode()
     assert "<html" not in content
     assert 'class="roll-result"' in content
-    assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": one_success.pk}}
+    # trackChanged: the sheet's roll dialog asks for its odds again (a follow-up may spend
+    # what its pool counts).
+    assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": one_success.pk},
+                                                  "trackChanged": {}}
 
 
 def test_a_plain_experience_die_redirects_to_the_roll_which_shows_it(
@@ -397,7 +400,9 @@ def test_spending_willpower_after_a_willpower_roll_succeeds_with_the_dots_left(
     assert followup.summary == "2 successes (willpower spent)"
     assert current_willpower(rider) == 2
     assert "Now: 2 successes (willpower spent)" in text_of(response)
-    assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": roll.pk}}
+    # The willpower spent changes the dialog's pool: it asks for its odds again.
+    assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": roll.pk},
+                                                  "trackChanged": {}}
 
 
 def test_a_plain_willpower_spend_redirects_to_the_roll_which_shows_it(

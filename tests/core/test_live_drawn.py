@@ -1,0 +1,221 @@
+"""A change's own answer redraws regions of its page and says so (issue 18,
+core.regions.drawn): the page that made the change then asks for nothing its answer brought
+when the change's event arrives on its stream (static/js/live.js holds the event's request
+back until the answer is in, then asks only for what it still lacks).
+
+What the answers bring must be exactly what the page would have asked for: the roll's answer
+holds the sheet's recent rolls as ``?live=recent-rolls`` draws them and the dialog's odds as
+the odds request draws them for the same choices; the GM's mark on a party card answers with
+the card the dashboard's region would draw. Each is labelled with the version the change
+brought, never a later one.
+
+Transactional tests: the version is bumped when the change's transaction really commits,
+inside the request, as in production (a test wrapped in a transaction would run no
+on-commit work until the test ends)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.test.html import Element, parse_html
+from django.urls import reverse
+
+import systems
+from campaigns.models import Campaign
+from characters.models import Character
+from core import submissions
+from core.regions import DRAWN_HEADER
+from rolls.models import Roll
+from tests.core.test_live_regions import element, find
+from tests.core.test_no_stale_page import _walk as walk
+from tests.core.test_no_stale_page import forms_in, submit
+from tests.system_fixtures import demo_campaign, fixtures_for, selectable_systems
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SYSTEMS = selectable_systems()
+
+
+@pytest.fixture(params=SYSTEMS)
+def table(request: pytest.FixtureRequest, alice: Any, bob: Any) -> tuple[Campaign, Character]:
+    campaign = demo_campaign(request.param, name="Drawn", gm=alice, players=[bob],
+                             rng=random.Random(18))
+    return campaign, campaign.characters.get(owner=bob)
+
+
+def version(campaign: Campaign) -> int:
+    return Campaign.objects.get(pk=campaign.pk).live_version
+
+
+def roll_data(character: Character) -> dict[str, Any]:
+    return {**fixtures_for(character.campaign.ruleset).roll_pool,
+            submissions.FIELD: submissions.new_token()}
+
+
+def roll_from(client: Client, character: Character, page: str,
+              data: dict[str, Any], trigger: str = "roll-form") -> Any:
+    """The roll dialog's POST as htmx sends it from ``page`` (its ``HX-Current-URL``);
+    ``trigger``: the form's id (``HX-Trigger``), "" for a form without one."""
+    answer = client.post(reverse("rolls:roll-create", args=[character.pk]), data,
+                         headers={"HX-Request": "true", "HX-Target": "roll-result",
+                                  "HX-Trigger": trigger,
+                                  "HX-Current-URL": f"http://testserver{page}"})
+    assert answer.status_code == 200, answer.content.decode()[:2000]
+    return answer
+
+
+def out_of_band(html: str, element_id: str) -> Element:
+    """The element ``element_id`` of an answer, drawn out of band."""
+    [found] = find(parse_html(html), element_id)
+    assert dict(found.attributes).get("hx-swap-oob") == "true", found
+    return found
+
+
+def without(node: Element, *names: str) -> Element:
+    """``node`` without the attributes ``names`` (what htmx takes off before it swaps)."""
+    node.attributes = [(k, v) for k, v in node.attributes if k not in names]
+    return node
+
+
+def test_a_roll_from_the_sheet_brings_its_recent_rolls_and_odds_and_says_at_what_version(
+        table: tuple[Campaign, Character], bob: Any,
+        client_for: Callable[..., Client]) -> None:
+    campaign, character = table
+    player = client_for(bob)
+    sheet = character.get_absolute_url()
+    before = version(campaign)
+    data = roll_data(character)
+    answer = roll_from(player, character, sheet, data)
+    roll = Roll.objects.filter(character=character).latest("pk")
+    after = version(campaign)
+    assert after > before
+    assert answer[DRAWN_HEADER] == f"{after} recent-rolls"
+    html = answer.content.decode()
+
+    # The recent rolls hold the roll just made, as the sheet's own region draws them.
+    drawn = without(out_of_band(html, "recent-rolls"), "hx-swap-oob")
+    assert roll.get_absolute_url() in str(drawn)
+    region = player.get(f"{sheet}?live=recent-rolls", headers={"HX-Request": "true"})
+    [asked] = find(parse_html(region.content.decode()), "recent-rolls")
+    assert drawn == asked
+
+    # The odds are the dialog's for the same choices, as the odds request draws them, with
+    # their headline for the phone's roll bar.
+    odds = out_of_band(html, "roll-odds")
+    headline = dict(odds.attributes)["data-headline"]
+    choices = {k: v for k, v in data.items()
+               if k not in (submissions.FIELD, "csrfmiddlewaretoken")}
+    asked_odds = player.get(reverse("rolls:roll-odds", args=[character.pk]), choices,
+                            headers={"HX-Request": "true"}).content.decode()
+    [expected] = find(parse_html(asked_odds), "roll-odds")
+    assert without(odds, "hx-swap-oob", "data-headline") == expected
+    bar = re.search(r'<span id="roll-bar-odds">(.*?)</span>', asked_odds)
+    assert bar is not None and headline == bar[1]
+
+
+def test_a_roll_elsewhere_labels_nothing_and_a_repeated_one_draws_nothing(
+        table: tuple[Campaign, Character], bob: Any,
+        client_for: Callable[..., Client]) -> None:
+    """From the roll page (no recent rolls there) the answer brings the odds alone and
+    labels no region; the same form sent twice (a double click) rolls once, and its second
+    answer draws nothing out of band: nothing changed."""
+    _, character = table
+    player = client_for(bob)
+    page = reverse("rolls:roll-create", args=[character.pk])
+    data = roll_data(character)
+    rolls = Roll.objects.filter(character=character).count()
+    first = roll_from(player, character, page, data)
+    assert DRAWN_HEADER not in first
+    assert not find(parse_html(first.content.decode()), "recent-rolls")
+    out_of_band(first.content.decode(), "roll-odds")
+    again = roll_from(player, character, character.get_absolute_url(), data)
+    assert Roll.objects.filter(character=character).count() == rolls + 1
+    assert DRAWN_HEADER not in again
+    assert not find(parse_html(again.content.decode()), "roll-odds")
+
+
+def test_a_gms_request_answered_on_the_sheet_brings_the_recent_rolls_not_the_odds(
+        table: tuple[Campaign, Character], alice: Any, bob: Any,
+        client_for: Callable[..., Client]) -> None:
+    """The request's "Roll it" rolls the GM's pool, not the dialog's choices: the dialog's
+    odds stay as the player left them."""
+    campaign, character = table
+    if systems.for_campaign(campaign).request_form(campaign) is None:
+        pytest.skip(f"{campaign.ruleset_name} has no roll requests")
+    ask = client_for(alice).post(
+        reverse("rolls:requested-roll-create", args=[campaign.pk]),
+        {**fixtures_for(campaign.ruleset).request, "character": str(character.pk),
+         "note": "Climb"}, headers={"HX-Request": "true"})
+    assert ask.status_code == 200
+    player = client_for(bob)
+    [form] = forms_in(player.get(character.get_absolute_url()).content.decode(),
+                      "roll-requests")
+    _, data = submit(form)
+    answer = roll_from(player, character, character.get_absolute_url(), data, trigger="")
+    assert character.requested_rolls.get().answer is not None
+    assert answer[DRAWN_HEADER] == f"{version(campaign)} recent-rolls"
+    out_of_band(answer.content.decode(), "recent-rolls")
+    assert not find(parse_html(answer.content.decode()), "roll-odds")
+
+
+def test_a_refused_roll_labels_nothing(table: tuple[Campaign, Character], bob: Any,
+                                       client_for: Callable[..., Client]) -> None:
+    _, character = table
+    player = client_for(bob)
+    rolls = Roll.objects.filter(character=character).count()
+    answer = roll_from(player, character, character.get_absolute_url(),
+                       {**roll_data(character), submissions.FIELD: "not a token"})
+    assert Roll.objects.filter(character=character).count() == rolls
+    assert DRAWN_HEADER not in answer
+    assert 'role="alert"' in answer.content.decode()
+
+
+def test_the_gms_mark_on_a_card_answers_with_the_card_at_its_version(
+        table: tuple[Campaign, Character], alice: Any,
+        client_for: Callable[..., Client]) -> None:
+    campaign, character = table
+    gm = client_for(alice)
+    card = f"card-{character.pk}"
+    dashboard = campaign.get_absolute_url()
+    form = next(f for f in forms_in(gm.get(dashboard).content.decode(), card)
+                if "disabled" not in str(f))
+    url, data = submit(form)
+    before = version(campaign)
+    answer = gm.post(url, data, headers={"HX-Request": "true", "HX-Target": card})
+    assert answer.status_code == 200
+    after = version(campaign)
+    assert after > before, "the card's first control changed nothing"
+    assert answer[DRAWN_HEADER] == f"{after} {card}"
+    region = gm.get(f"{dashboard}?live={card}", headers={"HX-Request": "true"})
+    # The card as the region draws it, but for the fresh tokens and the line that says
+    # what was done (the answer's alone).
+    drawn = element(answer.content.decode(), card)
+    said = [node for node in walk(drawn) if dict(node.attributes).get("role") == "status"]
+    assert len(said) == 1 and said[0].children
+    for node in walk(drawn):
+        node.children = [c for c in node.children if c is not said[0]]
+    assert drawn == element(region.content.decode(), card)
+
+
+def test_a_refused_mark_on_a_card_labels_nothing(
+        table: tuple[Campaign, Character], alice: Any,
+        client_for: Callable[..., Client]) -> None:
+    campaign, character = table
+    gm = client_for(alice)
+    card = f"card-{character.pk}"
+    form = next(f for f in forms_in(gm.get(campaign.get_absolute_url()).content.decode(), card)
+                if "disabled" not in str(f))
+    url, data = submit(form)
+    # A value no track takes: the form refuses it, nothing changes.
+    broken = {k: ["not a number"] if k not in ("from", "csrfmiddlewaretoken") else v
+              for k, v in data.items()}
+    before = version(campaign)
+    answer = gm.post(url, broken, headers={"HX-Request": "true", "HX-Target": card})
+    assert answer.status_code == 200
+    assert version(campaign) == before
+    assert DRAWN_HEADER not in answer

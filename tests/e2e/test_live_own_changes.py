@@ -1,0 +1,111 @@
+"""A page does not ask again for what its own change's answer brought (issue 18,
+core.regions.drawn, static/js/live.js): the roller's sheet shows the roll in its recent rolls
+and the dialog's fresh odds from the roll's own answer, and asks for neither when the roll's
+event arrives on its stream; the GM's dashboard takes the card from the mark's answer. Every
+other open page still asks: a second tab of the same sheet shows the roll, the player's sheet
+the GM's mark."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from characters.models import Character
+from rolls.models import Roll
+from tests.e2e.test_maelstrom_at_the_table import log_in, table  # noqa: F401 (fixture)
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+HEARD = """
+window.heard = [];
+document.addEventListener("htmx:sseMessage", (event) => {
+  window.heard.push(event.detail.type);
+}, true);
+"""
+"""An init script: the stream's events the page's live elements heard, by name."""
+
+
+def asks(page: Page) -> list[str]:
+    """Every URL the page asks from now on (its requests, as they are sent)."""
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    return asked
+
+
+def heard(page: Page, name: str, within: float = 10) -> None:
+    """Wait until the page's live elements have heard ``name``, then a moment more, in
+    which a request it set off would have been sent."""
+    deadline = time.monotonic() + within
+    while name not in page.evaluate("window.heard"):
+        assert time.monotonic() < deadline, f"{name} never arrived"
+        time.sleep(0.02)
+    page.wait_for_timeout(500)
+
+
+def test_the_roller_takes_the_roll_from_its_answer_and_another_tab_asks(
+        new_page, table) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    vex: Character = table["character"]
+    roller, other = new_page(), new_page()
+    for page in (roller, other):
+        page.add_init_script(HEARD)
+        log_in(page, "pax")
+        page.goto(vex.get_absolute_url())
+    roller.check("input[name=trait][value=Precision]")
+    roller.check("input[name=trait][value=Driving]")
+    expect(roller.locator("#roll-odds")).to_contain_text("Precision + Driving: 7 dice")
+    expect(roller.locator("#roll-bar-odds")).to_contain_text("Success")
+    headline = roller.locator("#roll-bar-odds").text_content()
+    expect(roller.locator("#recent-rolls")).to_contain_text("No rolls yet")
+    by_roller, by_other = asks(roller), asks(other)
+
+    roller.locator("#roll-form .actions button").first.click()
+    expect(roller.locator("#roll-result")).to_contain_text(re.compile(r"success|failure|botch",
+                                                                      re.I))
+    roll = Roll.objects.get(character=vex)
+    link = f"#recent-rolls a[href='{roll.get_absolute_url()}']"
+    expect(roller.locator(link)).to_have_count(1)
+    heard(roller, f"rollMade-{vex.pk}")
+    # The roll's own answer brought the recent rolls and the odds: nothing more was asked.
+    assert [url for url in by_roller if "/roll/" not in url] == [], by_roller
+    assert len(by_roller) == 1, by_roller  # the roll's POST alone
+    expect(roller.locator("#roll-odds")).to_contain_text("Precision + Driving: 7 dice")
+    expect(roller.locator("#roll-bar-odds")).to_have_text(headline or "")
+    expect(roller.locator("#roll-odds")).not_to_have_attribute("data-headline", re.compile(""))
+
+    # The same sheet in another tab made no change: it asks, and shows the roll.
+    expect(other.locator(link)).to_have_count(1)
+    assert any("live=recent-rolls" in url for url in by_other), by_other
+
+
+def test_the_gms_mark_on_a_card_is_not_asked_again(new_page, table) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    vex: Character = table["character"]
+    gm, player = new_page(), new_page()
+    for page in (gm, player):
+        page.add_init_script(HEARD)
+    log_in(gm, "gwen")
+    log_in(player, "pax")
+    gm.goto(vex.campaign.get_absolute_url())
+    player.goto(vex.get_absolute_url())
+    card = gm.locator(f"#card-{vex.pk}")
+    expect(card).to_contain_text("Healthy")
+    by_gm, by_player = asks(gm), asks(player)
+
+    gm.select_option(f"#card-{vex.pk}-kind", "lethal")
+    gm.fill(f"#card-{vex.pk}-levels", "2")
+    gm.click(f"#card-{vex.pk}-damage")
+    expect(card).to_contain_text("Scratched · wound penalty −1 die")
+    heard(gm, f"trackChanged-{vex.pk}")
+    assert not [url for url in by_gm if "live=" in url], by_gm
+    # The player's sheet did not make the change: it asks for its tracks and shows them.
+    expect(player.locator("#wound-penalty-note")).to_contain_text("−1 die (Scratched)")
+    assert any("live=health-track" in url for url in by_player), by_player
+
+    # The mark's answer replaced the form that sent it: the dashboard still follows the
+    # table (nothing waits for an answer it already had).
+    player.check("input[name=trait][value=Precision]")
+    player.locator("#roll-form .actions button").first.click()
+    expect(gm.locator("#campaign-rolls")).to_contain_text("Vex")
+    assert any("live=campaign-rolls" in url for url in by_gm), by_gm
