@@ -61,7 +61,13 @@ Method:
    ``QUIET_SECONDS``. Every answer that is not 2xx/3xx, every transport error, every stream
    that drops or answers other than 200, a roll refused (no ``rollMade``), an action that
    is not over within ``ACTION_TIMEOUT`` seconds, an event one page of the table heard and
-   another did not, and an event heard outside any action count as errors.
+   another did not, and an event heard outside any action count as errors. A roll that a
+   rule refuses (200, the rule named in the result, no ``rollMade``: a Shahquest character
+   the GM's random stress marks have stressed out cannot act) is the rules at work, not a
+   failure: it is counted apart, not measured, and the player sits out from then on (as
+   does one whose character no pool can be rolled for when the table connects). So is a
+   GM's mark the rules refuse (the card names the rule; nothing changed, nothing is
+   announced).
 6. **Ramp**: the tables of each step of ``--tables`` are connected (pages loaded, streams
    open: the steps add tables, the earlier ones stay), then the players and GMs act for
    ``--duration`` seconds, measured; the ramp stops after the first step whose p95 is above
@@ -158,6 +164,16 @@ SYNC_SPREAD_S = _live_js_ms("SYNC_SPREAD_MS")
 """static/js/live.js: the most a page waits, at random, before catching up after a
 reconnection."""
 ROLL_EVENT = "rollMade"
+RULES_REFUSED = "refused by the rules"
+"""What a roll's check says of an answer that refuses the roll by a rule, not by a failure:
+200, no ``rollMade``, the rule's reason in the result's alert (a Shahquest character stressed
+out by the GM's random stress marks "can't take any actions until recovered")."""
+
+
+def refused_by_rule(answer: httpx.Response) -> bool:
+    """A roll's answer that names the rule refusing it (the result partial's alert)."""
+    return (answer.status_code == 200 and 'role="alert"' in answer.text
+            and ROLL_EVENT not in hx_trigger_names(answer.headers.get("HX-Trigger")))
 SUBMISSION = "submission"
 CSRF_FIELD = "csrfmiddlewaretoken"
 
@@ -565,6 +581,9 @@ class Table:
                     run.error(f"{kind} POST {answer.status_code}")
                     return
                 problem = check(answer) if check else ""
+                if problem == RULES_REFUSED:
+                    run.ruled_out += 1
+                    return
                 if problem:
                     run.error(problem)
                     return
@@ -622,6 +641,11 @@ class Table:
             if token is not None and player.form_choice is not None:
                 player.form_choice = [(name, token if name == SUBMISSION else value)
                                       for name, value in player.form_choice]
+            if refused_by_rule(answer):
+                # The rules keep this character out of action (the GM's random marks may
+                # stress one out): its player stops rolling, as a player at the table would.
+                player.form_choice = None
+                return RULES_REFUSED
             if ROLL_EVENT not in hx_trigger_names(answer.headers.get("HX-Trigger")):
                 return "roll refused (answered without rollMade)"
             if token is None:
@@ -646,7 +670,12 @@ class Table:
             form, button = self.rng.choice(buttons)
             return form, form.values(button=button)
 
-        await self.act("track", self.gm, make)
+        def check(answer: httpx.Response) -> str:
+            # A mark the rules refuse (healing what is not hurt): the card names the rule,
+            # nothing changed and nothing is announced. Counted apart, not measured.
+            return RULES_REFUSED if 'role="alert"' in answer.text else ""
+
+        await self.act("track", self.gm, make, check)
 
     async def award(self) -> None:
         """The GM opens the session page and gives everyone 1 XP."""
@@ -682,6 +711,11 @@ class Run:
         self.unchanged = 0
         """Region answers 304: nothing changed since the page's version (core/regions.py)."""
         self.refused = 0
+        self.ruled_out = 0
+        """Rolls and marks refused by a rule during the step (:data:`RULES_REFUSED`): not
+        measured."""
+        self.sitting_out = 0
+        """Players whose character no roll of theirs could be made for when connected."""
         self.measuring = False
         self.server_down = False
         self.dialogs: Counter[tuple[str, str]] = Counter()
@@ -713,6 +747,7 @@ class Run:
         self.refreshes = 0
         self.unchanged = 0
         self.refused = 0
+        self.ruled_out = 0
 
 
 async def choose_roll(player: LivePage, rng: random.Random) -> None:
@@ -727,6 +762,7 @@ async def choose_roll(player: LivePage, rng: random.Random) -> None:
         functools.partial(form.choices, None, boxes=2),
         *(functools.partial(form.choices, rng, boxes=2) for _ in range(3))]
     refusals = []
+    ruled: list[bool] = []
     for number, make in enumerate(tries):
         data = make()  # with the submission token of the last answer
         answer = await player.post(form, data)
@@ -741,7 +777,13 @@ async def choose_roll(player: LivePage, rng: random.Random) -> None:
             player.table.run.dialogs[(system, "as drawn" if number == 0 else "with choices")] += 1
             return
         refusals.append(f"{answer.status_code} {answer.text[:200]!r}")
-    raise BenchError(f"no roll from {player.url} was accepted: {refusals}")
+        ruled.append(refused_by_rule(answer))
+    if not all(ruled):
+        raise BenchError(f"no roll from {player.url} was accepted: {refusals}")
+    # A rule refused every pool: the character cannot act (stressed out by an earlier
+    # step's marks). Its player sits out, as at the table; the report counts them.
+    player.form_choice = None
+    player.table.run.sitting_out += 1
 
 
 def _with_token(form: Form, token: str) -> Form:
@@ -974,7 +1016,9 @@ async def ramp(args: argparse.Namespace, seats: list[dict[str, Any]], port: int,
         step = Step(count, seconds, run.latencies, run.refreshes, run.errors, cpu)
         steps.append(step)
         print(f"  {count} tables: {len(step.all)} actions, p95 {step.percentile(0.95):.0f} ms,"
-              f" {sum(step.errors.values())} errors", file=sys.stderr)
+              f" {sum(step.errors.values())} errors; refused by a rule (not measured): "
+              f"{run.ruled_out}; players sitting out (a character out of action): "
+              f"{run.sitting_out}", file=sys.stderr)
         if not step.holds:
             break
     return steps
