@@ -175,16 +175,24 @@ def test_a_refused_roll_labels_nothing(table: tuple[Campaign, Character], bob: A
     assert 'role="alert"' in answer.content.decode()
 
 
+def first_control(gm: Client, campaign: Campaign,
+                  character: Character) -> tuple[str, str, dict[str, list[str]]]:
+    """The GM's party card of ``character`` on the dashboard, and what its first enabled
+    form sends: ``(card id, URL, data)``."""
+    card = f"card-{character.pk}"
+    form = next(f for f in forms_in(gm.get(campaign.get_absolute_url()).content.decode(), card)
+                if "disabled" not in str(f))
+    url, data = submit(form)
+    return card, url, data
+
+
 def test_the_gms_mark_on_a_card_answers_with_the_card_at_its_version(
         table: tuple[Campaign, Character], alice: Any,
         client_for: Callable[..., Client]) -> None:
     campaign, character = table
     gm = client_for(alice)
-    card = f"card-{character.pk}"
+    card, url, data = first_control(gm, campaign, character)
     dashboard = campaign.get_absolute_url()
-    form = next(f for f in forms_in(gm.get(dashboard).content.decode(), card)
-                if "disabled" not in str(f))
-    url, data = submit(form)
     before = version(campaign)
     answer = gm.post(url, data, headers={"HX-Request": "true", "HX-Target": card})
     assert answer.status_code == 200
@@ -207,10 +215,7 @@ def test_a_refused_mark_on_a_card_labels_nothing(
         client_for: Callable[..., Client]) -> None:
     campaign, character = table
     gm = client_for(alice)
-    card = f"card-{character.pk}"
-    form = next(f for f in forms_in(gm.get(campaign.get_absolute_url()).content.decode(), card)
-                if "disabled" not in str(f))
-    url, data = submit(form)
+    card, url, data = first_control(gm, campaign, character)
     # A value no track takes: the form refuses it, nothing changes.
     broken = {k: ["not a number"] if k not in ("from", "csrfmiddlewaretoken") else v
               for k, v in data.items()}
