@@ -14,10 +14,8 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import OuterRef, Prefetch, Subquery, prefetch_related_objects
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import get_template
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
@@ -31,10 +29,10 @@ from characters.forms import AwardForm, CharacterEditForm, GmNotesForm, MoveForm
 from characters.ledger import banked_xp
 from characters.models import Character, XpEntry
 from characters.permissions import get_character, viewer_is_gm
+from characters.recent import recent_rolls
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
 from core.regions import LivePage, asked_regions, by_event, drawn, render_regions, unchanged
-from rolls.models import Roll
 from rulesets.errors import RuleError
 
 XP_PAGE = "characters/xp.html"
@@ -44,42 +42,6 @@ AWARD_IDS = "award_%s"
 # The live price inside a system's own purchase form (its spend_template), and the partial of
 # the XP page that fills it.
 SPEND_QUOTE = "spend-quote"
-
-
-# What the recent-rolls box (characters/_recent_rolls.html) reads of a roll and of its
-# follow-ups. The rest of a row (the pool, the dice, the engine's whole result as JSON) is
-# most of its bytes and of the time spent reading it.
-_RECENT_ROLL_FIELDS = ("id", "description", "outcome", "summary", "imported", "created_at")
-_FOLLOWUP_FIELDS = ("id", "parent_id", "kind", "summary")
-
-
-def _recent_rolls(character: Character, *fields: str) -> list[Roll]:
-    """The character's five newest top-level rolls, newest first, each with its follow-ups
-    as the list ``roll.followup_list`` (newest first): one query, and one more when any of
-    them has follow-ups, whatever their number.
-
-    Only the columns the recent-rolls box (characters/_recent_rolls.html) shows are read,
-    plus ``fields`` (a system's ``_roll.html`` may read more of the roll).
-    """
-    # Most rolls never get a follow-up: the first query says which did (the id of one, if
-    # any), so that a list of rolls without any reads nothing more. A scalar subquery rather
-    # than EXISTS: PostgreSQL turns an EXISTS into a hash of every follow-up in the table,
-    # built before the LIMIT applies, where this probes the parent index once per roll shown.
-    followup = Roll.objects.filter(parent=OuterRef("pk")).order_by().values("pk")[:1]
-    rolls = list(
-        Roll.objects.filter(character=character, parent__isnull=True)
-        .only(*_RECENT_ROLL_FIELDS, *fields).annotate(a_followup=Subquery(followup))[:5]
-    )
-    with_followups: list[Roll] = []
-    for roll in rolls:
-        if roll.a_followup is not None:  # type: ignore[attr-defined]  # django-stubs: RollQuerySet yields plain Roll, dropping the annotate() attribute
-            with_followups.append(roll)
-        else:
-            roll.followup_list = []  # type: ignore[attr-defined]  # django-stubs: Prefetch(to_attr=) attributes are not on the model
-    if with_followups:
-        prefetch_related_objects(with_followups, Prefetch(
-            "followups", queryset=Roll.objects.only(*_FOLLOWUP_FIELDS), to_attr="followup_list"))
-    return rolls
 
 
 def _sheet_context(character: Character, system: systems.SheetSystem,
@@ -101,7 +63,7 @@ def _sheet_context(character: Character, system: systems.SheetSystem,
         "requested_rolls": (list(character.requested_rolls.filter(answer__isnull=True))
                             if wanted is None or "roll-requests" in wanted else []),
         # A system's _roll.html draws each roll's dice from its result (_recent_rolls.html).
-        "recent_rolls": (_recent_rolls(character, "result")
+        "recent_rolls": (recent_rolls(character, "result")
                          if wanted is None or "recent-rolls" in wanted else []),
         "roll_template": system.template("_roll.html"),
         # The GM's private notes enter the context for the GM only, so no page or fragment a
@@ -174,18 +136,6 @@ def character_create(request: AuthenticatedHttpRequest, campaign_id: int) -> Htt
     status = 400 if request.method == "POST" else 200
     return render(request, system.template("create.html"),
                   {"campaign": campaign, "form": form, "system": system}, status=status)
-
-
-def recent_rolls_oob(request: HttpRequest, character: Character,
-                     system: systems.SheetSystem) -> str:
-    """The sheet's recent-rolls region (``recent-rolls``, :func:`live_sheet`) drawn out of
-    band (``hx-swap-oob``), for the answer to a roll made on the sheet itself: the roller's
-    page then need not ask for it when its own ``rollMade`` arrives
-    (:func:`core.regions.drawn`). One query, two when a roll shown has follow-ups."""
-    template = get_template(f"{system.template('sheet.html')}#recent-rolls")
-    return template.render({"character": character, "system": system, "oob": True,
-                            "recent_rolls": _recent_rolls(character, "result"),
-                            "roll_template": system.template("_roll.html")}, request)
 
 
 @login_required

@@ -23,7 +23,7 @@ from campaigns.permissions import get_campaign_as_gm, get_membership
 from campaigns.versions import bumped
 from characters.models import Character
 from characters.permissions import get_character
-from characters.views import recent_rolls_oob
+from characters.recent import recent_rolls_oob
 from core import dice as server_dice
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page

@@ -523,7 +523,7 @@ class SheetSystem:
         and a description the system no longer writes is shown whole).
 
         Reads ``roll.description`` and at most ``roll.result``, no other column: the sheet's
-        recent rolls load only those (``characters.views._recent_rolls``), and any other
+        recent rolls load only those (``characters.recent.recent_rolls``), and any other
         would cost a query per roll.
 
         The default drops the "NPC: " of an NPC quick roll, then folds a closing "; ..."
