@@ -55,7 +55,11 @@ def recent_rolls_oob(request: HttpRequest, character: Character,
     """The sheet's recent-rolls region (``recent-rolls``, :func:`live_sheet`) drawn out of
     band (``hx-swap-oob``), for the answer to a roll made on the sheet itself: the roller's
     page then need not ask for it when its own ``rollMade`` arrives
-    (:func:`core.regions.drawn`). One query, two when a roll shown has follow-ups."""
+    (:func:`core.regions.drawn`). One query, two when a roll shown has follow-ups.
+
+    Returns:
+        The box's HTML, its root ``<section id="recent-rolls" hx-swap-oob="true">``.
+    """
     template = get_template(f"{system.template('sheet.html')}#recent-rolls")
     return template.render({"character": character, "system": system, "oob": True,
                             "recent_rolls": recent_rolls(character, "result"),

@@ -175,23 +175,26 @@ def test_a_refused_roll_labels_nothing(table: tuple[Campaign, Character], bob: A
     assert 'role="alert"' in answer.content.decode()
 
 
-def first_control(gm: Client, campaign: Campaign,
-                  character: Character) -> tuple[str, str, dict[str, list[str]]]:
-    """The GM's party card of ``character`` on the dashboard, and what its first enabled
-    form sends: ``(card id, URL, data)``."""
+@pytest.fixture
+def card_control(table: tuple[Campaign, Character], alice: Any,
+                 client_for: Callable[..., Client]) -> tuple[Client, str, str,
+                                                             dict[str, list[str]]]:
+    """The GM's client, the party card of the table's character on the dashboard, and what
+    its first enabled form sends: ``(client, card id, URL, data)``."""
+    campaign, character = table
+    gm = client_for(alice)
     card = f"card-{character.pk}"
     form = next(f for f in forms_in(gm.get(campaign.get_absolute_url()).content.decode(), card)
                 if "disabled" not in str(f))
     url, data = submit(form)
-    return card, url, data
+    return gm, card, url, data
 
 
 def test_the_gms_mark_on_a_card_answers_with_the_card_at_its_version(
-        table: tuple[Campaign, Character], alice: Any,
-        client_for: Callable[..., Client]) -> None:
-    campaign, character = table
-    gm = client_for(alice)
-    card, url, data = first_control(gm, campaign, character)
+        table: tuple[Campaign, Character],
+        card_control: tuple[Client, str, str, dict[str, list[str]]]) -> None:
+    campaign, _ = table
+    gm, card, url, data = card_control
     dashboard = campaign.get_absolute_url()
     before = version(campaign)
     answer = gm.post(url, data, headers={"HX-Request": "true", "HX-Target": card})
@@ -211,11 +214,10 @@ def test_the_gms_mark_on_a_card_answers_with_the_card_at_its_version(
 
 
 def test_a_refused_mark_on_a_card_labels_nothing(
-        table: tuple[Campaign, Character], alice: Any,
-        client_for: Callable[..., Client]) -> None:
-    campaign, character = table
-    gm = client_for(alice)
-    card, url, data = first_control(gm, campaign, character)
+        table: tuple[Campaign, Character],
+        card_control: tuple[Client, str, str, dict[str, list[str]]]) -> None:
+    campaign, _ = table
+    gm, card, url, data = card_control
     # A value no track takes: the form refuses it, nothing changes.
     broken = {k: ["not a number"] if k not in ("from", "csrfmiddlewaretoken") else v
               for k, v in data.items()}
