@@ -54,6 +54,9 @@ def main() -> None:
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--warmup", type=int, default=30)
     parser.add_argument("--repeat", type=int, default=300)
+    parser.add_argument("--profile", metavar="TEXT", action="append", default=[],
+                        help="also profile (cProfile) the requests whose label holds TEXT "
+                             "(repeatable): their top functions, to stderr")
     args = parser.parse_args()
     _fresh_database(args.database_url)
     os.environ["DATABASE_URL"] = args.database_url
@@ -158,6 +161,28 @@ def main() -> None:
         median = _time(call, warmup=args.warmup, repeat=args.repeat)
         print(f"| {label} | {median:.1f} | {len(executed)} |")
         sys.stdout.flush()
+        if any(text in label for text in args.profile):
+            _profile(label, call, repeat=args.repeat)
+
+
+def _profile(label: str, call: Callable[[], Any], *, repeat: int) -> None:
+    """Print the top functions of ``repeat`` calls by their own time (cProfile), to stderr so
+    that the table on stdout stays whole."""
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(repeat):
+        call()
+    profiler.disable()
+    print(f"\n## {label}: {repeat} calls", file=sys.stderr)
+    stats = pstats.Stats(profiler, stream=sys.stderr)
+    stats.sort_stats("tottime").print_stats(30)
+    stats.sort_stats("cumulative").print_stats(40)
+    # The project's own functions (not the virtualenv's), by time including their calls.
+    stats.print_stats(r"^(?!.*site-packages).*/(accounts|campaigns|characters|core|rolls|"
+                      r"rulesets|systems|table|transfer)/", 40)
 
 
 def _not_modified(client: Any, path: str, campaign: Any) -> Callable[[], Any]:

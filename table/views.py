@@ -36,6 +36,13 @@ if TYPE_CHECKING:
     from characters.models import Character
 
 RECENT_ROLLS = 10
+LATEST_ROLL_FIELDS = ("id", "campaign", "character__name", "outcome", "summary", "description",
+                      "result", "imported", "created_at")
+"""What the latest rolls (``campaign-rolls``) read of a roll: its line, and its header
+(``SheetSystem.roll_header`` reads the description and at most the result); the campaign's
+id, which ``campaign.rolls`` sets the campaign from (a query per roll without it). Not the
+character's sheet, nor the roller's user row: every roll at the table redraws this list for
+the GM, and those were most of what it read."""
 
 
 @login_required
@@ -82,8 +89,11 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     # A live region asks for itself alone (core/regions.py): the party's cards are drawn
     # only when the page, the party or "Ask for a roll" is asked for, a card alone from
     # its own character; the rolls' query runs only where the template reads them.
-    whole_party = membership.is_gm and (
-        regions is None or not {"party", "ask-for-roll"}.isdisjoint(regions))
+    def shown(*ids: str) -> bool:
+        """Whether the answer shows any of ``ids``: the whole page, or a region asked."""
+        return regions is None or not set(ids).isdisjoint(regions)
+
+    whole_party = membership.is_gm and shown("party", "ask-for-roll")
     context = {
         "campaign": campaign,
         "live_campaign": campaign,
@@ -92,8 +102,10 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "system": system,
         # Read-only: the party cards keep no write control (their partial drops them).
         "archived": campaign.is_archived,
-        # The GM's panel of the system (Shahquest's tension pool, skill lists...).
-        **(system.dashboard_context(campaign) if membership.is_gm else {}),
+        # The GM's panel of the system (Shahquest's tension pool, skill lists...): its forms
+        # are built only for the page and the panel (a roll redraws the latest rolls alone).
+        **(system.dashboard_context(campaign)
+           if membership.is_gm and shown("system-panel") else {}),
         "members": members,
         # The GM's dashboard: a card per character with the tracks that matter at the table.
         "party": [party_card_context(c) for c in characters] if whole_party else [],
@@ -103,15 +115,16 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         # awaiting the GM) and what the system lets the GM ask for (none: no form).
         "request_form": RequestWhoForm(characters=[
             (c.pk, c.name) for c in characters
-            if c.in_play and not system.is_out_of_play(c)]),
-        "request_what": system.request_form(campaign),
+            if c.in_play and not system.is_out_of_play(c)]) if shown("ask-for-roll") else None,
+        "request_what": system.request_form(campaign) if shown("ask-for-roll") else None,
         "sheets": sheets,
         "fellow_characters": fellow_characters,
         "own_retired": own_retired,
         "fellows_retired": fellows_retired,
+        "recent_limit": RECENT_ROLLS,
         "rolls": campaign.rolls.filter(parent__isnull=True)
         .visible_to(is_gm=membership.is_gm)
-        .select_related("character", "rolled_by")[:RECENT_ROLLS],
+        .select_related("character").only(*LATEST_ROLL_FIELDS)[:RECENT_ROLLS],
         **invite_context(request, campaign, membership.is_gm),
     }
     if regions is not None:

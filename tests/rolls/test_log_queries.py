@@ -53,6 +53,9 @@ PAGES = {
                                              args=[c.campaign_id]), 10),
     "campaign page of a player": ("bob", lambda c: reverse("table:campaign-detail",
                                                            args=[c.campaign_id]), 10),
+    # The region every roll at the table redraws on the GM's dashboard, asked for alone.
+    "dashboard's latest rolls alone": ("alice", lambda c: reverse(
+        "table:campaign-detail", args=[c.campaign_id]) + "?live=campaign-rolls", 10),
     "roll log": ("bob", lambda c: reverse("rolls:roll-list", args=[c.campaign_id]), 25),
 }
 
