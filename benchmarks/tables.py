@@ -37,7 +37,10 @@ Method:
    them ``from:body``. As static/js/live.js: a live region that hears an event of a version
    it already holds asks nothing, and while the page's own POST is in flight it waits for
    that answer, whose ``Live-Drawn`` header may bring it to the event's version (the
-   roller's recent rolls, the GM's card: core.regions.drawn). A dropped stream reconnects as
+   roller's recent rolls, the GM's card: core.regions.drawn); a region that was current just
+   before an event bringing its line (a new roll's in the latest rolls: core.live.drawing)
+   takes the line and asks nothing, its arrival counting as its answer (the page's HTML, as
+   read, says whether the region holds a ``data-live-list``). A dropped stream reconnects as
    static/js/live.js does (a doubling, jittered delay from about a second) and then, after
    a random wait of up to live.js's ``SYNC_SPREAD_MS``, fires ``liveSync``: every region
    that hears it asks again (the page's one request for all its regions).
@@ -125,7 +128,15 @@ from benchmarks.serving import (
     manage,
     wait_until_serving,
 )
-from benchmarks.tables_pages import Form, Page, Region, hidden_value, hx_trigger_names, parse_page
+from benchmarks.tables_pages import (
+    Form,
+    Page,
+    Region,
+    hidden_value,
+    hx_trigger_names,
+    live_lists,
+    parse_page,
+)
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/sheetkeeper_tables"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/13"
@@ -226,6 +237,9 @@ class LivePage:
         self.closing = False
         self.in_flight: dict[int, bool] = {}
         self.held: dict[str, int] = {}
+        self.listed: set[str] = set()
+        """The region ids whose element now holds a ``data-live-list`` (live.js's
+        ``putLines`` needs one)."""
         """Region URL -> the campaign version its regions were last drawn at (live.js's)."""
         """Per region: True when a request is queued behind the one in flight."""
         self.form_choice: list[tuple[str, str]] | None = None
@@ -251,6 +265,7 @@ class LivePage:
                              f"{answer.text[:300]!r}")
         self.html = answer.text
         self.page = parse_page(self.html)
+        self.listed = live_lists(self.html)
         if not self.page.stream or not self.page.regions:
             raise BenchError(f"{self.url} has no sse-connect stream or no live region")
 
@@ -312,7 +327,8 @@ class LivePage:
                             note = json.loads(event.data)
                             self.note_version(int(note["version"]), set(note["names"]))
                         elif event.event and event.event != "message":
-                            self.table.heard(self, event.event, event_version(event.data))
+                            self.table.heard(self, event.event, event_version(event.data),
+                                             event_lines(event.data))
                 if not self.closing:
                     run.dropped("stream ended")
             except asyncio.CancelledError:
@@ -360,21 +376,43 @@ class LivePage:
 
     # -- regions -----------------------------------------------------------------------------
 
-    def trigger(self, names: set[str], *, local: bool = False, version: int = 0) -> None:
+    def trigger(self, names: set[str], *, local: bool = False, version: int = 0,
+                lines: frozenset[str] = frozenset()) -> None:
         """Ask every region that hears one of ``names`` (stream events, or with ``local``
         the events an htmx answer triggered on this page). As static/js/live.js: a live
-        region that hears a stream event of a ``version`` waits while the page's own POST is
-        in flight, and asks nothing when it already holds that version."""
+        region that hears a stream event of a ``version`` takes the event's ``lines`` (the
+        region ids it brings a line for) when it was current just before it; else it waits
+        while the page's own POST is in flight, and asks nothing when it already holds that
+        version."""
         for number, region in enumerate(self.page.regions):
             if not names & (region.local if local else region.sse):
                 continue
             if version and region.version is not None and not region.sync:
+                if lines and self.put_lines(region, version, lines):
+                    continue
                 if self.changing:
                     self.waiting.append((number, version))
                     continue
                 if version <= self.held_version(region):
                     continue
             self.spawn(self.refresh(number))
+
+    def put_lines(self, region: Region, version: int, lines: frozenset[str]) -> bool:
+        """live.js's ``putLines``: a region current at ``version - 1`` whose every id has a
+        line in the event and a list on the page (``data-live-list``) takes the lines and
+        holds ``version``; True when it did (it asks nothing, and is fresh for the action
+        under way from now: the line's arrival counts as its answer)."""
+        asks = region_ids(region)
+        if self.held_version(region) != version - 1 or not asks \
+                or not set(asks) <= lines & self.listed:
+            return False
+        self.held[region.url] = version
+        self.table.run.lines += 1
+        action = self.table.action
+        if action is not None:  # the region is fresh now, as if its answer had come
+            action.refreshes += 1
+            action.last = max(action.last, time.perf_counter())
+        return True
 
     def note_drawn(self, header: str) -> None:
         """live.js's ``noteDrawn``: a POST's answer that drew regions out of band
@@ -387,7 +425,7 @@ class LivePage:
         for region in self.page.regions:
             if region.version is None or region.sync:
                 continue
-            asks = urllib.parse.parse_qs(urllib.parse.urlsplit(region.url).query).get("live", [])
+            asks = region_ids(region)
             if asks and set(asks) <= drawn:
                 self.held[region.url] = max(self.held.get(region.url, 0), version)
 
@@ -438,6 +476,8 @@ class LivePage:
                 return False
             if region.url == self.url:
                 self.html = answer.text  # the page as it is now (the GM's cards)
+            if answer.status_code == 200:  # which of the regions it drew now hold a list
+                self.listed = (self.listed - set(region_ids(region))) | live_lists(answer.text)
             tag = re.fullmatch(r'"v(\d+)"', answer.headers.get("ETag", ""))
             if answer.status_code == 200 and tag:
                 urls = ([r.url for r in self.page.regions] if region.sync else [region.url])
@@ -476,6 +516,21 @@ class LivePage:
                 for number, version in waiting:
                     if version > self.held_version(self.page.regions[number]):
                         self.spawn(self.refresh(number))
+
+
+def region_ids(region: Region) -> list[str]:
+    """The ids a region asks for (``?live=a&live=b``)."""
+    return urllib.parse.parse_qs(urllib.parse.urlsplit(region.url).query).get("live", [])
+
+
+def event_lines(data: str) -> frozenset[str]:
+    """The region ids an event brings a line for (``{"prepend": {"campaign-rolls": ...}}``,
+    core.live.drawing); none if it brings none."""
+    try:
+        lines = json.loads(data).get("prepend") or {}
+    except (ValueError, AttributeError):
+        return frozenset()
+    return frozenset(lines) if isinstance(lines, dict) else frozenset()
 
 
 def event_version(data: str) -> int:
@@ -530,15 +585,16 @@ class Table:
         self.asking -= 1
         self.activity = time.perf_counter()
 
-    def heard(self, page: LivePage, name: str, version: int = 0) -> None:
-        """A page's stream said ``name`` (of the campaign's live ``version``, 0 if none):
-        note it for the action, and refresh."""
+    def heard(self, page: LivePage, name: str, version: int = 0,
+              lines: frozenset[str] = frozenset()) -> None:
+        """A page's stream said ``name`` (of the campaign's live ``version``, 0 if none,
+        with lines for the regions ``lines``): note it for the action, and refresh."""
         self.activity = time.perf_counter()
         if self.action is not None:
             self.action.heard.setdefault(page.index, set()).add(name)
         elif self.run.measuring:
             self.run.error("event heard outside any action")
-        page.trigger({name}, version=version)
+        page.trigger({name}, version=version, lines=lines)
 
     async def connect(self) -> None:
         """Load the five pages, open their streams, wait until each is subscribed."""
@@ -707,7 +763,15 @@ class Run:
     def __init__(self) -> None:
         self.errors = Errors()
         self.latencies: dict[str, list[float]] = {}
+        self.answers: dict[str, list[float]] = {}
+        """Per cause, the POST's own latency (until its answer), in ms: the rest of an
+        action's latency is its events and the regions they set off."""
+        self.lags: list[float] = []
+        """How late the generator's event loop woke for a timer (:func:`watch_lag`), in ms:
+        the generator's own delay, which is in every latency it measures."""
         self.refreshes = 0
+        self.lines = 0
+        """Regions that took an event's line instead of asking (core.live.drawing)."""
         self.unchanged = 0
         """Region answers 304: nothing changed since the page's version (core/regions.py)."""
         self.refused = 0
@@ -739,12 +803,17 @@ class Run:
         if self.measuring:
             self.latencies.setdefault(action.kind, []).append(
                 (max(action.last, action.answered) - action.sent) * 1000)
+            self.answers.setdefault(action.kind, []).append(
+                (action.answered - action.sent) * 1000)
 
     def reset(self) -> None:
         """Forget the figures of the last step."""
         self.errors = Errors()
         self.latencies = {}
+        self.answers = {}
+        self.lags = []
         self.refreshes = 0
+        self.lines = 0
         self.unchanged = 0
         self.refused = 0
         self.ruled_out = 0
@@ -967,6 +1036,8 @@ class Step:
     refreshes: int
     errors: Errors
     cpu: dict[str, float]
+    answers: dict[str, list[float]]
+    lags: list[float]
 
     @property
     def all(self) -> list[float]:
@@ -1009,19 +1080,36 @@ async def ramp(args: argparse.Namespace, seats: list[dict[str, Any]], port: int,
                              until, rng) for player in table.players]
             actors.append(actor(table, args.damage_every, table.mark, until, rng))
             actors.append(actor(table, args.award_every, table.award, until, rng))
+        watching = asyncio.ensure_future(watch_lag(run, until))
         await asyncio.gather(*actors)
         run.measuring = False
+        await watching
         seconds = time.perf_counter() - started
         cpu = cpu_delta(before, cpu_snapshot(server.pid, args.database))
-        step = Step(count, seconds, run.latencies, run.refreshes, run.errors, cpu)
+        step = Step(count, seconds, run.latencies, run.refreshes, run.errors, cpu, run.answers,
+                    run.lags)
         steps.append(step)
         print(f"  {count} tables: {len(step.all)} actions, p95 {step.percentile(0.95):.0f} ms,"
-              f" {sum(step.errors.values())} errors; refused by a rule (not measured): "
-              f"{run.ruled_out}; players sitting out (a character out of action): "
+              f" {sum(step.errors.values())} errors; {run.refreshes} region requests, "
+              f"{run.lines} regions took their event's line instead; refused by a rule "
+              f"(not measured): {run.ruled_out}; players sitting out (a character out of action): "
               f"{run.sitting_out}", file=sys.stderr)
         if not step.holds:
             break
     return steps
+
+
+LAG_PROBE_SECONDS = 0.05
+"""How often :func:`watch_lag` sets its timer."""
+
+
+async def watch_lag(run: Run, until: float) -> None:
+    """Until ``until`` (``time.perf_counter``), note how late this process's event loop wakes
+    for a timer of :data:`LAG_PROBE_SECONDS`: a generator too busy to read its answers
+    adds that delay to the latencies it reports (:attr:`Run.lags`)."""
+    while (now := time.perf_counter()) < until:
+        await asyncio.sleep(LAG_PROBE_SECONDS)
+        run.lags.append(max(0.0, (time.perf_counter() - now - LAG_PROBE_SECONDS) * 1000))
 
 
 @dataclass
@@ -1138,13 +1226,22 @@ def report(args: argparse.Namespace, steps: list[Step], result: Restart | None,
                   f"{step.percentile(0.5):.0f} | {step.percentile(0.95):.0f} | "
                   f"{step.percentile(0.99):.0f} | {max(step.all, default=float('nan')):.0f} | "
                   f"{sum(step.errors.values())} | {cpu} | {'yes' if step.holds else '**no**'} |")
-        print("\n| tables | action | count | p50 ms | p95 ms | p99 ms |")
-        print("|---:|---|---:|---:|---:|---:|")
+        print("\n| tables | action | count | p50 ms | p95 ms | p99 ms | its POST alone: p50 ms "
+              "| p95 ms |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|")
         for step in steps:
             for kind, values in sorted(step.latencies.items()):
+                posts = step.answers.get(kind, [])
                 print(f"| {step.tables} | {kind} | {len(values)} | "
                       f"{step.percentile(0.5, values):.0f} | {step.percentile(0.95, values):.0f}"
-                      f" | {step.percentile(0.99, values):.0f} |")
+                      f" | {step.percentile(0.99, values):.0f} | "
+                      f"{step.percentile(0.5, posts):.0f} | {step.percentile(0.95, posts):.0f} |")
+        print("\nThe generator's own delay (its event loop waking late for a timer, "
+              f"every {LAG_PROBE_SECONDS * 1000:g} ms):")
+        for step in steps:
+            print(f"- {step.tables} tables: p50 {step.percentile(0.5, step.lags):.1f} ms, "
+                  f"p95 {step.percentile(0.95, step.lags):.1f} ms, "
+                  f"max {max(step.lags, default=float('nan')):.1f} ms")
         for step in steps:
             if step.errors:
                 print(f"\nErrors at {step.tables} tables: " + "; ".join(

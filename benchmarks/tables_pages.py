@@ -289,3 +289,36 @@ def hidden_value(html: str, name: str) -> str | None:
     parser.feed(html)
     parser.close()
     return parser.values[0] if parser.values else None
+
+
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                   "source", "track", "wbr"})
+
+
+class _Lists(HTMLParser):
+    """The ids of the elements that hold a ``data-live-list`` (static/js/live.js puts an
+    event's line there)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.open: list[str | None] = []
+        self.found: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        names = dict(attrs)
+        if "data-live-list" in names:
+            self.found.update(i for i in self.open if i)
+        if tag not in _VOID:
+            self.open.append(names.get("id"))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in _VOID and self.open:
+            self.open.pop()
+
+
+def live_lists(html: str) -> set[str]:
+    """The ids of ``html``'s elements that hold a list an event's line can join
+    (``data-live-list``): the regions whose lines a page may put in place without asking."""
+    parser = _Lists()
+    parser.feed(html)
+    return parser.found

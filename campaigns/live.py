@@ -11,9 +11,12 @@ How it works (docs/architecture.md, "The live table"):
    :class:`core.live.RedisLayer`). The GM's stream also hears the GM-only group, and every
    stream its viewer's seat group, which :func:`core.live.announce_seat_closed` uses to end
    the streams of a removed player.
-3. Events carry names and ids, never content: ``rollMade``, ``trackChanged-12``. The page
-   (htmx's SSE extension) reacts by asking its own view for the fresh fragment, so what a
-   person sees is always what the permission-checked view shows them, read from the database.
+3. Events carry names and ids: ``rollMade``, ``trackChanged-12``. The page (htmx's SSE
+   extension) reacts by asking its own view for the fresh fragment, so what a person sees is
+   always what the permission-checked view shows them, read from the database. The one
+   exception: a line that every page hearing the event would draw alike (a new roll in the
+   campaign's latest rolls, ``core.live.drawing``) travels with the event, and a page that
+   was current just before it puts it in place without asking.
    After a dropped connection the page reconnects with a growing, jittered delay and asks
    again for everything live (static/js/live.js): the database is the source of truth, the
    stream only says when to look.
@@ -87,6 +90,19 @@ def _frame(event: str, data: dict[str, object]) -> bytes:
     return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
 
 
+def _frames(message: dict[str, Any]) -> bytes:
+    """An event's frames, written at once: one per name (``rollMade``, ``rollMade-12``),
+    then ``liveVersion`` when the event has a version. The lines drawn for it
+    (``core.live.drawing``) go with its first name only, the one the campaign's page hears."""
+    data = message.get("data", {})
+    names = message.get("names", [])
+    bare = {key: value for key, value in data.items() if key != "prepend"}
+    frames = [_frame(name, data if index == 0 else bare) for index, name in enumerate(names)]
+    if "version" in data:
+        frames.append(_frame(VERSION_EVENT, {"version": data["version"], "names": names}))
+    return b"".join(frames)
+
+
 @login_required
 async def campaign_events(
     request: AuthenticatedHttpRequest, pk: int
@@ -96,9 +112,10 @@ async def campaign_events(
     Non-members (and unknown campaigns) get 404 like every other campaign URL; the GM's
     stream also carries GM-only events. The stream sends ``retry`` and a comment at once,
     a keepalive comment every :data:`KEEPALIVE_SECONDS`, and one frame per event name:
-    ``event: rollMade`` / ``data: {"campaign": 7, "character": 12}``. When the viewer loses
-    their seat it sends ``event: liveClosed`` and ends; when the server is asked to stop it
-    ends without a word (the page reconnects).
+    ``event: rollMade`` / ``data: {"campaign": 7, "character": 12, "version": 42}`` (the
+    first name's also with the lines drawn for it, ``"prepend"``), then ``liveVersion``.
+    When the viewer loses their seat it sends ``event: liveClosed`` and ends; when the server
+    is asked to stop it ends without a word (the page reconnects).
 
     While the channel layer cannot be reached the answer is 503 with ``Retry-After`` (a
     warning, at most one a minute per process): the browser's EventSource then stops, and
@@ -200,12 +217,7 @@ async def _stream(groups: list[str]) -> AsyncGenerator[bytes, None]:
             if message.get("type") == "campaign.close":
                 yield _frame(CLOSED_EVENT, message.get("data", {}))
                 return
-            data = message.get("data", {})
-            for name in message.get("names", []):
-                yield _frame(name, data)
-            if "version" in data:
-                yield _frame(VERSION_EVENT, {"version": data["version"],
-                                             "names": message.get("names", [])})
+            yield _frames(message)
     except LAYER_ERRORS as exc:
         if not subscribed:
             raise  # the view answers 503 and logs it

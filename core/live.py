@@ -2,8 +2,11 @@
 
 A service that changes state calls :func:`announce` inside its transaction; the event goes out
 only after the transaction commits (``transaction.on_commit``), so nobody hears of a roll or a
-damage mark that was rolled back. Events carry names and ids, never content (``rollMade``,
+damage mark that was rolled back. Events carry names and ids (``rollMade``,
 ``trackChanged-12``): each open page asks its own permission-checked view for what changed.
+The one exception is content that every page hearing the event would draw alike, offered by
+the app that owns the region (:data:`drawing`): a new roll's line in the campaign's latest
+rolls, which a page current just before the roll puts in place without asking.
 The pages' stream is ``campaigns.live`` (docs/architecture.md, "The live table"); with
 ``REDIS_URL`` set the layer is :class:`RedisLayer`, so several server processes share events.
 """
@@ -88,10 +91,13 @@ def seat_group_name(campaign_id: int, user_id: int) -> str:
 
 
 def _send_on_commit(group: str, message: dict[str, Any], what: object, *,
-                    version: Callable[[], int | None] | None = None) -> None:
+                    version: Callable[[], int | None] | None = None,
+                    drawn: list[Callable[[], dict[str, str]]] | None = None) -> None:
     """Send ``message`` to ``group`` once the current transaction commits (at once outside
     one); a layer that cannot be reached is logged, never raised. ``version``, if given, is
-    asked then for the campaign's live version, which goes into the message's data."""
+    asked then for the campaign's live version, which goes into the message's data;
+    ``drawn`` (:data:`drawing`'s answers) for the lines that go with it, as
+    ``data["prepend"]`` (``{region id: html}``), only when the version is known."""
 
     def send() -> None:
         nonlocal message
@@ -101,6 +107,9 @@ def _send_on_commit(group: str, message: dict[str, Any], what: object, *,
         now = version() if version is not None else None
         if now is not None:
             message = {**message, "data": {**message["data"], "version": now}}
+            lines = _lines(drawn or [], what)
+            if lines:
+                message["data"]["prepend"] = lines
         try:
             try:
                 loop = asyncio.get_running_loop()
@@ -120,6 +129,33 @@ def _send_on_commit(group: str, message: dict[str, Any], what: object, *,
     transaction.on_commit(send)
 
 
+def _lines(drawn: list[Callable[[], dict[str, str]]], what: object) -> dict[str, str]:
+    """Every line of ``drawn`` (:data:`drawing`); one that fails is left out and logged: the
+    pages then ask for that region, as for any event without its line."""
+    lines: dict[str, str] = {}
+    for draw in drawn:
+        try:
+            lines.update(draw())
+        except Exception:  # a committed change must still be announced
+            logger.exception("could not draw the line of %s", what)
+    return lines
+
+
+drawing = Signal()
+"""Sent by :func:`announce` with ``campaign_id``, ``event`` and ``subject`` (what the change
+made, such as the Roll just stored; None when the service names nothing). A receiver that owns
+a live region whose list the change extends by one item, drawn alike for every page that
+hears the event, may answer with a function that gives ``{region id: the item's html}``; it
+runs once the change has committed, and its lines travel with the event
+(``data["prepend"]``). A page whose region was current just before the change (the event's
+version minus one) puts the item at the head of the region's ``data-live-list`` and asks
+nothing (static/js/live.js); any other page asks as usual. Answer None for anything else.
+
+What a line may hold: only what every member hearing the event may see (the event goes to
+the campaign's group, or to the GM's alone for a GM-only change). Each announcement bumps the
+version by one (campaigns.versions), so a line is exactly the change from one version to
+the next."""
+
 announced = Signal()
 """Sent by :func:`announce`, inside the change's transaction, with ``campaign_id``: before
 the event itself is queued for the commit, so that a receiver's own on-commit work (the
@@ -127,7 +163,8 @@ campaign's live version, campaigns.versions) is done before any page hears of th
 
 
 def announce(
-    campaign_id: int, event: str, *, character_id: int | None = None, gm_only: bool = False
+    campaign_id: int, event: str, *, character_id: int | None = None, gm_only: bool = False,
+    subject: object = None,
 ) -> None:
     """Tell the campaign's open pages that something changed, once the transaction commits.
 
@@ -137,6 +174,8 @@ def announce(
         character_id: the character concerned; the event is then sent twice, as ``event``
             (for pages showing the whole party) and as ``event-<id>`` (for that sheet).
         gm_only: send to the GM's pages only (a GM-only roll): players never hear of it.
+        subject: what the change made (the Roll just stored), for :data:`drawing`'s
+            receivers, which may draw a line of it to travel with the event.
 
     Call it inside the ``transaction.atomic()`` block that makes the change; outside one,
     Django runs ``on_commit`` callbacks at once. A layer that cannot be reached is logged,
@@ -149,6 +188,9 @@ def announce(
     answers: list[Any] = [answer for _, answer in announced.send(
         sender=None, campaign_id=campaign_id)]
     versions: list[Callable[[], int | None]] = [a for a in answers if callable(a)]
+    lines: list[Any] = [answer for _, answer in drawing.send(
+        sender=None, campaign_id=campaign_id, event=event, subject=subject)]
+    drawn: list[Callable[[], dict[str, str]]] = [a for a in lines if callable(a)]
     names = [event] if character_id is None else [event, f"{event}-{character_id}"]
     message = {
         "type": "campaign.event",
@@ -156,7 +198,7 @@ def announce(
         "data": {"campaign": campaign_id, "character": character_id},
     }
     _send_on_commit(group_name(campaign_id, gm_only=gm_only), message, names,
-                    version=versions[0] if versions else None)
+                    version=versions[0] if versions else None, drawn=drawn)
 
 
 def announce_seat_closed(campaign_id: int, user_id: int, *, changed: bool = False) -> None:

@@ -45,5 +45,5 @@ def roll_store(
         gm_only=gm_only,
     ))
     announce(campaign_id, "rollMade", character_id=character.pk if character else None,
-             gm_only=gm_only)
+             gm_only=gm_only, subject=roll)
     return roll

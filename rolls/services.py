@@ -89,7 +89,7 @@ def npc_roll_create(
             outcome=_outcome(result), net=int(getattr(result, "net", 0) or 0),
             summary=result.summary()[:200], result=data, gm_only=gm_only,
         )
-        announce(campaign.pk, "rollMade", gm_only=gm_only)
+        announce(campaign.pk, "rollMade", gm_only=gm_only, subject=roll)
     return roll
 
 

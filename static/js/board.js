@@ -1,7 +1,8 @@
 // The campaign's page (table/campaign_detail.html): a roll that arrives in "Latest rolls" is
 // marked new for a few seconds, so the GM sees which line just came in, and is announced to
 // screen readers by a status line outside the list (#roll-news). The live refresh redraws the
-// list whole (hx-select-oob="#campaign-rolls"); a row is new when its roll id was not on the
+// list whole (hx-select-oob="#campaign-rolls"), or a roll's event brings its line alone
+// (static/js/live.js, "liveLine"); a row is new when its roll id was not on the
 // page before, and keeps its mark through later redraws until its time is up (two players
 // rolling within seconds both stay marked). Rows present when the page loaded are never
 // marked. The mark is a class (sheetkeeper.css draws it, with no movement when the user asks
@@ -63,4 +64,6 @@
   // The live refresh swaps #campaign-rolls out of band; htmx fires oobAfterSwap on what it
   // put in (a GM's own NPC roll arrives the same way). Marking is idempotent.
   document.body.addEventListener("htmx:oobAfterSwap", markNew);
+  // A roll's line that came with its event (static/js/live.js) arrives without a swap.
+  document.body.addEventListener("liveLine", markNew);
 })();

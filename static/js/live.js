@@ -23,6 +23,12 @@
 // first, so while the page has a POST in flight a region that hears an event waits for that
 // answer; a region drawn at the event's version or later (every event carries its version)
 // asks nothing at all.
+//
+// A line with the event: an event may bring, for a region, the one item its change adds to
+// the region's list (data["prepend"]: {"campaign-rolls": "<li ...>"}, core.live.drawing: a
+// new roll's line in the latest rolls). A region that was current just before the event
+// (its version minus one) puts the item at the head of its list (data-live-list), drops
+// what falls past data-live-limit, and asks nothing; any other region asks as usual.
 (function () {
   "use strict";
 
@@ -227,6 +233,42 @@
     try { return JSON.parse(message.data).version || 0; } catch (e) { return 0; }
   }
 
+  function eventLines(triggering) {
+    var message = triggering && triggering.detail;
+    if (!message || typeof message.data !== "string") { return null; }
+    try { return JSON.parse(message.data).prepend || null; } catch (e) { return null; }
+  }
+
+  // Put the event's lines in place for the region `elt` asks for, if it was current just
+  // before the event and every id it asks for has a line and a list; true when done.
+  function putLines(elt, url, version, lines) {
+    if (!lines || !version || heldVersion(elt, url) !== version - 1) { return false; }
+    var ids = liveIds(url);
+    var lists = ids.map(function (id) {
+      var region = document.getElementById(id);
+      return region && typeof lines[id] === "string" ? region.querySelector("[data-live-list]") : null;
+    });
+    if (!ids.length || lists.some(function (list) { return !list; })) { return false; }
+    ids.forEach(function (id, index) {
+      var list = lists[index];
+      var holder = document.createElement("template");
+      holder.innerHTML = lines[id].trim();
+      var item = holder.content.firstElementChild;
+      if (!item) { return; }
+      var key = item.getAttribute("data-roll");
+      // A region drawn after the change (a page's catching up between two of one
+      // transaction's announcements) may hold the item already.
+      if (key && list.querySelector('[data-roll="' + key + '"]')) { return; }
+      list.insertBefore(item, list.firstElementChild);
+      var limit = parseInt(list.getAttribute("data-live-limit") || "0", 10);
+      while (limit > 0 && list.children.length > limit) { list.removeChild(list.lastElementChild); }
+      htmx.process(item);
+      item.dispatchEvent(new CustomEvent("liveLine", { bubbles: true }));
+    });
+    held[url] = version;
+    return true;
+  }
+
   function askUnlessHeld(elt, version, issue) {
     if (document.body.contains(elt) && version > heldVersion(elt, liveUrl(elt))) { issue(true); }
   }
@@ -237,6 +279,10 @@
     if (!url || elt.hasAttribute("data-live-sync")) { return; }
     var version = eventVersion(event.detail.triggeringEvent);
     if (!version) { return; } // not a stream's event (or one without a version): ask
+    if (putLines(elt, url, version, eventLines(event.detail.triggeringEvent))) {
+      event.preventDefault(); // the event brought what the region lacked
+      return;
+    }
     if (changing.length) {
       event.preventDefault();
       waiting.push([elt, version, event.detail.issueRequest]);

@@ -157,6 +157,7 @@ class Stream:
         self.communicator = ApplicationCommunicator(
             application, scope if scope is not None else _scope(user, campaign_id)
         )
+        self.pending: list[bytes] = []
 
     async def open(self) -> tuple[int, bytes]:
         await self.communicator.send_input({"type": "http.request", "body": b""})
@@ -168,23 +169,33 @@ class Stream:
         first = await self.communicator.receive_output(timeout=5)
         return 200, first["body"]
 
-    async def next_frame(self, timeout: float = 2) -> bytes:
+    async def next_chunk(self, timeout: float = 2) -> bytes:
+        """The next piece of the body as the server wrote it."""
         message = await self.communicator.receive_output(timeout=timeout)
         return message["body"]
 
+    async def next_frame(self, timeout: float = 2) -> bytes:
+        """The next SSE frame (an event's frames come in one write: campaigns.live)."""
+        if not self.pending:
+            chunk = await self.next_chunk(timeout)
+            self.pending = [part + b"\n\n" for part in chunk.split(b"\n\n") if part] or [chunk]
+        return self.pending.pop(0)
+
     async def hears_nothing(self) -> bool:
-        return await self.communicator.receive_nothing(timeout=0.3)
+        return not self.pending and await self.communicator.receive_nothing(timeout=0.3)
 
     async def close(self) -> None:
         await self.communicator.send_input({"type": "http.disconnect"})
         await self.communicator.wait(timeout=5)
 
 
-def send(campaign_id: int, *, gm_only: bool = False, names: tuple[str, ...] = ("rollMade",)):  # type: ignore[no-untyped-def]
+def send(campaign_id: int, *, gm_only: bool = False, names: tuple[str, ...] = ("rollMade",),  # type: ignore[no-untyped-def]
+         **data):
     layer = get_channel_layer()
     return layer.group_send(
         group_name(campaign_id, gm_only=gm_only),
-        {"type": "campaign.event", "names": list(names), "data": {"campaign": campaign_id}},
+        {"type": "campaign.event", "names": list(names),
+         "data": {"campaign": campaign_id, **data}},
     )
 
 
@@ -201,6 +212,31 @@ def test_a_member_hears_the_campaign_as_server_sent_events(campaign, bob) -> Non
         assert frames[0] == (b'event: rollMade\ndata: ' + json.dumps(
             {"campaign": campaign.pk}).encode() + b"\n\n")
         assert frames[1].startswith(b"event: rollMade-7\n")
+        await stream.close()
+
+    async_to_sync(scenario)()
+
+
+@stream_test
+def test_an_event_s_frames_come_in_one_write_its_line_with_its_first_name_only(
+        campaign, bob) -> None:  # type: ignore[no-untyped-def]
+    # One write per event, not one per frame: a roll is three frames on each open page.
+    stream = Stream(bob, campaign.pk)
+    line = '<li data-roll="9">Ana</li>'
+
+    async def scenario() -> None:
+        await stream.open()
+        await send(campaign.pk, names=("rollMade", "rollMade-7"), version=4,
+                   prepend={"campaign-rolls": line})
+        chunk = await stream.next_chunk()
+        frames = [part for part in chunk.split(b"\n\n") if part]
+        assert [frame.split(b"\n")[0] for frame in frames] == [
+            b"event: rollMade", b"event: rollMade-7", b"event: liveVersion"]
+        data = [json.loads(frame.split(b"\ndata: ")[1]) for frame in frames]
+        assert data[0] == {"campaign": campaign.pk, "version": 4,
+                           "prepend": {"campaign-rolls": line}}
+        assert data[1] == {"campaign": campaign.pk, "version": 4}  # the sheet needs no line
+        assert data[2] == {"version": 4, "names": ["rollMade", "rollMade-7"]}
         await stream.close()
 
     async_to_sync(scenario)()

@@ -31,6 +31,9 @@ from characters.models import Character
 from core import submissions
 from core.regions import DRAWN_HEADER
 from rolls.models import Roll
+from table.live import roll_line
+from table.views import RECENT_ROLLS
+from tests.campaigns.test_live import heard
 from tests.core.test_live_regions import element, find
 from tests.core.test_no_stale_page import _walk as walk
 from tests.core.test_no_stale_page import forms_in, submit
@@ -226,3 +229,45 @@ def test_a_refused_mark_on_a_card_labels_nothing(
     assert answer.status_code == 200
     assert version(campaign) == before
     assert DRAWN_HEADER not in answer
+
+
+def latest_rolls(client: Client, campaign: Campaign) -> list[Element]:
+    """The items of the latest rolls (``campaign-rolls``) as the page's region draws them."""
+    answer = client.get(f"{campaign.get_absolute_url()}?live=campaign-rolls",
+                        headers={"HX-Request": "true"})
+    [region] = find(parse_html(answer.content.decode()), "campaign-rolls")
+    [listing] = [child for child in region.children
+                 if isinstance(child, Element) and child.name == "ul"]
+    return [child for child in listing.children if isinstance(child, Element)]
+
+
+def test_a_roll_s_event_brings_its_line_as_the_latest_rolls_draw_it_for_everyone(
+        table: tuple[Campaign, Character], alice: Any, bob: Any,
+        client_for: Callable[..., Client]) -> None:
+    campaign, character = table
+    gm, player = client_for(alice), client_for(bob)
+    roll_from(player, character, character.get_absolute_url(), roll_data(character))
+    before = {"gm": latest_rolls(gm, campaign), "player": latest_rolls(player, campaign)}
+    held = version(campaign)
+
+    messages = heard(campaign.pk, lambda: roll_from(
+        player, character, character.get_absolute_url(), roll_data(character)))
+
+    [made] = [m for m in messages if m["names"][0] == "rollMade"]
+    # A page current just before the roll (its event's version minus one) puts the line on
+    # top of what it holds and drops the last: exactly what it would have asked for.
+    assert made["data"]["version"] == held + 1
+    line = parse_html(made["data"]["prepend"]["campaign-rolls"])
+    roll = Roll.objects.filter(character=character).latest("pk")
+    assert dict(line.attributes)["data-roll"] == str(roll.pk)
+    for who, client in (("gm", gm), ("player", player)):
+        after = latest_rolls(client, campaign)
+        assert after == [line, *before[who]][:len(after)], who
+        assert len(after) == min(len(before[who]) + 1, RECENT_ROLLS)
+
+
+def test_only_a_new_roll_of_the_list_has_a_line() -> None:
+    assert roll_line(event="rollMade", subject=Roll(pk=2, parent_id=1)) is None  # a follow-up
+    assert roll_line(event="rollMade", subject=None) is None  # an import: pages ask
+    assert roll_line(event="trackChanged", subject=Roll(pk=2)) is None
+    assert roll_line(event="rollMade", subject=Roll(pk=2)) is not None

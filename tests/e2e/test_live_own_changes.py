@@ -3,7 +3,8 @@ core.regions.drawn, static/js/live.js): the roller's sheet shows the roll in its
 and the dialog's fresh odds from the roll's own answer, and asks for neither when the roll's
 event arrives on its stream; the GM's dashboard takes the card from the mark's answer. Every
 other open page still asks: a second tab of the same sheet shows the roll, the player's sheet
-the GM's mark."""
+the GM's mark. A roll's line in the latest rolls comes with its event (table.live) to every
+campaign page that was current just before it; one that was not asks."""
 
 from __future__ import annotations
 
@@ -109,3 +110,81 @@ def test_the_gms_mark_on_a_card_is_not_asked_again(new_page, table) -> None:  # 
     player.locator("#roll-form .actions button").first.click()
     expect(gm.locator("#campaign-rolls")).to_contain_text("Vex")
     assert any("live=campaign-rolls" in url for url in by_gm), by_gm
+
+
+LATEST = """async () => {
+  const answer = await fetch(location.pathname + "?live=campaign-rolls&by-hand=1",
+                             {headers: {"HX-Request": "true"}});
+  const holder = document.createElement("div");
+  holder.innerHTML = await answer.text();
+  return Array.from(holder.querySelectorAll("#campaign-rolls li"), (li) => li.outerHTML);
+}"""
+"""What the page's own region would draw now, item by item (asked by hand, not by htmx:
+marked ``by-hand``)."""
+
+
+def asked_latest(asked: list[str]) -> list[str]:
+    """The page's own requests for its latest rolls (not the test's, by hand)."""
+    return [url for url in asked if "live=campaign-rolls" in url and "by-hand" not in url]
+
+SHOWN = """() => Array.from(document.querySelectorAll("#campaign-rolls li"), (li) => {
+  const copy = li.cloneNode(true);
+  copy.classList.remove("roll-new");
+  if (!copy.classList.length) { copy.removeAttribute("class"); }
+  copy.querySelectorAll(".roll-new-tag").forEach((tag) => tag.remove());
+  return copy.outerHTML;
+})"""
+"""The items the page shows, without board.js's passing "new" mark."""
+
+
+def test_a_roll_s_line_comes_with_its_event_to_a_current_page_and_another_asks(
+        new_page, table) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    vex: Character = table["character"]
+    player, gm, fellow = new_page(), new_page(), new_page()
+    for page in (player, gm, fellow):
+        page.add_init_script(HEARD)
+    log_in(player, "pax")
+    player.goto(vex.get_absolute_url())
+    player.check("input[name=trait][value=Precision]")
+
+    def roll() -> Roll:
+        count = Roll.objects.filter(character=vex).count()
+        player.locator("#roll-form .actions button").first.click()
+        expect(player.locator("#recent-rolls li")).to_have_count(count + 1)
+        return Roll.objects.filter(character=vex).latest("pk")
+
+    roll()  # the list is not empty: a line has somewhere to go
+    log_in(gm, "gwen")
+    gm.goto(vex.campaign.get_absolute_url())
+    log_in(fellow, "pax")  # the player's own campaign page, in another tab
+    fellow.goto(vex.campaign.get_absolute_url())
+    by_gm, by_fellow = asks(gm), asks(fellow)
+
+    made = roll()
+    heard(gm, "rollMade")
+    heard(fellow, "rollMade")
+    for page, asked in ((gm, by_gm), (fellow, by_fellow)):
+        expect(page.locator("#campaign-rolls li").first).to_have_attribute(
+            "data-roll", str(made.pk))
+        assert not asked_latest(asked), asked
+        assert page.evaluate(SHOWN) == page.evaluate(LATEST)  # what it would have asked for
+    expect(gm.locator("#campaign-rolls li").first).to_have_class(re.compile("roll-new"))
+
+    # The GM's own GM-only NPC roll: the GM's page takes its line from its event while its
+    # POST is in flight; the player's page never hears of it, so it is not current just
+    # before the next roll, and asks for the list instead of taking that roll's line.
+    gm.fill("#npc-text", "5 dice diff 6")
+    gm.check("input[name=gm_only]")
+    gm.click("text=Roll for the NPC")
+    npc = Roll.objects.filter(character=None)
+    expect(gm.locator("#campaign-rolls li").first).to_contain_text("GM")
+    assert gm.locator("#campaign-rolls li").first.get_attribute("data-roll") == str(
+        npc.get().pk)
+    made = roll()
+    heard(fellow, "rollMade")
+    expect(fellow.locator("#campaign-rolls li").first).to_have_attribute(
+        "data-roll", str(made.pk))
+    assert asked_latest(by_fellow), by_fellow
+    assert fellow.evaluate(SHOWN) == fellow.evaluate(LATEST)
+    assert gm.evaluate(SHOWN) == gm.evaluate(LATEST)  # the GM heard both: lines both times
+    assert not asked_latest(by_gm), by_gm

@@ -1,0 +1,51 @@
+"""What the campaign's page draws of a change before anyone asks: a new roll's line in the
+latest rolls (``campaign-rolls``), which travels with the roll's event (``core.live.drawing``).
+
+Every roll at the table used to make the GM's dashboard, and every player's open campaign
+page, ask for the latest rolls again (issue 18): one request per page per roll, the
+benchmark's commonest. The line of a roll is the same for everyone who hears its event (a
+GM-only roll is announced to the GM alone, and the line shows nothing a member may not
+see), so it is drawn once, when the roll commits, and a page whose list was current just
+before the roll puts it at the head of the list and drops the last (static/js/live.js).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.apps import apps
+from django.template.loader import render_to_string
+
+import systems
+from core.live import drawing
+
+ROLL_LINE = "table/campaign_detail.html#roll-line"
+"""A roll's line in the latest rolls (``roll`` and ``system`` in its context)."""
+
+LATEST_ROLLS = "campaign-rolls"
+"""The region whose list the line joins (table.views.live_board)."""
+
+
+def roll_line(*, event: str, subject: object = None, **_: Any
+              ) -> Callable[[], dict[str, str]] | None:
+    """A receiver of ``core.live.drawing``: for a top-level roll just stored (``rollMade``,
+    its Roll as ``subject``), a function giving ``{"campaign-rolls": its line}``, drawn as
+    the region draws it; None for anything else (a follow-up is no line of the list, and
+    an announcement that names no roll leaves the pages to ask)."""
+    # The model from the registry: this module is imported by table.apps, before models are.
+    roll_model = apps.get_model("rolls", "Roll")
+    if event != "rollMade" or not isinstance(subject, roll_model) or subject.parent_id is not None:
+        return None
+    roll = subject
+
+    def draw() -> dict[str, str]:
+        system = systems.for_ruleset(roll.ruleset)
+        return {LATEST_ROLLS: render_to_string(ROLL_LINE, {"roll": roll, "system": system})}
+
+    return draw
+
+
+def connect() -> None:
+    """Listen to ``core.live.drawing`` (table.apps)."""
+    drawing.connect(roll_line, dispatch_uid="table.live.roll_line")
