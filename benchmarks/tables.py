@@ -399,13 +399,18 @@ class LivePage:
 
     def put_lines(self, region: Region, version: int, lines: frozenset[str]) -> bool:
         """live.js's ``putLines``: a region current at ``version - 1`` whose every id has a
-        line in the event and a list on the page (``data-live-list``) takes the lines and
+        line in the event and a list on the page (``data-live-list``), and none of whose ids
+        an answer on its way will redraw, takes the lines and
         holds ``version``; True when it did (it asks nothing, and is fresh for the action
         under way from now: the line's arrival counts as its answer)."""
         asks = region_ids(region)
         if self.held_version(region) != version - 1 or not asks \
                 or not set(asks) <= lines & self.listed:
             return False
+        for number in self.in_flight:  # an answer on its way redraws them whole: ask after it
+            other = self.page.regions[number]
+            if other.sync or set(region_ids(other)) & set(asks):
+                return False
         self.held[region.url] = version
         self.table.run.lines += 1
         action = self.table.action

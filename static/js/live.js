@@ -239,11 +239,26 @@
     try { return JSON.parse(message.data).prepend || null; } catch (e) { return null; }
   }
 
+  // The live elements whose request is in flight: an answer on its way redraws its ids
+  // whole, from what the server read before or after the event's change.
+  var asking = [];
+
+  function askingFor(ids) {
+    return asking.some(function (elt) {
+      var url = liveUrl(elt);
+      if (elt.hasAttribute("data-live-sync")) { return true; } // every region
+      return liveIds(url || "").some(function (id) { return ids.indexOf(id) >= 0; });
+    });
+  }
+
   // Put the event's lines in place for the region `elt` asks for, if it was current just
-  // before the event and every id it asks for has a line and a list; true when done.
+  // before the event, every id it asks for has a line and a list, and no answer on its way
+  // will redraw one of them (it might have been drawn before the change: the region then
+  // asks, after it); true when done.
   function putLines(elt, url, version, lines) {
     if (!lines || !version || heldVersion(elt, url) !== version - 1) { return false; }
     var ids = liveIds(url);
+    if (askingFor(ids)) { return false; }
     var lists = ids.map(function (id) {
       var region = document.getElementById(id);
       return region && typeof lines[id] === "string" ? region.querySelector("[data-live-list]") : null;
@@ -329,6 +344,15 @@
       }
     }
     event.detail.headers["If-None-Match"] = '"v' + version + '"';
+  });
+
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    if (liveUrl(event.detail.elt)) { asking.push(event.detail.elt); }
+  });
+
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    var at = asking.indexOf(event.detail.elt);
+    if (at >= 0) { asking.splice(at, 1); }
   });
 
   document.body.addEventListener("htmx:beforeSwap", function (event) {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -188,3 +189,50 @@ def test_a_roll_s_line_comes_with_its_event_to_a_current_page_and_another_asks(
     assert fellow.evaluate(SHOWN) == fellow.evaluate(LATEST)
     assert gm.evaluate(SHOWN) == gm.evaluate(LATEST)  # the GM heard both: lines both times
     assert not asked_latest(by_gm), by_gm
+
+
+def test_a_line_waits_for_an_answer_already_on_its_way_to_the_same_list(
+        new_page, table) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    # The page's catching-up request (every region, the latest rolls with them) is drawn
+    # before a roll and answered after the roll's event: had the page put the roll's line
+    # in, that answer would have drawn the list without it, at a version the page already
+    # held. The latest rolls ask instead, after it.
+    vex: Character = table["character"]
+    player, gm = new_page(), new_page()
+    gm.add_init_script(HEARD)
+    log_in(player, "pax")
+    player.goto(vex.get_absolute_url())
+    player.check("input[name=trait][value=Precision]")
+    player.locator("#roll-form .actions button").first.click()
+    expect(player.locator("#recent-rolls li")).to_have_count(1)
+    log_in(gm, "gwen")
+    gm.goto(vex.campaign.get_absolute_url())
+    held: list[tuple[Any, Any]] = []
+    asked: list[Any] = []
+
+    def hold(route: Any) -> None:
+        url = route.request.url
+        if "by-hand" in url:
+            route.continue_()
+        elif "live=party" in url:  # the catching-up request: drawn now, answered later
+            held.append((route, route.fetch()))
+        else:
+            asked.append(route)
+
+    gm.route(re.compile(r".*/campaigns/\d+/\?live=.*"), hold)
+    gm.evaluate("htmx.trigger(document.body, 'liveSync')")
+    while not held:
+        gm.wait_for_timeout(50)
+    player.locator("#roll-form .actions button").first.click()
+    expect(player.locator("#recent-rolls li")).to_have_count(2)
+    made = Roll.objects.filter(character=vex).latest("pk")
+    heard(gm, "rollMade")
+    assert [route.request.url for route in asked if "live=campaign-rolls" in route.request.url]
+
+    route, drawn_before = held[0]
+    route.fulfill(response=drawn_before)  # the older answer first...
+    expect(gm.locator("#campaign-rolls li")).to_have_count(1)
+    for waiting in asked:  # ...then the latest rolls' own, drawn now
+        waiting.continue_()
+    expect(gm.locator("#campaign-rolls li").first).to_have_attribute("data-roll", str(made.pk))
+    assert gm.evaluate(SHOWN) == gm.evaluate(LATEST)
