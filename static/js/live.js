@@ -27,8 +27,9 @@
 // A line with the event: an event may bring, for a region, the one item its change adds to
 // the region's list (data["prepend"]: {"campaign-rolls": "<li ...>"}, core.live.drawing: a
 // new roll's line in the latest rolls). A region that was current just before the event
-// (its version minus one) puts the item at the head of its list (data-live-list), drops
-// what falls past data-live-limit, and asks nothing; any other region asks as usual.
+// (its version minus one) puts the item at the head of its list (data-live-list), unless an
+// item with its data-live-key is there already, drops what falls past data-live-limit, and
+// asks nothing; any other region asks as usual.
 (function () {
   "use strict";
 
@@ -270,10 +271,13 @@
       holder.innerHTML = lines[id].trim();
       var item = holder.content.firstElementChild;
       if (!item) { return; }
-      var key = item.getAttribute("data-roll");
+      var key = item.getAttribute("data-live-key");
       // A region drawn after the change (a page's catching up between two of one
-      // transaction's announcements) may hold the item already.
-      if (key && list.querySelector('[data-roll="' + key + '"]')) { return; }
+      // transaction's announcements) may hold the item already: items say who they are.
+      var same = key && Array.prototype.some.call(list.children, function (child) {
+        return child.getAttribute("data-live-key") === key;
+      });
+      if (same) { return; }
       list.insertBefore(item, list.firstElementChild);
       var limit = parseInt(list.getAttribute("data-live-limit") || "0", 10);
       while (limit > 0 && list.children.length > limit) { list.removeChild(list.lastElementChild); }
