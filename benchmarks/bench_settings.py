@@ -23,3 +23,13 @@ TEMPLATES = [
      "DIRS": [*_PRODUCT_TEMPLATES[0]["DIRS"], *([Path(_templates_dir)] if _templates_dir else [])]},
     *_PRODUCT_TEMPLATES[1:],
 ]
+
+if os.environ.get("BENCH_TIMING_DIR", "").strip():
+    # Each request's time inside the server (benchmarks/timing.py), for benchmarks/tables.py.
+    # Just after WhiteNoise, the first middleware that runs only in the request's thread, so
+    # that it times the request where Django runs it, without changing how the rest run.
+    from sheetkeeper.settings import MIDDLEWARE as _PRODUCT_MIDDLEWARE
+
+    _after = _PRODUCT_MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") + 1
+    MIDDLEWARE = [*_PRODUCT_MIDDLEWARE[:_after], "benchmarks.timing.request_timing",
+                  *_PRODUCT_MIDDLEWARE[_after:]]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import secrets
 import statistics
 import sys
 import time
@@ -57,6 +58,9 @@ def main() -> None:
     parser.add_argument("--profile", metavar="TEXT", action="append", default=[],
                         help="also profile (cProfile) the requests whose label holds TEXT "
                              "(repeatable): their top functions, to stderr")
+    parser.add_argument("--queries", metavar="TEXT", action="append", default=[],
+                        help="also print the SQL of one call of the requests whose label "
+                             "holds TEXT (repeatable), to stderr")
     args = parser.parse_args()
     _fresh_database(args.database_url)
     os.environ["DATABASE_URL"] = args.database_url
@@ -84,6 +88,7 @@ def main() -> None:
 
     from campaigns.models import Campaign
     from characters.models import Character
+    from core import submissions
 
     users = get_user_model().objects
     player, gm = users.get(username="demo-ana"), users.get(username="demo-gm")
@@ -107,7 +112,10 @@ def main() -> None:
     def roll() -> Any:
         # From the dialog on the sheet, as htmx sends it: the answer brings the dialog's
         # odds and the sheet's recent rolls too (a checkout from before ignores the headers).
-        answer = owner.post(f"/characters/{sheet.pk}/roll/", body, secure=True, headers={
+        # With a fresh submission token each time, as the dialog's form carries one.
+        answer = owner.post(f"/characters/{sheet.pk}/roll/",
+                            {**body, submissions.FIELD: secrets.token_urlsafe(24)},
+                            secure=True, headers={
             "HX-Request": "true", "HX-Trigger": "roll-form",
             "HX-Current-URL": f"https://testserver/characters/{sheet.pk}/"})
         assert answer.status_code == 200 and b"error" not in answer.content[:200], answer
@@ -161,6 +169,10 @@ def main() -> None:
         median = _time(call, warmup=args.warmup, repeat=args.repeat)
         print(f"| {label} | {median:.1f} | {len(executed)} |")
         sys.stdout.flush()
+        if any(text in label for text in args.queries):
+            print(f"\n## {label}: {len(executed)} statements", file=sys.stderr)
+            for number, sql in enumerate(executed, 1):
+                print(f"{number:3d}. {sql}", file=sys.stderr)
         if any(text in label for text in args.profile):
             _profile(label, call, repeat=args.repeat)
 

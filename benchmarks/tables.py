@@ -2,7 +2,7 @@
 page follows its live regions, and how fast every page catches up after a restart.
 
     .venv/bin/python -m benchmarks.tables [--tables 10,50,100,200,300] [--duration 60]
-                                          [--restart 100] [--workers 2]
+                                          [--restart 100] [--workers 2] [--inside]
                                           [--database-url URL] [--redis-url URL]
 
 (for example ``--tables 10,25,50,100 --restart 50``; ``--tables ""`` with ``--restart N``
@@ -87,6 +87,11 @@ Method:
    the stop was sent; goal: every page current within 10 s of the new server answering.
    Dropped streams and refused connections while the server restarts are expected and
    counted apart; any other failure counts as an error.
+8. **Inside the server** (``--inside``): the server runs with the benchmark's settings,
+   the product's plus a middleware that times each request where Django runs it
+   (benchmarks/timing.py): its wall time, its thread's own CPU, its statements and the
+   time in them; what is neither is the request waiting for its turn to run. Reported by
+   route for each step. Off by default, so that the plain run is the product as deployed.
 
 Printed: the machine, one Markdown row per step, the errors by kind, the largest number of
 tables that held, and the restart's figures. A benchmark, not a test: it measures, it never
@@ -120,6 +125,7 @@ from typing import Any
 import httpx
 from httpx_sse import aconnect_sse
 
+from benchmarks import timing
 from benchmarks.http import BenchError, fresh_database, server_env
 from benchmarks.serving import (
     BASE_DIR,
@@ -1043,6 +1049,8 @@ class Step:
     cpu: dict[str, float]
     answers: dict[str, list[float]]
     lags: list[float]
+    inside: list[timing.Route]
+    """The step's requests as the server timed them (``--inside``; empty without)."""
 
     @property
     def all(self) -> list[float]:
@@ -1076,7 +1084,7 @@ async def ramp(args: argparse.Namespace, seats: list[dict[str, Any]], port: int,
         live = tables[:count]
         run.reset()
         before = cpu_snapshot(server.pid, args.database)
-        started = time.perf_counter()
+        started, since = time.perf_counter(), time.time()
         until = started + args.duration
         run.measuring = True
         actors = []
@@ -1091,8 +1099,9 @@ async def ramp(args: argparse.Namespace, seats: list[dict[str, Any]], port: int,
         await watching
         seconds = time.perf_counter() - started
         cpu = cpu_delta(before, cpu_snapshot(server.pid, args.database))
+        inside = [] if args.timing is None else timing.read(args.timing, since, time.time())
         step = Step(count, seconds, run.latencies, run.refreshes, run.errors, cpu, run.answers,
-                    run.lags)
+                    run.lags, inside)
         steps.append(step)
         print(f"  {count} tables: {len(step.all)} actions, p95 {step.percentile(0.95):.0f} ms,"
               f" {sum(step.errors.values())} errors; {run.refreshes} region requests, "
@@ -1248,6 +1257,9 @@ def report(args: argparse.Namespace, steps: list[Step], result: Restart | None,
                   f"p95 {step.percentile(0.95, step.lags):.1f} ms, "
                   f"max {max(step.lags, default=float('nan')):.1f} ms")
         for step in steps:
+            if step.inside:
+                report_inside(step)
+        for step in steps:
             if step.errors:
                 print(f"\nErrors at {step.tables} tables: " + "; ".join(
                     f"{kind}: {count}" for kind, count in step.errors.most_common()))
@@ -1291,6 +1303,22 @@ def report(args: argparse.Namespace, steps: list[Step], result: Restart | None,
               f"{'met' if met else '**NOT met**'}.")
 
 
+def report_inside(step: Step) -> None:
+    """The step's requests by route as the server timed them (``--inside``): wall time in
+    Django, its thread's own CPU, and its statements (how many, the time in them); what is
+    neither its CPU nor its statements is waiting for its turn to run."""
+    print(f"\nInside the server at {step.tables} tables (benchmarks/timing.py; ms, p50 / p95; "
+          "an event stream's request ends when its stream starts):\n")
+    print("| route | requests | wall | own CPU | statements | in statements | "
+          "neither (waiting to run) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for route in step.inside[:12]:
+        print(f"| {route.label} | {len(route.requests)} | {route.spread(lambda r: r[0])} | "
+              f"{route.spread(lambda r: r[1])} | {route.percentile(0.5, lambda r: r[2]):.0f} | "
+              f"{route.spread(lambda r: r[3])} | "
+              f"{route.spread(lambda r: r[0] - r[1] - (r[3] - r[4]))} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", default="10,50,100,200,300",
@@ -1303,6 +1331,9 @@ def main() -> None:
     parser.add_argument("--damage-every", type=float, default=60.0)
     parser.add_argument("--award-every", type=float, default=300.0)
     parser.add_argument("--workers", type=int, default=2, help="uvicorn --workers (2)")
+    parser.add_argument("--inside", action="store_true",
+                        help="also time each request inside the server (benchmarks/timing.py: "
+                             "its thread's CPU, its statements' time) and report it by route")
     parser.add_argument("--seed", type=int, default=18, help="the generator's random seed")
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL")
                         or DEFAULT_DATABASE_URL, help="a PostgreSQL database to DROP and "
@@ -1322,6 +1353,12 @@ def main() -> None:
         tmp = Path(name)
         env = server_env(args, tmp)
         env["DJANGO_SETTINGS_MODULE"] = "sheetkeeper.settings"
+        args.timing = None
+        if args.inside:
+            # The product's settings plus the timing middleware (benchmarks/bench_settings.py).
+            args.timing = tmp / "timing"
+            env["DJANGO_SETTINGS_MODULE"] = "benchmarks.bench_settings"
+            env[timing.TIMING_DIR] = str(args.timing)
         log = tmp / "uvicorn.log"
         try:
             fresh_database(args.database_url)
