@@ -95,7 +95,7 @@ def npc_roll_create(
 
 def roll_create(
     *, character: Character, data: dict[str, object], by: User, rng: Rng,
-    answers: int | None = None,
+    answers: int | None = None, savepoint: bool = True,
 ) -> Roll:
     """Roll the pool the roll dialog describes and store it before anyone sees it.
 
@@ -113,6 +113,10 @@ def roll_create(
         answers: the id of the GM's :class:`RequestedRoll` this roll answers: it must be
             this character's and still open, and is answered by this roll in the same
             transaction.
+        savepoint: as Django's ``transaction.atomic``. False where the caller's transaction
+            is rolled back whole on any error (``core.submissions.submit_once``'s, which
+            stores the form's token beside the roll): a savepoint inside it would only add
+            two round trips to PostgreSQL to every roll (issue 18).
 
     Returns:
         The stored Roll.
@@ -122,7 +126,7 @@ def roll_create(
             character not in play (an import awaiting the GM, or refused).
     """
     system = systems.for_ruleset(character.campaign.ruleset)
-    with transaction.atomic():
+    with transaction.atomic(savepoint=savepoint):
         locked = lock_character(character.pk)
         locked.require_in_play()
         # The campaign the caller loaded (whose data the dialog was checked against) serves

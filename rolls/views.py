@@ -148,12 +148,16 @@ def roll_create(request: AuthenticatedHttpRequest, character_id: int) -> HttpRes
     answers = request.POST.get("answers", "")
     if form.is_valid():
         try:
+            token = submissions.posted_token(request)
             done = submissions.submit_once(
-                user=request.user, form="roll", token=submissions.posted_token(request),
+                user=request.user, form="roll", token=token,
+                # With a token the roll runs inside submit_once's transaction, which is
+                # rolled back whole on any error: the roll's own block needs no savepoint.
                 act=lambda: services.roll_create(
                     character=character, data=form.cleaned_data, by=request.user,
                     rng=server_dice.get_rng(),
-                    answers=int(answers) if answers.isdecimal() else None),
+                    answers=int(answers) if answers.isdecimal() else None,
+                    savepoint=token is None),
                 result_id=attrgetter("pk"))
         except (RuleError, submissions.BadToken) as exc:
             error = str(exc)
