@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from sheetkeeper.settings import *  # noqa: F403  (the product's settings, unchanged)
+from sheetkeeper.settings import MIDDLEWARE as _PRODUCT_MIDDLEWARE
 from sheetkeeper.settings import TEMPLATES as _PRODUCT_TEMPLATES
 
 ROOT_URLCONF = "benchmarks.bench_urls"
@@ -28,8 +29,6 @@ if os.environ.get("BENCH_TIMING_DIR", "").strip():
     # Each request's time inside the server (benchmarks/timing.py), for benchmarks/tables.py.
     # Just after WhiteNoise, the first middleware that runs only in the request's thread, so
     # that it times the request where Django runs it, without changing how the rest run.
-    from sheetkeeper.settings import MIDDLEWARE as _PRODUCT_MIDDLEWARE
-
     _after = _PRODUCT_MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") + 1
     MIDDLEWARE = [*_PRODUCT_MIDDLEWARE[:_after], "benchmarks.timing.request_timing",
                   *_PRODUCT_MIDDLEWARE[_after:]]

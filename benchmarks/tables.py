@@ -1059,10 +1059,7 @@ class Step:
 
     def percentile(self, share: float, values: list[float] | None = None) -> float:
         """The nearest-rank percentile (``share`` 0.95 for p95) of ``values`` or of all."""
-        values = sorted(self.all if values is None else values)
-        if not values:
-            return float("nan")
-        return values[min(len(values) - 1, max(0, round(share * len(values) + 0.5) - 1))]
+        return timing.percentile(self.all if values is None else values, share)
 
     @property
     def holds(self) -> bool:
@@ -1313,10 +1310,11 @@ def report_inside(step: Step) -> None:
           "neither (waiting to run) |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for route in step.inside[:12]:
-        print(f"| {route.label} | {len(route.requests)} | {route.spread(lambda r: r[0])} | "
-              f"{route.spread(lambda r: r[1])} | {route.percentile(0.5, lambda r: r[2]):.0f} | "
-              f"{route.spread(lambda r: r[3])} | "
-              f"{route.spread(lambda r: r[0] - r[1] - (r[3] - r[4]))} |")
+        statements = timing.percentile((r.statements for r in route.requests), 0.5)
+        print(f"| {route.label} | {len(route.requests)} | "
+              f"{route.spread(lambda r: r.wall)} | {route.spread(lambda r: r.cpu)} | "
+              f"{statements:.0f} | {route.spread(lambda r: r.statement_wall)} | "
+              f"{route.spread(lambda r: r.waiting)} |")
 
 
 def main() -> None:

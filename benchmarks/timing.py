@@ -21,11 +21,11 @@ import os
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
@@ -96,26 +96,40 @@ def request_timing(get_response: Callable[[HttpRequest], HttpResponse]
     return middleware
 
 
+def percentile(values: Iterable[float], share: float) -> float:
+    """The nearest-rank percentile of ``values`` (``share`` 0.95 for p95); NaN for none."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
+
+
+class Timed(NamedTuple):
+    """One request as the middleware timed it, in ms (``statements`` a count)."""
+
+    wall: float
+    cpu: float
+    statements: int
+    statement_wall: float
+    statement_cpu: float
+
+    @property
+    def waiting(self) -> float:
+        """Neither its own CPU nor its statements' time: waiting for its turn to run."""
+        return self.wall - self.cpu - (self.statement_wall - self.statement_cpu)
+
+
 @dataclass
 class Route:
-    """One route's requests in a span: each a tuple ``(wall, cpu, statements,
-    statement_wall, statement_cpu)`` in ms."""
+    """One route's requests in a span."""
 
     label: str
-    requests: list[tuple[float, float, int, float, float]] = field(default_factory=list)
+    requests: list[Timed] = field(default_factory=list)
 
-    def percentile(self, share: float, column: Callable[[tuple[float, float, int, float,
-                                                                 float]], float]) -> float:
-        """The nearest-rank percentile (``share`` 0.95 for p95) of ``column`` over the
-        requests."""
-        values = sorted(column(request) for request in self.requests)
-        if not values:
-            return float("nan")
-        return values[min(len(values) - 1, max(0, round(share * len(values) + 0.5) - 1))]
-
-    def spread(self, column: Callable[[tuple[float, float, int, float, float]], float]) -> str:
-        """``"p50 / p95"`` of ``column``, in ms to a tenth."""
-        return f"{self.percentile(0.5, column):.1f} / {self.percentile(0.95, column):.1f}"
+    def spread(self, column: Callable[[Timed], float]) -> str:
+        """``"p50 / p95"`` of ``column`` over the requests, to a tenth."""
+        values = [column(request) for request in self.requests]
+        return f"{percentile(values, 0.5):.1f} / {percentile(values, 0.95):.1f}"
 
 
 def read(directory: Path, since: float, until: float) -> list[Route]:
@@ -130,6 +144,6 @@ def read(directory: Path, since: float, until: float) -> list[Route]:
             label = f"{parts[1]} {parts[2]}{' ?live' if parts[3] == '1' else ''}"
             route = routes[label]
             route.label = label
-            route.requests.append((float(parts[5]), float(parts[6]), int(parts[7]),
-                                   float(parts[8]), float(parts[9])))
+            route.requests.append(Timed(float(parts[5]), float(parts[6]), int(parts[7]),
+                                        float(parts[8]), float(parts[9])))
     return sorted(routes.values(), key=lambda route: -len(route.requests))

@@ -68,7 +68,9 @@ def test_the_span_leaves_out_other_times_and_half_written_lines(timed: Path) -> 
 
     assert [(route.label, route.requests) for route in routes] == [
         ("POST characters/<int:character_id>/roll/", [(30.0, 12.0, 12, 9.0, 1.0)])]
-    assert routes[0].spread(lambda request: request[0]) == "30.0 / 30.0"
+    assert routes[0].spread(lambda request: request.wall) == "30.0 / 30.0"
+    # Neither its own CPU (12) nor its statements' time less their CPU (9 - 1).
+    assert routes[0].requests[0].waiting == pytest.approx(10.0)
 
 
 def test_the_product_never_times_its_requests() -> None:
