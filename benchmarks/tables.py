@@ -25,7 +25,10 @@ Method:
    (``--redis-url``, default ``redis://127.0.0.1:6379/13``), the environment of
    ``benchmarks/http.py``'s ``server_env`` with the product's own settings.
 3. **A table is five open pages**: the GM's dashboard and the four players' sheets, each
-   with its own cookies (an ``httpx.AsyncClient``; all share one connection pool). Each page
+   with its own cookies and its own connection pool (an ``httpx.AsyncClient`` and its
+   transport, as each person's browser has its own: one pool shared by a thousand open
+   streams made httpcore scan every connection for every request, most of the generator's
+   CPU, :data:`PAGE_LIMITS`). Each page
    is loaded (GET) and read (``benchmarks/tables_pages.py``, nothing hard-coded): its
    ``sse-connect`` stream, its live regions (every element whose ``hx-trigger`` names an
    ``sse:`` event or ``liveSync``: the ``hx-get`` URL, the events, the forms its
@@ -158,6 +161,8 @@ RESTART_TIMEOUT = 120.0
 GENERATOR_LIMIT = 0.9
 """A share of one core above which the generator (one event loop) delays what it measures."""
 STOP_MARGIN = 10.0
+PAGE_LIMITS = httpx.Limits(max_connections=None, max_keepalive_connections=4)
+"""A page's own connection pool: its stream, its regions in flight, its POST."""
 """Seconds a stopping server gets beyond its graceful shutdown before it is killed."""
 def _live_js_ms(name: str) -> float:
     """A constant of static/js/live.js (``var NAME = 1000;``), in seconds: the benchmark
@@ -224,12 +229,13 @@ class Action:
 class LivePage:
     """One open page: its client (cookies), what it shows, its stream and its regions."""
 
-    def __init__(self, table: Table, index: int, url: str, session: str,
-                 transport: httpx.AsyncHTTPTransport, base: str) -> None:
+    def __init__(self, table: Table, index: int, url: str, session: str, base: str) -> None:
         self.table = table
         self.index = index
         self.url = url
-        self.client = httpx.AsyncClient(base_url=base, transport=transport,
+        self.transport = httpx.AsyncHTTPTransport(limits=PAGE_LIMITS)
+        """The page's own connection pool (:data:`PAGE_LIMITS`), closed with its client."""
+        self.client = httpx.AsyncClient(base_url=base, transport=self.transport,
                                         cookies={"sessionid": session},
                                         timeout=httpx.Timeout(30.0), follow_redirects=False)
         self.page = Page()
@@ -569,16 +575,16 @@ class _Dropped(Exception):
 class Table:
     """A campaign's five open pages, its actions one at a time."""
 
-    def __init__(self, run: Run, seats: dict[str, Any], transport: httpx.AsyncHTTPTransport,
-                 base: str, rng: random.Random) -> None:
+    def __init__(self, run: Run, seats: dict[str, Any], base: str,
+                 rng: random.Random) -> None:
         self.run = run
         self.seats = seats
         self.rng = rng
         campaign = seats["campaign"]
         self.gm = LivePage(self, 0, f"/campaigns/{campaign}/", seats["gm"]["session"],
-                           transport, base)
+                           base)
         self.players = [LivePage(self, number + 1, f"/characters/{player['character']}/",
-                                 player["session"], transport, base)
+                                 player["session"], base)
                         for number, player in enumerate(seats["players"])]
         self.pages = [self.gm, *self.players]
         self.turn = asyncio.Lock()
@@ -1183,10 +1189,8 @@ async def measure(args: argparse.Namespace, seats: list[dict[str, Any]], port: i
     """The ramp and the restart, as ``args`` asks; the server (a new one after a restart)."""
     rng = random.Random(args.seed)
     run = Run()
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=200)
-    transport = httpx.AsyncHTTPTransport(limits=limits)
     base = f"http://127.0.0.1:{port}"
-    tables = [Table(run, table, transport, base, rng) for table in seats]
+    tables = [Table(run, table, base, rng) for table in seats]
     try:
         steps = await ramp(args, seats, port, server, run, tables, rng) if args.tables else []
         result = None
@@ -1195,7 +1199,8 @@ async def measure(args: argparse.Namespace, seats: list[dict[str, Any]], port: i
         return steps, result, server, run.dialogs
     finally:
         await asyncio.gather(*(table.close() for table in tables))
-        await transport.aclose()
+        await asyncio.gather(*(page.client.aclose() for table in tables
+                               for page in table.pages))
 
 
 # --- the report ------------------------------------------------------------------------------

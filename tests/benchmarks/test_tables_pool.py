@@ -1,0 +1,30 @@
+"""The live-table benchmark's pages each keep their own connections, as each person's
+browser does (benchmarks/tables.py, PAGE_LIMITS): with one pool for every page, httpcore
+scanned a thousand open streams for every request, and the generator spent most of its CPU,
+which it takes from the server it measures on the same machine, doing so."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from benchmarks import tables
+
+SEATS = {"campaign": 1, "gm": {"session": "gm"},
+         "players": [{"session": f"p{n}", "character": n} for n in range(4)]}
+
+
+def test_no_two_pages_share_a_connection_pool() -> None:
+    async def build() -> list[object]:
+        run = tables.Run()
+        first = tables.Table(run, SEATS, "http://127.0.0.1:1", random.Random(1))
+        second = tables.Table(run, SEATS, "http://127.0.0.1:1", random.Random(2))
+        pages = [*first.pages, *second.pages]
+        try:
+            return [page.transport for page in pages]
+        finally:
+            await asyncio.gather(*(page.client.aclose() for page in pages))
+
+    transports = asyncio.run(build())
+    assert len(transports) == 10
+    assert len({id(transport) for transport in transports}) == 10
