@@ -339,8 +339,7 @@ class LivePage:
                             note = json.loads(event.data)
                             self.note_version(int(note["version"]), set(note["names"]))
                         elif event.event and event.event != "message":
-                            self.table.heard(self, event.event, event_version(event.data),
-                                             event_lines(event.data))
+                            self.table.heard(self, event.event, *event_data(event.data))
                 if not self.closing:
                     run.dropped("stream ended")
             except asyncio.CancelledError:
@@ -540,24 +539,20 @@ def region_ids(region: Region) -> list[str]:
     return urllib.parse.parse_qs(urllib.parse.urlsplit(region.url).query).get("live", [])
 
 
-def event_lines(data: str) -> frozenset[str]:
-    """The region ids an event brings a line for (``{"prepend": {"campaign-rolls": ...}}``,
-    core.live.drawing); none if it brings none."""
+def event_data(data: str) -> tuple[int, frozenset[str]]:
+    """What an event's data (read once) tells a page: the campaign's live version it carries
+    (``{"version": 42, ...}``, 0 if none, as static/js/live.js reads it) and the region ids
+    it brings a line for (``{"prepend": {"campaign-rolls": ...}}``, core.live.drawing; none
+    if it brings none)."""
     try:
-        lines = json.loads(data).get("prepend") or {}
-    except (ValueError, AttributeError):
-        return frozenset()
-    return frozenset(lines) if isinstance(lines, dict) else frozenset()
-
-
-def event_version(data: str) -> int:
-    """The campaign's live version an event's data carries (``{"version": 42, ...}``), 0 if
-    none (as static/js/live.js reads it)."""
-    try:
-        version = json.loads(data).get("version", 0)
-    except (ValueError, AttributeError):
-        return 0
-    return version if isinstance(version, int) else 0
+        note = json.loads(data)
+    except ValueError:
+        return 0, frozenset()
+    if not isinstance(note, dict):
+        return 0, frozenset()
+    version, lines = note.get("version", 0), note.get("prepend") or {}
+    return (version if isinstance(version, int) else 0,
+            frozenset(lines) if isinstance(lines, dict) else frozenset())
 
 
 def form_data(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:

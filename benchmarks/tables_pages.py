@@ -284,9 +284,16 @@ class _Inputs(HTMLParser):
 
 def hidden_value(html: str, name: str) -> str | None:
     """The value of the first input called ``name`` in ``html`` (the next ``submission``
-    token a roll's answer hands its dialog out of band), or None."""
+    token a roll's answer hands its dialog out of band), or None.
+
+    Only the tag that names it is parsed (from its ``<`` to its ``>``): a roll's answer is
+    some kilobytes of HTML, and parsing all of it was a fifth of the generator's CPU."""
+    at = html.find(f'name="{name}"')
+    start, end = html.rfind("<", 0, at), html.find(">", at)
+    if at < 0 or start < 0 or end < 0:
+        return None
     parser = _Inputs(name)
-    parser.feed(html)
+    parser.feed(html[start:end + 1])
     parser.close()
     return parser.values[0] if parser.values else None
 
