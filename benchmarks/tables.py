@@ -161,8 +161,14 @@ RESTART_TIMEOUT = 120.0
 GENERATOR_LIMIT = 0.9
 """A share of one core above which the generator (one event loop) delays what it measures."""
 STOP_MARGIN = 10.0
-PAGE_LIMITS = httpx.Limits(max_connections=None, max_keepalive_connections=4)
-"""A page's own connection pool: its stream, its regions in flight, its POST."""
+PAGE_LIMITS = httpx.Limits(max_connections=None, max_keepalive_connections=4,
+                           keepalive_expiry=4.0)
+"""A page's own connection pool: its stream, its regions in flight, its POST. An idle
+connection is let go after 4 s, before uvicorn closes it (its ``--timeout-keep-alive``, 5 s
+by default, which the production unit keeps): httpx's default is the same 5 s, and a page
+that acts every 30 s then now and then sent a request down a connection the server was
+closing (ReadError, RemoteProtocolError at 250 tables), which a browser retries and httpx
+does not."""
 """Seconds a stopping server gets beyond its graceful shutdown before it is killed."""
 def _live_js_ms(name: str) -> float:
     """A constant of static/js/live.js (``var NAME = 1000;``), in seconds: the benchmark

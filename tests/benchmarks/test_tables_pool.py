@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+import uvicorn
+
 from benchmarks import tables
 
 SEATS = {"campaign": 1, "gm": {"session": "gm"},
@@ -28,3 +30,12 @@ def test_no_two_pages_share_a_connection_pool() -> None:
     transports = asyncio.run(build())
     assert len(transports) == 10
     assert len({id(transport) for transport in transports}) == 10
+
+
+def test_a_page_lets_an_idle_connection_go_before_the_server_closes_it() -> None:
+    # The server is run with uvicorn's own keep-alive timeout (the production unit sets
+    # none); a page that reused a connection the server was closing got a transport error.
+    assert "--timeout-keep-alive" not in tables.production_flags()
+    server_keeps = uvicorn.Config("sheetkeeper.asgi:application").timeout_keep_alive
+    assert tables.PAGE_LIMITS.keepalive_expiry is not None
+    assert tables.PAGE_LIMITS.keepalive_expiry < server_keeps
