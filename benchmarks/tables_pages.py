@@ -289,8 +289,10 @@ def hidden_value(html: str, name: str) -> str | None:
     Only the tag that names it is parsed (from its ``<`` to its ``>``): a roll's answer is
     some kilobytes of HTML, and parsing all of it was a fifth of the generator's CPU."""
     at = html.find(f'name="{name}"')
+    if at < 0:
+        return None
     start, end = html.rfind("<", 0, at), html.find(">", at)
-    if at < 0 or start < 0 or end < 0:
+    if start < 0 or end < 0:
         return None
     parser = _Inputs(name)
     parser.feed(html[start:end + 1])
