@@ -380,8 +380,8 @@ def targets(ids: dict[str, Any], player: Login, gm: Login) -> list[Target]:
         Target("constant", "bare POST answering a constant", "POST", "/bench/constant/", post,
                ROLL_BODY),
         # As the sheet's htmx sends it: from the dialog (#roll-form) on the sheet, so the
-        # answer also brings the dialog's odds and the sheet's recent rolls
-        # (rolls.views._redraw_dialog) that the page used to ask for after each roll.
+        # answer also brings the dialog's odds (rolls.views._redraw_dialog) that the page
+        # used to ask for after each roll.
         Target("roll", "roll POST (htmx, from the sheet)", "POST",
                f"/characters/{rolling['character']}/roll/",
                {**post, "HX-Trigger": "roll-form", "HX-Target": "roll-result",

@@ -111,7 +111,8 @@ def main() -> None:
 
     def roll() -> Any:
         # From the dialog on the sheet, as htmx sends it: the answer brings the dialog's
-        # odds and the sheet's recent rolls too (a checkout from before ignores the headers).
+        # odds too (a checkout from before ignores the headers; one from before 2026-11-27
+        # draws the sheet's recent rolls in it as well, which now come with the event).
         # With a fresh submission token each time, as the dialog's form carries one.
         answer = owner.post(f"/characters/{sheet.pk}/roll/",
                             {**body, submissions.FIELD: secrets.token_urlsafe(24)},

@@ -40,8 +40,8 @@ Method:
    them ``from:body``. As static/js/live.js: a live region that hears an event of a version
    it already holds asks nothing, and while the page's own POST is in flight it waits for
    that answer, whose ``Live-Drawn`` header may bring it to the event's version (the
-   roller's recent rolls, the GM's card: core.regions.drawn); a region that was current just
-   before an event bringing its line (a new roll's in the latest rolls: core.live.drawing)
+   GM's card: core.regions.drawn); a region that was current just before an event bringing
+   its line (a new roll's in the latest rolls and the sheet's recent rolls: core.live.drawing)
    takes the line and asks nothing, its arrival counting as its answer (the page's HTML, as
    read, says whether the region holds a ``data-live-list``). A dropped stream reconnects as
    static/js/live.js does (a doubling, jittered delay from about a second) and then, after
@@ -438,7 +438,7 @@ class LivePage:
 
     def note_drawn(self, header: str) -> None:
         """live.js's ``noteDrawn``: a POST's answer that drew regions out of band
-        (``Live-Drawn: 42 recent-rolls``) brings each region all of whose ids it drew to
+        (``Live-Drawn: 42 card-12``) brings each region all of whose ids it drew to
         that version."""
         words = header.split()
         if len(words) < 2 or not words[0].isdecimal():

@@ -15,7 +15,8 @@ How it works (docs/architecture.md, "The live table"):
    extension) reacts by asking its own view for the fresh fragment, so what a person sees is
    always what the permission-checked view shows them, read from the database. The one
    exception: a line that every page hearing the event would draw alike (a new roll in the
-   campaign's latest rolls, ``core.live.drawing``) travels with the event, and a page that
+   campaign's latest rolls and in its character's recent rolls, ``core.live.drawing``)
+   travels with the event, and a page that
    was current just before it puts it in place without asking.
    After a dropped connection the page reconnects with a growing, jittered delay and asks
    again for everything live (static/js/live.js): the database is the source of truth, the
@@ -93,11 +94,15 @@ def _frame(event: str, data: dict[str, object]) -> bytes:
 def _frames(message: dict[str, Any]) -> bytes:
     """An event's frames, written at once: one per name (``rollMade``, ``rollMade-12``),
     then ``liveVersion`` when the event has a version. The lines drawn for it
-    (``core.live.drawing``) go with its first name only, the one the campaign's page hears."""
+    (``core.live.drawing``, the message's ``lines``: ``{name: {region id: html}}``) go each
+    with the frame of the name its region hears, as ``prepend``: the latest rolls' line with
+    ``rollMade``, which the campaign's page hears, the recent rolls' with ``rollMade-12``,
+    which character 12's sheet hears."""
     data = message.get("data", {})
     names = message.get("names", [])
-    bare = {key: value for key, value in data.items() if key != "prepend"}
-    frames = [_frame(name, data if index == 0 else bare) for index, name in enumerate(names)]
+    lines = message.get("lines") or {}
+    frames = [_frame(name, {**data, "prepend": lines[name]} if lines.get(name) else data)
+              for name in names]
     if "version" in data:
         frames.append(_frame(VERSION_EVENT, {"version": data["version"], "names": names}))
     return b"".join(frames)
@@ -112,8 +117,9 @@ async def campaign_events(
     Non-members (and unknown campaigns) get 404 like every other campaign URL; the GM's
     stream also carries GM-only events. The stream sends ``retry`` and a comment at once,
     a keepalive comment every :data:`KEEPALIVE_SECONDS`, and one frame per event name:
-    ``event: rollMade`` / ``data: {"campaign": 7, "character": 12, "version": 42}`` (the
-    first name's also with the lines drawn for it, ``"prepend"``), then ``liveVersion``.
+    ``event: rollMade`` / ``data: {"campaign": 7, "character": 12, "version": 42}`` (each
+    name's also with the lines drawn for the regions that hear it, ``"prepend"``), then
+    ``liveVersion``.
     When the viewer loses their seat it sends ``event: liveClosed`` and ends; when the server
     is asked to stop it ends without a word (the page reconnects).
 

@@ -1,16 +1,12 @@
 """A character's recent rolls: what the recent-rolls box every sheet shares reads
-(characters/_recent_rolls.html, the ``recent-rolls`` live region of the sheet), and the box
-drawn out of band for the answer to a roll made on the sheet (rolls.views). A module of its
-own: the sheet's views and the roll's views both draw it, and no app's views import another's.
+(characters/_recent_rolls.html, the ``recent-rolls`` live region of the sheet). A new roll's
+line reaches open sheets with its event (characters.live).
 """
 
 from __future__ import annotations
 
 from django.db.models import OuterRef, Prefetch, Subquery, prefetch_related_objects
-from django.http import HttpRequest
-from django.template.loader import get_template
 
-import systems
 from characters.models import Character
 from rolls.models import Roll
 
@@ -20,11 +16,15 @@ from rolls.models import Roll
 _RECENT_ROLL_FIELDS = ("id", "description", "outcome", "summary", "imported", "created_at")
 _FOLLOWUP_FIELDS = ("id", "parent_id", "kind", "summary")
 
+RECENT_ROLLS = 5
+"""How many rolls the box shows (its list's ``data-live-limit``: a roll's line pushes the
+oldest out)."""
+
 
 def recent_rolls(character: Character, *fields: str) -> list[Roll]:
-    """The character's five newest top-level rolls, newest first, each with its follow-ups
-    as the list ``roll.followup_list`` (newest first): one query, and one more when any of
-    them has follow-ups, whatever their number.
+    """The character's :data:`RECENT_ROLLS` newest top-level rolls, newest first, each with
+    its follow-ups as the list ``roll.followup_list`` (newest first): one query, and one
+    more when any of them has follow-ups, whatever their number.
 
     Only the columns the recent-rolls box (characters/_recent_rolls.html) shows are read,
     plus ``fields`` (a system's ``_roll.html`` may read more of the roll).
@@ -36,7 +36,7 @@ def recent_rolls(character: Character, *fields: str) -> list[Roll]:
     followup = Roll.objects.filter(parent=OuterRef("pk")).order_by().values("pk")[:1]
     rolls = list(
         Roll.objects.filter(character=character, parent__isnull=True)
-        .only(*_RECENT_ROLL_FIELDS, *fields).annotate(a_followup=Subquery(followup))[:5]
+        .only(*_RECENT_ROLL_FIELDS, *fields).annotate(a_followup=Subquery(followup))[:RECENT_ROLLS]
     )
     with_followups: list[Roll] = []
     for roll in rolls:
@@ -48,19 +48,3 @@ def recent_rolls(character: Character, *fields: str) -> list[Roll]:
         prefetch_related_objects(with_followups, Prefetch(
             "followups", queryset=Roll.objects.only(*_FOLLOWUP_FIELDS), to_attr="followup_list"))
     return rolls
-
-
-def recent_rolls_oob(request: HttpRequest, character: Character,
-                     system: systems.SheetSystem) -> str:
-    """The sheet's recent-rolls region (``recent-rolls``, :func:`live_sheet`) drawn out of
-    band (``hx-swap-oob``), for the answer to a roll made on the sheet itself: the roller's
-    page then need not ask for it when its own ``rollMade`` arrives
-    (:func:`core.regions.drawn`). One query, two when a roll shown has follow-ups.
-
-    Returns:
-        The box's HTML, its root ``<section id="recent-rolls" hx-swap-oob="true">``.
-    """
-    template = get_template(f"{system.template('sheet.html')}#recent-rolls")
-    return template.render({"character": character, "system": system, "oob": True,
-                            "recent_rolls": recent_rolls(character, "result"),
-                            "roll_template": system.template("_roll.html")}, request)

@@ -27,9 +27,10 @@ from characters import services
 from characters.cards import party_card_context
 from characters.forms import AwardForm, CharacterEditForm, GmNotesForm, MoveForm, RetireForm
 from characters.ledger import banked_xp
+from characters.live import RECENT_ROLLS_REGION
 from characters.models import Character, XpEntry
 from characters.permissions import get_character, viewer_is_gm
-from characters.recent import recent_rolls
+from characters.recent import RECENT_ROLLS, recent_rolls
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
 from core.regions import LivePage, asked_regions, by_event, drawn, render_regions, unchanged
@@ -64,7 +65,8 @@ def _sheet_context(character: Character, system: systems.SheetSystem,
                             if wanted is None or "roll-requests" in wanted else []),
         # A system's _roll.html draws each roll's dice from its result (_recent_rolls.html).
         "recent_rolls": (recent_rolls(character, "result")
-                         if wanted is None or "recent-rolls" in wanted else []),
+                         if wanted is None or RECENT_ROLLS_REGION in wanted else []),
+        "recent_limit": RECENT_ROLLS,
         "roll_template": system.template("_roll.html"),
         # The GM's private notes enter the context for the GM only, so no page or fragment a
         # player gets can show them (templates read ``gm_notes``, never the character's).
@@ -89,9 +91,9 @@ def live_sheet(character: Character, system: systems.SheetSystem) -> LivePage:
         (f"trackChanged-{pk}", system.live_tracks),
         (f"xpChanged-{pk}", system.live_xp),
         ("campaignChanged", (*system.live_tracks, *system.live_xp)),
-        (f"rollMade-{pk}", ("recent-rolls",)),
+        (f"rollMade-{pk}", (RECENT_ROLLS_REGION,)),
         (f"partyChanged-{pk}",
-         ("sheet-title", "character-status", "character-actions", "recent-rolls")),
+         ("sheet-title", "character-status", "character-actions", RECENT_ROLLS_REGION)),
         (f"rollRequested-{pk}", ("roll-requests",)),
     ]))
 

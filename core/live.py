@@ -6,7 +6,8 @@ damage mark that was rolled back. Events carry names and ids (``rollMade``,
 ``trackChanged-12``): each open page asks its own permission-checked view for what changed.
 The one exception is content that every page hearing the event would draw alike, offered by
 the app that owns the region (:data:`drawing`): a new roll's line in the campaign's latest
-rolls, which a page current just before the roll puts in place without asking.
+rolls and in its character's recent rolls, which a page current just before the roll puts in
+place without asking.
 The pages' stream is ``campaigns.live`` (docs/architecture.md, "The live table"); with
 ``REDIS_URL`` set the layer is :class:`RedisLayer`, so several server processes share events.
 """
@@ -90,14 +91,21 @@ def seat_group_name(campaign_id: int, user_id: int) -> str:
     return f"campaign-{campaign_id}-user-{user_id}"
 
 
+Lines = dict[str, dict[str, str]]
+"""The lines that travel with an event: ``{event name: {region id: the item's html}}``. Each
+goes with the frame of the name its region hears: ``rollMade`` for the campaign's latest
+rolls, ``rollMade-12`` for character 12's recent rolls."""
+
+
 def _send_on_commit(group: str, message: dict[str, Any], what: object, *,
                     version: Callable[[], int | None] | None = None,
-                    drawn: list[Callable[[], dict[str, str]]] | None = None) -> None:
+                    drawn: list[Callable[[], Lines]] | None = None) -> None:
     """Send ``message`` to ``group`` once the current transaction commits (at once outside
     one); a layer that cannot be reached is logged, never raised. ``version``, if given, is
     asked then for the campaign's live version, which goes into the message's data;
-    ``drawn`` (:data:`drawing`'s answers) for the lines that go with it, as
-    ``data["prepend"]`` (``{region id: html}``), only when the version is known."""
+    ``drawn`` (:data:`drawing`'s answers) for the lines that go with it, as the message's
+    ``lines`` (``{event name: {region id: html}}``; the stream sends each name's with that
+    name's frame, as its ``prepend``), only when the version is known."""
 
     def send() -> None:
         nonlocal message
@@ -109,7 +117,7 @@ def _send_on_commit(group: str, message: dict[str, Any], what: object, *,
             message = {**message, "data": {**message["data"], "version": now}}
             lines = _lines(drawn or [], what)
             if lines:
-                message["data"]["prepend"] = lines
+                message["lines"] = lines
         try:
             try:
                 loop = asyncio.get_running_loop()
@@ -129,13 +137,14 @@ def _send_on_commit(group: str, message: dict[str, Any], what: object, *,
     transaction.on_commit(send)
 
 
-def _lines(drawn: list[Callable[[], dict[str, str]]], what: object) -> dict[str, str]:
-    """Every line of ``drawn`` (:data:`drawing`); one that fails is left out and logged: the
-    pages then ask for that region, as for any event without its line."""
-    lines: dict[str, str] = {}
+def _lines(drawn: list[Callable[[], Lines]], what: object) -> Lines:
+    """Every line of ``drawn`` (:data:`drawing`), by event name; one that fails is left out
+    and logged: the pages then ask for that region, as for any event without its line."""
+    lines: Lines = {}
     for draw in drawn:
         try:
-            lines.update(draw())
+            for name, regions in draw().items():
+                lines.setdefault(name, {}).update(regions)
         except Exception:  # a committed change must still be announced
             logger.exception("could not draw the line of %s", what)
     return lines
@@ -145,11 +154,13 @@ drawing = Signal()
 """Sent by :func:`announce` with ``campaign_id``, ``event`` and ``subject`` (what the change
 made, such as the Roll just stored; None when the service names nothing). A receiver that owns
 a live region whose list the change extends by one item, drawn alike for every page that
-hears the event, may answer with a function that gives ``{region id: the item's html}``; it
-runs once the change has committed, and its lines travel with the event
-(``data["prepend"]``). A page whose region was current just before the change (the event's
-version minus one) puts the item at the head of the region's ``data-live-list`` and asks
-nothing (static/js/live.js); any other page asks as usual. Answer None for anything else.
+hears the event, may answer with a function that gives :data:`Lines` (``{event name: {region
+id: the item's html}}``, the name being one the region hears: ``event`` or
+``event-<character id>``); it runs once the change has committed, and its lines travel with
+the event, each on its name's frame (``data["prepend"]``: ``{region id: html}``). A page
+whose region was current just before the change (the event's version minus one) puts the
+item at the head of the region's ``data-live-list`` and asks nothing (static/js/live.js);
+any other page asks as usual. Answer None for anything else.
 
 What a line may hold: only what every member hearing the event may see (the event goes to
 the campaign's group, or to the GM's alone for a GM-only change). Each announcement bumps the
@@ -190,7 +201,7 @@ def announce(
     versions: list[Callable[[], int | None]] = [a for a in answers if callable(a)]
     lines: list[Any] = [answer for _, answer in drawing.send(
         sender=None, campaign_id=campaign_id, event=event, subject=subject)]
-    drawn: list[Callable[[], dict[str, str]]] = [a for a in lines if callable(a)]
+    drawn: list[Callable[[], Lines]] = [a for a in lines if callable(a)]
     names = [event] if character_id is None else [event, f"{event}-{character_id}"]
     message = {
         "type": "campaign.event",

@@ -29,7 +29,7 @@ from django.template.loader import get_template
 
 DRAWN_HEADER = "Live-Drawn"
 """The header of a change's answer that also redrew some of its page's live regions:
-``Live-Drawn: 42 recent-rolls card-12``, the campaign's live version and the ids
+``Live-Drawn: 42 card-12``, the campaign's live version and the ids
 (:func:`drawn`)."""
 
 LIVE_PARAMETER = "live"
@@ -141,14 +141,14 @@ def unchanged(request: HttpRequest, version: int) -> HttpResponse | None:
 def drawn(response: HttpResponse, version: int | None, ids: Iterable[str]) -> HttpResponse:
     """Label the answer to a change with the live regions it redraws out of band and the
     campaign's live ``version`` they were drawn at (the version the change itself brought,
-    ``campaigns.versions.bumped``): ``Live-Drawn: 42 recent-rolls``.
+    ``campaigns.versions.bumped``): ``Live-Drawn: 42 card-12``.
 
     The page that made the change hears its event on its stream too, usually before this
     answer arrives (the event goes out at the commit, the answer after it is rendered).
     static/js/live.js holds such an event's request back until the page's own change has
     its answer, and then asks nothing for a region this header says is drawn at the
-    event's version or later: a roll no longer makes the roller's page ask for its recent
-    rolls, which its answer brings. Nothing is labelled when ``version`` is None (the change
+    event's version or later: the GM's mark no longer makes the dashboard ask for the card
+    its answer brings. Nothing is labelled when ``version`` is None (the change
     bumped nothing, or its bump failed): the page then asks as before.
 
     Returns the response, for chaining.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,14 +20,11 @@ from django_htmx.http import trigger_client_event
 
 import systems
 from campaigns.permissions import get_campaign_as_gm, get_membership
-from campaigns.versions import bumped
 from characters.models import Character
 from characters.permissions import get_character
-from characters.recent import recent_rolls_oob
 from core import dice as server_dice
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
-from core.regions import drawn
 from rolls import services
 from rolls.forms import NpcRollForm, RequestWhoForm
 from rolls.models import Roll
@@ -137,7 +134,6 @@ def roll_create(request: AuthenticatedHttpRequest, character_id: int) -> HttpRes
     for HTMX the result partial (plus a ``rollMade`` event), otherwise a redirect to the
     roll. A GET shows the roll dialog on its own page."""
     character = get_character(request.user, character_id)
-    since = character.campaign.live_version
     system = systems.for_campaign(character.campaign)
     page = _dialog_page(character, system)
     if request.method == "GET":
@@ -164,7 +160,7 @@ def roll_create(request: AuthenticatedHttpRequest, character_id: int) -> HttpRes
         else:
             answer = _answer_roll(request, done)
             if request.htmx and done.result is not None:
-                return _redraw_dialog(request, answer, done.result, character, system, since)
+                return _redraw_dialog(request, answer, done.result, character, system)
             return answer
     else:
         error = systems.errors_text(form)
@@ -191,32 +187,24 @@ def _odds(character: Character, system: systems.SheetSystem,
 
 
 def _redraw_dialog(request: AuthenticatedHttpRequest, answer: HttpResponse, roll: Roll,
-                   character: Character, system: systems.SheetSystem,
-                   since: int) -> HttpResponse:
-    """The answer to a roll, with what the roll changed around it drawn out of band: when
-    it was made with the roll dialog (``#roll-form``, htmx's ``HX-Trigger``), the dialog's
-    odds for the same choices (a roll may spend what the pool counts, such as willpower or
-    plot points; roll.js copies their headline into the phone's roll bar); when it was made
-    on the character's sheet (the dialog, or a GM's request answered), the sheet's recent
-    rolls, labelled with the version the roll brought (:func:`core.regions.drawn`). The
-    roller's page then asks for neither: before, each roll set off both requests as soon
-    as it was made. A request's answer draws no odds: its pool is the GM's, not the
-    dialog's choices."""
+                   character: Character, system: systems.SheetSystem) -> HttpResponse:
+    """The answer to a roll made with the roll dialog (``#roll-form``, htmx's
+    ``HX-Trigger``), with the dialog's odds for the same choices drawn out of band: a roll
+    may spend what the pool counts (willpower, plot points), and roll.js copies their
+    headline into the phone's roll bar. The roller's page then need not ask for them. A
+    request's answer (the GM's pool, not the dialog's choices) draws none. The sheet's
+    recent rolls are not drawn here: the roll's line comes with its event
+    (characters.live), to this page as to every other open sheet."""
+    if request.htmx.trigger != DIALOG:
+        return answer
     if roll.character is not None:
         # As the roll left it: the roll changes the sheet alone (rolls.services.roll_create),
         # and its locked copy holds it. The copy's other columns (the GM's notes) stay out.
         character.sheet = roll.character.sheet
-    parts = [answer.content.decode(answer.charset)]
-    if request.htmx.trigger == DIALOG:
-        _, odds = _odds(character, system, request.POST)
-        parts.append(render_to_string("rolls/_odds.html", {**odds, "odds_oob": True}, request))
-    ids: list[str] = []
-    if request.htmx.current_url_abs_path is not None and urlsplit(
-            request.htmx.current_url_abs_path).path == character.get_absolute_url():
-        parts.append(recent_rolls_oob(request, character, system))
-        ids.append("recent-rolls")
-    answer.content = "".join(parts)
-    return drawn(answer, bumped(character.campaign_id, since), ids)
+    _, odds = _odds(character, system, request.POST)
+    answer.content = answer.content.decode(answer.charset) + render_to_string(
+        "rolls/_odds.html", {**odds, "odds_oob": True}, request)
+    return answer
 
 
 @require_GET

@@ -18,7 +18,7 @@ from django.apps import apps
 from django.template.loader import render_to_string
 
 import systems
-from core.live import drawing
+from core.live import Lines, drawing
 
 ROLL_LINE = "table/campaign_detail.html#roll-line"
 """A roll's line in the latest rolls (``roll`` and ``system`` in its context)."""
@@ -28,20 +28,22 @@ LATEST_ROLLS = "campaign-rolls"
 
 
 def roll_line(*, event: str, subject: object = None, **_: Any
-              ) -> Callable[[], dict[str, str]] | None:
+              ) -> Callable[[], Lines] | None:
     """A receiver of ``core.live.drawing``: for a top-level roll just stored (``rollMade``,
-    its Roll as ``subject``), a function giving ``{"campaign-rolls": its line}``, drawn as
-    the region draws it; None for anything else (a follow-up is no line of the list, and
-    an announcement that names no roll leaves the pages to ask)."""
+    its Roll as ``subject``), a function giving ``{"rollMade": {"campaign-rolls": its
+    line}}`` (the name the campaign's page hears), drawn as the region draws it; None for
+    anything else (a follow-up is no line of the list, and an announcement that names no
+    roll leaves the pages to ask)."""
     # The model from the registry: this module is imported by table.apps, before models are.
     roll_model = apps.get_model("rolls", "Roll")
     if event != "rollMade" or not isinstance(subject, roll_model) or subject.parent_id is not None:
         return None
     roll = subject
 
-    def draw() -> dict[str, str]:
+    def draw() -> Lines:
         system = systems.for_ruleset(roll.ruleset)
-        return {LATEST_ROLLS: render_to_string(ROLL_LINE, {"roll": roll, "system": system})}
+        return {event: {LATEST_ROLLS: render_to_string(ROLL_LINE, {"roll": roll,
+                                                                   "system": system})}}
 
     return draw
 

@@ -205,7 +205,7 @@
   }
 
   // A change's own answer may redraw regions of its page out of band; it says which, and at
-  // what version (the Live-Drawn header, core.regions.drawn: "42 recent-rolls card-12").
+  // what version (the Live-Drawn header, core.regions.drawn: "42 card-12").
   // A region all of whose ids it drew holds that version from now on.
   function noteDrawn(header) {
     var words = (header || "").trim().split(/\s+/);

@@ -190,12 +190,12 @@ class Stream:
 
 
 def send(campaign_id: int, *, gm_only: bool = False, names: tuple[str, ...] = ("rollMade",),  # type: ignore[no-untyped-def]
-         **data):
+         lines: dict[str, dict[str, str]] | None = None, **data):
     layer = get_channel_layer()
     return layer.group_send(
         group_name(campaign_id, gm_only=gm_only),
         {"type": "campaign.event", "names": list(names),
-         "data": {"campaign": campaign_id, **data}},
+         "data": {"campaign": campaign_id, **data}, **({"lines": lines} if lines else {})},
     )
 
 
@@ -218,7 +218,7 @@ def test_a_member_hears_the_campaign_as_server_sent_events(campaign, bob) -> Non
 
 
 @stream_test
-def test_an_event_s_frames_come_in_one_write_its_line_with_its_first_name_only(
+def test_an_event_s_frames_come_in_one_write_each_line_with_the_name_its_region_hears(
         campaign, bob) -> None:  # type: ignore[no-untyped-def]
     # One write per event, not one per frame: a roll is three frames on each open page.
     stream = Stream(bob, campaign.pk)
@@ -226,17 +226,21 @@ def test_an_event_s_frames_come_in_one_write_its_line_with_its_first_name_only(
 
     async def scenario() -> None:
         await stream.open()
-        await send(campaign.pk, names=("rollMade", "rollMade-7"), version=4,
-                   prepend={"campaign-rolls": line})
+        await send(campaign.pk, names=("rollMade", "rollMade-7", "rollMade-8"), version=4,
+                   lines={"rollMade": {"campaign-rolls": line},
+                          "rollMade-7": {"recent-rolls": "<li>7</li>"}})
         chunk = await stream.next_chunk()
         frames = [part for part in chunk.split(b"\n\n") if part]
         assert [frame.split(b"\n")[0] for frame in frames] == [
-            b"event: rollMade", b"event: rollMade-7", b"event: liveVersion"]
+            b"event: rollMade", b"event: rollMade-7", b"event: rollMade-8",
+            b"event: liveVersion"]
         data = [json.loads(frame.split(b"\ndata: ")[1]) for frame in frames]
         assert data[0] == {"campaign": campaign.pk, "version": 4,
                            "prepend": {"campaign-rolls": line}}
-        assert data[1] == {"campaign": campaign.pk, "version": 4}  # the sheet needs no line
-        assert data[2] == {"version": 4, "names": ["rollMade", "rollMade-7"]}
+        assert data[1] == {"campaign": campaign.pk, "version": 4,
+                           "prepend": {"recent-rolls": "<li>7</li>"}}
+        assert data[2] == {"campaign": campaign.pk, "version": 4}  # a name without lines
+        assert data[3] == {"version": 4, "names": ["rollMade", "rollMade-7", "rollMade-8"]}
         await stream.close()
 
     async_to_sync(scenario)()

@@ -251,12 +251,15 @@ def test_a_roll_made_through_one_server_reaches_a_page_on_the_other(servers: Ser
         data = {"campaign": servers.campaign, "character": servers.character,
                 "version": version}
         names = ["rollMade", f"rollMade-{servers.character}"]
-        # The roll's line in the latest rolls comes with the first name (table/live.py),
+        # The roll's line in the latest rolls comes with the first name (table/live.py), its
+        # line in the character's recent rolls with the character's (characters/live.py):
         # drawn on server A and carried by Redis.
         line = heard[0][1].get("prepend", {}).get("campaign-rolls", "")
         assert line.startswith("<li data-roll=") and "Rook" in line, heard[0]
+        recent = heard[1][1].get("prepend", {}).get("recent-rolls", "")
+        assert recent.startswith("<li data-live-key=\"roll-"), heard[1]
         assert heard == [(names[0], {**data, "prepend": {"campaign-rolls": line}}),
-                         (names[1], data),
+                         (names[1], {**data, "prepend": {"recent-rolls": recent}}),
                          ("liveVersion", {"version": version, "names": names})]
 
     asyncio.run(scenario())

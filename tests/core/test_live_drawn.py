@@ -4,10 +4,12 @@ when the change's event arrives on its stream (static/js/live.js holds the event
 back until the answer is in, then asks only for what it still lacks).
 
 What the answers bring must be exactly what the page would have asked for: the roll's answer
-holds the sheet's recent rolls as ``?live=recent-rolls`` draws them and the dialog's odds as
-the odds request draws them for the same choices; the GM's mark on a party card answers with
-the card the dashboard's region would draw. Each is labelled with the version the change
-brought, never a later one.
+holds the dialog's odds as the odds request draws them for the same choices; the GM's mark on
+a party card answers with the card the dashboard's region would draw, labelled with the
+version the change brought, never a later one. A roll's lines come with its event instead
+(core.live.drawing), to the roller's page as to every other: the latest rolls' line
+(table.live) and the sheet's recent rolls' line (characters.live), each exactly the item
+its region would draw.
 
 Transactional tests: the version is bumped when the change's transaction really commits,
 inside the request, as in production (a test wrapped in a transaction would run no
@@ -27,7 +29,9 @@ from django.urls import reverse
 
 import systems
 from campaigns.models import Campaign
+from characters.live import recent_roll_line
 from characters.models import Character
+from characters.recent import RECENT_ROLLS as SHEET_ROLLS
 from core import submissions
 from core.regions import DRAWN_HEADER
 from rolls.models import Roll
@@ -85,7 +89,7 @@ def without(node: Element, *names: str) -> Element:
     return node
 
 
-def test_a_roll_from_the_sheet_brings_its_recent_rolls_and_odds_and_says_at_what_version(
+def test_a_roll_from_the_sheet_brings_the_dialogs_odds_and_labels_no_region(
         table: tuple[Campaign, Character], bob: Any,
         client_for: Callable[..., Client]) -> None:
     campaign, character = table
@@ -94,18 +98,12 @@ def test_a_roll_from_the_sheet_brings_its_recent_rolls_and_odds_and_says_at_what
     before = version(campaign)
     data = roll_data(character)
     answer = roll_from(player, character, sheet, data)
-    roll = Roll.objects.filter(character=character).latest("pk")
-    after = version(campaign)
-    assert after > before
-    assert answer[DRAWN_HEADER] == f"{after} recent-rolls"
+    assert version(campaign) > before
+    # The recent rolls come with the roll's event (below), not in its answer: no region of
+    # the page is drawn at the new version, so none is labelled.
+    assert DRAWN_HEADER not in answer
     html = answer.content.decode()
-
-    # The recent rolls hold the roll just made, as the sheet's own region draws them.
-    drawn = without(out_of_band(html, "recent-rolls"), "hx-swap-oob")
-    assert roll.get_absolute_url() in str(drawn)
-    region = player.get(f"{sheet}?live=recent-rolls", headers={"HX-Request": "true"})
-    [asked] = find(parse_html(region.content.decode()), "recent-rolls")
-    assert drawn == asked
+    assert not find(parse_html(html), "recent-rolls")
 
     # The odds are the dialog's for the same choices, as the odds request draws them, with
     # their headline for the phone's roll bar.
@@ -119,6 +117,52 @@ def test_a_roll_from_the_sheet_brings_its_recent_rolls_and_odds_and_says_at_what
     assert without(odds, "hx-swap-oob", "data-headline") == expected
     bar = re.search(r'<span id="roll-bar-odds">(.*?)</span>', asked_odds)
     assert bar is not None and headline == bar[1]
+
+
+def listed(client: Client, page: str, region_id: str, limit: int) -> list[Element]:
+    """The items of the list of ``page``'s region ``region_id`` as the region draws them;
+    the list takes lines (``data-live-list``) and keeps ``limit`` of them."""
+    answer = client.get(f"{page}?live={region_id}", headers={"HX-Request": "true"})
+    [region] = find(parse_html(answer.content.decode()), region_id)
+    [listing] = [child for child in region.children
+                 if isinstance(child, Element) and child.name == "ul"]
+    attributes = dict(listing.attributes)
+    assert "data-live-list" in attributes and attributes["data-live-limit"] == str(limit)
+    return [child for child in listing.children if isinstance(child, Element)]
+
+
+def recent(client: Client, character: Character) -> list[Element]:
+    """The items of the sheet's recent rolls (``recent-rolls``) as its region draws them."""
+    return listed(client, character.get_absolute_url(), "recent-rolls", SHEET_ROLLS)
+
+
+def test_a_roll_s_event_brings_its_line_as_the_sheets_recent_rolls_draw_it(
+        table: tuple[Campaign, Character], alice: Any, bob: Any,
+        client_for: Callable[..., Client]) -> None:
+    """For the roller's page and every other open copy of the sheet (the GM's among them):
+    a page current just before the roll puts the line on top of what it holds and drops
+    what falls past the limit, which is exactly what it would have asked for."""
+    campaign, character = table
+    gm, player = client_for(alice), client_for(bob)
+    for _ in range(SHEET_ROLLS):  # a full list: the line pushes the oldest out
+        roll_from(player, character, character.get_absolute_url(), roll_data(character))
+    before = {"gm": recent(gm, character), "player": recent(player, character)}
+    assert len(before["player"]) == SHEET_ROLLS
+    held = version(campaign)
+
+    messages = heard(campaign.pk, lambda: roll_from(
+        player, character, character.get_absolute_url(), roll_data(character)))
+
+    [made] = [m for m in messages if m["names"][0] == "rollMade"]
+    assert made["names"] == ["rollMade", f"rollMade-{character.pk}"]
+    assert made["data"]["version"] == held + 1
+    line = parse_html(made["lines"][f"rollMade-{character.pk}"]["recent-rolls"])
+    assert "recent-rolls" not in made["lines"]["rollMade"]  # the campaign's page has none
+    roll = Roll.objects.filter(character=character).latest("pk")
+    assert dict(line.attributes)["data-live-key"] == f"roll-{roll.pk}"
+    assert roll.get_absolute_url() in str(line)
+    for who, client in (("gm", gm), ("player", player)):
+        assert recent(client, character) == [line, *before[who]][:SHEET_ROLLS], who
 
 
 def test_a_roll_elsewhere_labels_nothing_and_a_repeated_one_draws_nothing(
@@ -142,7 +186,7 @@ def test_a_roll_elsewhere_labels_nothing_and_a_repeated_one_draws_nothing(
     assert not find(parse_html(again.content.decode()), "roll-odds")
 
 
-def test_a_gms_request_answered_on_the_sheet_brings_the_recent_rolls_not_the_odds(
+def test_a_gms_request_answered_on_the_sheet_draws_no_odds(
         table: tuple[Campaign, Character], alice: Any, bob: Any,
         client_for: Callable[..., Client]) -> None:
     """The request's "Roll it" rolls the GM's pool, not the dialog's choices: the dialog's
@@ -161,8 +205,7 @@ def test_a_gms_request_answered_on_the_sheet_brings_the_recent_rolls_not_the_odd
     _, data = submit(form)
     answer = roll_from(player, character, character.get_absolute_url(), data, trigger="")
     assert character.requested_rolls.get().answer is not None
-    assert answer[DRAWN_HEADER] == f"{version(campaign)} recent-rolls"
-    out_of_band(answer.content.decode(), "recent-rolls")
+    assert DRAWN_HEADER not in answer
     assert not find(parse_html(answer.content.decode()), "roll-odds")
 
 
@@ -233,12 +276,7 @@ def test_a_refused_mark_on_a_card_labels_nothing(
 
 def latest_rolls(client: Client, campaign: Campaign) -> list[Element]:
     """The items of the latest rolls (``campaign-rolls``) as the page's region draws them."""
-    answer = client.get(f"{campaign.get_absolute_url()}?live=campaign-rolls",
-                        headers={"HX-Request": "true"})
-    [region] = find(parse_html(answer.content.decode()), "campaign-rolls")
-    [listing] = [child for child in region.children
-                 if isinstance(child, Element) and child.name == "ul"]
-    return [child for child in listing.children if isinstance(child, Element)]
+    return listed(client, campaign.get_absolute_url(), "campaign-rolls", RECENT_ROLLS)
 
 
 def test_a_roll_s_event_brings_its_line_as_the_latest_rolls_draw_it_for_everyone(
@@ -257,7 +295,7 @@ def test_a_roll_s_event_brings_its_line_as_the_latest_rolls_draw_it_for_everyone
     # A page current just before the roll (its event's version minus one) puts the line on
     # top of what it holds and drops the last: exactly what it would have asked for.
     assert made["data"]["version"] == held + 1
-    line = parse_html(made["data"]["prepend"]["campaign-rolls"])
+    line = parse_html(made["lines"]["rollMade"]["campaign-rolls"])
     roll = Roll.objects.filter(character=character).latest("pk")
     assert dict(line.attributes)["data-roll"] == str(roll.pk)
     for who, client in (("gm", gm), ("player", player)):
@@ -267,7 +305,11 @@ def test_a_roll_s_event_brings_its_line_as_the_latest_rolls_draw_it_for_everyone
 
 
 def test_only_a_new_roll_of_the_list_has_a_line() -> None:
-    assert roll_line(event="rollMade", subject=Roll(pk=2, parent_id=1)) is None  # a follow-up
-    assert roll_line(event="rollMade", subject=None) is None  # an import: pages ask
-    assert roll_line(event="trackChanged", subject=Roll(pk=2)) is None
+    for line in (roll_line, recent_roll_line):
+        assert line(event="rollMade", subject=Roll(pk=2, parent_id=1, character_id=3)) is None
+        assert line(event="rollMade", subject=None) is None  # an import: pages ask
+        assert line(event="trackChanged", subject=Roll(pk=2, character_id=3)) is None
+        assert line(event="rollMade", subject=Roll(pk=2, character_id=3)) is not None
+    # An NPC's roll joins the latest rolls, and no sheet's.
     assert roll_line(event="rollMade", subject=Roll(pk=2)) is not None
+    assert recent_roll_line(event="rollMade", subject=Roll(pk=2)) is None

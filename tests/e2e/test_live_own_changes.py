@@ -1,10 +1,10 @@
 """A page does not ask again for what its own change's answer brought (issue 18,
-core.regions.drawn, static/js/live.js): the roller's sheet shows the roll in its recent rolls
-and the dialog's fresh odds from the roll's own answer, and asks for neither when the roll's
-event arrives on its stream; the GM's dashboard takes the card from the mark's answer. Every
-other open page still asks: a second tab of the same sheet shows the roll, the player's sheet
-the GM's mark. A roll's line in the latest rolls comes with its event (table.live) to every
-campaign page that was current just before it; one that was not asks."""
+core.regions.drawn, static/js/live.js): the roller's sheet shows the dialog's fresh odds from
+the roll's own answer; the GM's dashboard takes the card from the mark's answer. Every other
+open page still asks: the player's sheet for the GM's mark. A roll's lines come with its event
+to every page that was current just before it (characters.live, table.live): the roll in the
+recent rolls of every open copy of the sheet, the roller's own among them, and in the latest
+rolls of every campaign page; one that was not current asks."""
 
 from __future__ import annotations
 
@@ -47,7 +47,27 @@ def heard(page: Page, name: str, within: float = 10) -> None:
     page.wait_for_timeout(500)
 
 
-def test_the_roller_takes_the_roll_from_its_answer_and_another_tab_asks(
+def drawn_now(region_id: str) -> str:
+    """A script giving what the page's region ``region_id`` would draw now, item by item
+    (asked by hand, not by htmx: marked ``by-hand``)."""
+    return f"""async () => {{
+  const answer = await fetch(location.pathname + "?live={region_id}&by-hand=1",
+                             {{headers: {{"HX-Request": "true"}}}});
+  const holder = document.createElement("div");
+  holder.innerHTML = await answer.text();
+  return Array.from(holder.querySelectorAll("#{region_id} li"), (li) => li.outerHTML);
+}}"""
+
+
+RECENT = drawn_now("recent-rolls")
+"""What the sheet's recent rolls would draw now."""
+
+RECENT_SHOWN = """() => Array.from(document.querySelectorAll("#recent-rolls li"),
+                                   (li) => li.outerHTML)"""
+"""The items the sheet's recent rolls show."""
+
+
+def test_the_roller_takes_the_odds_from_its_answer_and_the_roll_from_its_event(
         new_page, table) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     vex: Character = table["character"]
     roller, other = new_page(), new_page()
@@ -60,26 +80,35 @@ def test_the_roller_takes_the_roll_from_its_answer_and_another_tab_asks(
     expect(roller.locator("#roll-odds")).to_contain_text("Precision + Driving: 7 dice")
     expect(roller.locator("#roll-bar-odds")).to_contain_text("Success")
     headline = roller.locator("#roll-bar-odds").text_content()
+    # The first roll: an empty list has nowhere to put a line, so both pages ask for it.
     expect(roller.locator("#recent-rolls")).to_contain_text("No rolls yet")
+    roller.locator("#roll-form .actions button").first.click()
+    for page in (roller, other):
+        expect(page.locator("#recent-rolls li")).to_have_count(1)
+        heard(page, f"rollMade-{vex.pk}")
+        page.evaluate("window.heard = []")
     by_roller, by_other = asks(roller), asks(other)
 
     roller.locator("#roll-form .actions button").first.click()
     expect(roller.locator("#roll-result")).to_contain_text(re.compile(r"success|failure|botch",
                                                                       re.I))
-    roll = Roll.objects.get(character=vex)
+    roll = Roll.objects.filter(character=vex).latest("pk")
     link = f"#recent-rolls a[href='{roll.get_absolute_url()}']"
     expect(roller.locator(link)).to_have_count(1)
     heard(roller, f"rollMade-{vex.pk}")
-    # The roll's own answer brought the recent rolls and the odds: nothing more was asked.
-    assert [url for url in by_roller if "/roll/" not in url] == [], by_roller
-    assert len(by_roller) == 1, by_roller  # the roll's POST alone
+    # The roll's own answer brought the odds, its event the line: nothing more was asked.
+    assert len(by_roller) == 1 and "/roll/" in by_roller[0], by_roller  # the POST alone
     expect(roller.locator("#roll-odds")).to_contain_text("Precision + Driving: 7 dice")
     expect(roller.locator("#roll-bar-odds")).to_have_text(headline or "")
     expect(roller.locator("#roll-odds")).not_to_have_attribute("data-headline", re.compile(""))
 
-    # The same sheet in another tab made no change: it asks, and shows the roll.
+    # The same sheet in another tab made no change: its line came with the event too.
     expect(other.locator(link)).to_have_count(1)
-    assert any("live=recent-rolls" in url for url in by_other), by_other
+    heard(other, f"rollMade-{vex.pk}")
+    assert not [url for url in by_other if "live=" in url], by_other
+    for page in (roller, other):  # what each would have asked for
+        assert page.evaluate(RECENT_SHOWN) == page.evaluate(RECENT)
+        expect(page.locator("#recent-rolls li")).to_have_count(2)
 
 
 def test_the_gms_mark_on_a_card_is_not_asked_again(new_page, table) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
@@ -113,15 +142,8 @@ def test_the_gms_mark_on_a_card_is_not_asked_again(new_page, table) -> None:  # 
     assert any("live=campaign-rolls" in url for url in by_gm), by_gm
 
 
-LATEST = """async () => {
-  const answer = await fetch(location.pathname + "?live=campaign-rolls&by-hand=1",
-                             {headers: {"HX-Request": "true"}});
-  const holder = document.createElement("div");
-  holder.innerHTML = await answer.text();
-  return Array.from(holder.querySelectorAll("#campaign-rolls li"), (li) => li.outerHTML);
-}"""
-"""What the page's own region would draw now, item by item (asked by hand, not by htmx:
-marked ``by-hand``)."""
+LATEST = drawn_now("campaign-rolls")
+"""What the page's latest rolls would draw now."""
 
 
 def asked_latest(asked: list[str]) -> list[str]:

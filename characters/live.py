@@ -1,0 +1,61 @@
+"""What a character's sheet draws of a change before anyone asks: a new roll's line in the
+sheet's recent rolls (``recent-rolls``), which travels with the roll's event
+(``core.live.drawing``), as the latest rolls' line does on the campaign's page (table.live).
+
+A roll made on the sheet used to answer with the whole recent-rolls box, read and drawn again
+(five rolls, their follow-ups, each one's dice) in the roll's own request, and every other
+open page of the sheet (a second tab, the GM looking at it) asked for the box again (issue
+18). The line of a roll is the same for everyone who hears its event (a character's roll is
+never GM-only, and the box draws nothing by viewer), so it is drawn once, when the roll
+commits, and a sheet whose box was current just before the roll puts it at the head of the
+list and drops the last (static/js/live.js); any other page asks as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.apps import apps
+from django.template.loader import render_to_string
+
+import systems
+from core.live import Lines, drawing
+
+RECENT_ROLLS_REGION = "recent-rolls"
+"""The sheet's recent-rolls region (characters.views.live_sheet), whose list the line joins."""
+
+
+def recent_roll_line(*, event: str, subject: object = None, **_: Any
+                     ) -> Callable[[], Lines] | None:
+    """A receiver of ``core.live.drawing``: for a character's top-level roll just stored
+    (``rollMade``, its Roll as ``subject``), a function giving ``{"rollMade-<character id>":
+    {"recent-rolls": its line}}`` (the name the character's sheet hears), drawn by the
+    system's own sheet as its recent-rolls region draws each roll
+    (``characters/_recent_rolls.html``, its ``recent-roll`` partial, with whatever the sheet
+    passes it, such as the dice); None for anything else (a follow-up changes a line
+    already shown, an NPC's roll is on no sheet, and an announcement that names no roll
+    leaves the pages to ask)."""
+    # The model from the registry: this module is imported by characters.apps, before
+    # models are.
+    roll_model = apps.get_model("rolls", "Roll")
+    if (event != "rollMade" or not isinstance(subject, roll_model)
+            or subject.parent_id is not None or subject.character_id is None):
+        return None
+    roll = subject
+
+    def draw() -> Lines:
+        system = systems.for_ruleset(roll.ruleset)
+        # Without the template's leading lines (its comment, its loads): the item alone.
+        html = render_to_string(
+            f"{system.template('sheet.html')}#{RECENT_ROLLS_REGION}",
+            {"line": roll, "system": system, "roll_template": system.template("_roll.html")},
+        ).strip()
+        return {f"{event}-{roll.character_id}": {RECENT_ROLLS_REGION: html}}
+
+    return draw
+
+
+def connect() -> None:
+    """Listen to ``core.live.drawing`` (characters.apps)."""
+    drawing.connect(recent_roll_line, dispatch_uid="characters.live.recent_roll_line")
