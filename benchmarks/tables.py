@@ -548,8 +548,9 @@ def region_ids(region: Region) -> list[str]:
 def event_data(data: str) -> tuple[int, frozenset[str]]:
     """What an event's data (read once) tells a page: the campaign's live version it carries
     (``{"version": 42, ...}``, 0 if none, as static/js/live.js reads it) and the region ids
-    it brings a line for (``{"prepend": {"campaign-rolls": ...}}``, core.live.drawing; none
-    if it brings none)."""
+    it brings a line for (``{"prepend": {"campaign-rolls": ...}}`` on ``rollMade``,
+    ``{"prepend": {"recent-rolls": ...}}`` on ``rollMade-12``: core.live.drawing; none if it
+    brings none)."""
     try:
         note = json.loads(data)
     except ValueError:

@@ -49,7 +49,8 @@ def recent_roll_line(*, event: str, subject: object = None, **_: Any
         # Without the template's leading lines (its comment, its loads): the item alone.
         html = render_to_string(
             f"{system.template('sheet.html')}#{RECENT_ROLLS_REGION}",
-            {"line": roll, "system": system, "roll_template": system.template("_roll.html")},
+            {"recent_roll_line": roll, "system": system,
+             "roll_template": system.template("_roll.html")},
         ).strip()
         return {f"{event}-{roll.character_id}": {RECENT_ROLLS_REGION: html}}
 

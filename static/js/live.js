@@ -26,10 +26,11 @@
 //
 // A line with the event: an event may bring, for a region, the one item its change adds to
 // the region's list (data["prepend"]: {"campaign-rolls": "<li ...>"}, core.live.drawing: a
-// new roll's line in the latest rolls). A region that was current just before the event
-// (its version minus one) puts the item at the head of its list (data-live-list), unless an
-// item with its data-live-key is there already, drops what falls past data-live-limit, and
-// asks nothing; any other region asks as usual.
+// new roll's line in the latest rolls on rollMade, and in its character's recent rolls on
+// rollMade-<id>, each on the frame of the name its region hears). A region that was
+// current just before the event (its version minus one) puts the item at the head of its
+// list (data-live-list), unless an item with its data-live-key is there already, drops what
+// falls past data-live-limit, and asks nothing; any other region asks as usual.
 (function () {
   "use strict";
 
