@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.apps import apps
 from django.template.loader import render_to_string
 
 import systems
 from core.live import Lines, drawing
+from rolls.live import new_roll
 
 RECENT_ROLLS_REGION = "recent-rolls"
 """The sheet's recent-rolls region (characters.views.live_sheet), whose list the line joins."""
@@ -36,13 +36,9 @@ def recent_roll_line(*, event: str, subject: object = None, **_: Any
     passes it, such as the dice); None for anything else (a follow-up changes a line
     already shown, an NPC's roll is on no sheet, and an announcement that names no roll
     leaves the pages to ask)."""
-    # The model from the registry: this module is imported by characters.apps, before
-    # models are.
-    roll_model = apps.get_model("rolls", "Roll")
-    if (event != "rollMade" or not isinstance(subject, roll_model)
-            or subject.parent_id is not None or subject.character_id is None):
+    roll = new_roll(event, subject)
+    if roll is None or roll.character_id is None:
         return None
-    roll = subject
 
     def draw() -> Lines:
         system = systems.for_ruleset(roll.ruleset)

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.apps import apps
 from django.template.loader import render_to_string
 
 import systems
 from core.live import Lines, drawing
+from rolls.live import new_roll
 
 ROLL_LINE = "table/campaign_detail.html#roll-line"
 """A roll's line in the latest rolls (``roll`` and ``system`` in its context)."""
@@ -34,11 +34,9 @@ def roll_line(*, event: str, subject: object = None, **_: Any
     line}}`` (the name the campaign's page hears), drawn as the region draws it; None for
     anything else (a follow-up is no line of the list, and an announcement that names no
     roll leaves the pages to ask)."""
-    # The model from the registry: this module is imported by table.apps, before models are.
-    roll_model = apps.get_model("rolls", "Roll")
-    if event != "rollMade" or not isinstance(subject, roll_model) or subject.parent_id is not None:
+    roll = new_roll(event, subject)
+    if roll is None:
         return None
-    roll = subject
 
     def draw() -> Lines:
         system = systems.for_ruleset(roll.ruleset)
