@@ -32,13 +32,17 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# PYTEST_ARGS narrows a run, e.g. PYTEST_ARGS="tests/rulesets" or "--ignore=tests/rulesets".
+# Both cores (pytest-xdist; each worker has its own test database, Redis database and browser:
+# docs/testing.md). PYTEST_WORKERS=0 runs in one process; PYTEST_ARGS narrows a run, e.g.
+# PYTEST_ARGS="tests/rulesets" or "-m backends" (what the PostgreSQL pass of .ci/run runs).
+PYTEST_WORKERS ?= auto
+XDIST := -n $(PYTEST_WORKERS) --dist worksteal
 pytest: install
-	$(BIN)/python -m pytest --ignore=tests/e2e $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) --ignore=tests/e2e $(PYTEST_ARGS)
 
 # In a real browser: Debian's chromium (apt-get install chromium), never a downloaded one.
 e2e: install
-	$(BIN)/python -m pytest tests/e2e $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) tests/e2e $(PYTEST_ARGS)
 
 # Refresh the README's screenshots (the journeys and tests/e2e/test_the_look.py take them).
 screenshots: install

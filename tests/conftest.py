@@ -44,6 +44,27 @@ def pytest_configure(config: pytest.Config) -> None:
     _TALLY_APP.enable()
 
 
+DATABASE_FIXTURES = frozenset({
+    "db", "transactional_db", "django_db_setup", "live_server",
+    "django_db_reset_sequences", "django_db_serialized_rollback", "asgi_server",
+})
+"""Fixtures through which a test reaches the test database (pytest-django's, and the browser
+tests' live server)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark ``backends`` every test that touches the database: the ``django_db`` mark or a
+    database fixture, directly or through the fixtures it asks for (``alice``, ``campaign``,
+    ``client_for``'s users...). The PostgreSQL-and-Redis pass of ``.ci/run`` runs
+    ``-m backends`` (docs/testing.md), so a new test lands in it by what it uses, with no one
+    to remember. A test that reaches the channel layer or the cache from ``REDIS_URL``
+    without the database says so itself, with ``@pytest.mark.backends``."""
+    for item in items:
+        uses = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("django_db") or uses & DATABASE_FIXTURES:
+            item.add_marker(pytest.mark.backends)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Undo :func:`pytest_configure`."""
     _TALLY_APP.disable()

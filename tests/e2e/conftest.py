@@ -57,9 +57,13 @@ def fast_password_hashing() -> None:
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
+def django_db_modify_db_settings(tmp_path_factory: pytest.TempPathFactory,
+                                 django_db_modify_db_settings_parallel_suffix: None) -> None:
     """The browser talks to a server in another process, which must see the test database:
-    on SQLite that means a file, not the default in-memory database (pytest-django hook)."""
+    on SQLite that means a file, not the default in-memory database (pytest-django hook).
+    Each xdist worker has its own: the file is under the worker's own temporary folder, and
+    a server database's name takes the worker's suffix (``_gw0``) as pytest-django's own
+    hook gives it."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]

@@ -1,0 +1,41 @@
+"""Each pytest-xdist worker's own Redis database, chosen before Django reads its settings.
+
+``make test`` runs the suite on both cores (pytest-xdist, ``-n``). The databases need nothing
+here: pytest-django gives each worker its own test database (``test_<name>_gw0``, ``_gw1``
+on PostgreSQL; SQLite's in-memory database is per process anyway). Redis has no such
+suffix: with ``REDIS_URL`` set (the PostgreSQL-and-Redis pass of ``.ci/run``), worker ``gwN``
+uses database number ``base + N`` of the same server, so one worker's channel groups and
+cached counts never meet another's. Loaded with ``-p tests.workers`` (pyproject.toml's
+addopts) because pytest-django imports the settings before any conftest.py is read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+REDIS_DATABASES = 16
+"""How many numbered databases a stock redis-server has (``databases 16``)."""
+
+
+def worker_redis_url(url: str, worker: str) -> str:
+    """``url`` (``redis://host:port/<n>``, ``n`` 0 when absent) moved to database
+    ``n + N`` for xdist worker ``gwN``. Raises ValueError when the worker's number does
+    not fit in Redis's 16 databases, or the worker id is not xdist's ``gw<N>``."""
+    number = re.fullmatch(r"gw(\d+)", worker)
+    if number is None:
+        raise ValueError(f"not a pytest-xdist worker id: {worker!r}")
+    head, _, tail = url.partition("?")
+    match = re.fullmatch(r"(?P<base>[a-z]+://[^/]*)(?:/(?P<db>\d*))?", head)
+    if match is None:
+        raise ValueError(f"REDIS_URL is not redis://host:port/<db>: {url!r}")
+    database = int(match["db"] or 0) + int(number[1])
+    if database >= REDIS_DATABASES:
+        raise ValueError(f"worker {worker} of {url!r} needs Redis database {database}; "
+                         f"a stock server has {REDIS_DATABASES}: run fewer workers")
+    return f"{match['base']}/{database}" + (f"?{tail}" if tail else "")
+
+
+_worker = os.environ.get("PYTEST_XDIST_WORKER")
+if _worker and os.environ.get("REDIS_URL", "").startswith(("redis://", "rediss://")):
+    os.environ["REDIS_URL"] = worker_redis_url(os.environ["REDIS_URL"], _worker)
