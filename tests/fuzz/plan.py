@@ -14,12 +14,16 @@ steps of Maelstrom's creation wizard, so the crawl sees every step's form), and 
 The visitor also opens a password-reset link (Django's token for the stranger), so the form
 that sets a new password is crawled and fuzzed like the reset request the log-in page links.
 
-Endpoints that are not about one campaign (log in, sign up, a new campaign, the home page)
-are the same in every world; ``shared=False`` leaves them out so they are fuzzed once.
+An endpoint that can answer differently by system (tests/by_system.py) is fuzzed in every
+system's world. The others are the same code in every world, so each is fuzzed in one:
+those about no campaign (log in, sign up, a new campaign, the home page) in the first
+system's, the shared ones inside a campaign (a session, the settings, a character's notes) in
+the systems' worlds in turn (:func:`fuzzed_in`).
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,10 +36,11 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 import systems
+from tests.by_system import by_system, system_in_turn
 from tests.fuzz.checks import Table
 from tests.fuzz.crawl import Endpoint, Page, crawl, pattern_of
-from tests.fuzz.endpoints import post_patterns
-from tests.fuzz.world import SEED, World, build_world
+from tests.fuzz.endpoints import all_patterns, post_patterns
+from tests.fuzz.world import SEED, SYSTEMS, World, build_world
 from tests.system_fixtures import fixtures_for
 
 EXCLUDED = {
@@ -104,14 +109,15 @@ def _walk_creation(client: Client, world: World, steps: Sequence[Mapping[str, An
         assert response.status_code == 302, response.content.decode()[:2000]
 
 
-def _shared(endpoint: Endpoint) -> bool:
+def about_no_campaign(endpoint: Endpoint) -> bool:
     """Not about one campaign: no object in its URL."""
     found = pattern_of(endpoint.url)
     return found is not None and not found[1]
 
 
-def fuzz_plan(crawled: Crawled, *, shared: bool = True) -> list[Endpoint]:
-    """The endpoints to fuzz in this world (see the module docstring), POSTs first."""
+def fuzz_plan(crawled: Crawled, *, system: str | None = None) -> list[Endpoint]:
+    """The endpoints to fuzz in this world (see the module docstring), POSTs first: with
+    ``system``, only those that world's test fuzzes (:func:`fuzzed_in`); without, all."""
     accepts_post = {p.name for p in post_patterns()}
     posts = [e for e in crawled.endpoints if e.method == "POST" and not excluded(e.pattern)]
     posted = {e.pattern for e in posts}
@@ -125,7 +131,26 @@ def fuzz_plan(crawled: Crawled, *, shared: bool = True) -> list[Endpoint]:
     gets = [e for e in crawled.endpoints if e.method == "GET" and not excluded(e.pattern)]
     plan = [*sorted(posts, key=str), *sorted(page_posts.values(), key=str),
             *sorted(gets, key=str)]
-    return [e for e in plan if shared or not _shared(e)]
+    return [e for e in plan if system is None or fuzzed_in(e, system)]
+
+
+def fuzzed_in(endpoint: Endpoint, system: str) -> bool:
+    """Whether the world of ``system`` fuzzes ``endpoint`` (tests/by_system.py): one that
+    can answer differently by system in every world; one about no campaign in the first
+    world; any other shared one in the world of its system in turn."""
+    if about_no_campaign(endpoint):
+        return system == SYSTEMS[0]
+    if by_system(endpoint.pattern):
+        return True
+    return system == system_in_turn(endpoint.pattern, _taking_turns(), SYSTEMS)
+
+
+@functools.cache
+def _taking_turns() -> frozenset[str]:
+    """The URLconf's shared patterns about one campaign, character, roll or link (an
+    argument in the route), outside the admin: the names the systems take in turn."""
+    return frozenset(p.name for p in all_patterns()
+                     if "<" in p.route and not by_system(p.name) and not excluded(p.name))
 
 
 def reseeder(rng: random.Random) -> Callable[[], None]:

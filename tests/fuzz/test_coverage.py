@@ -10,21 +10,23 @@ import pytest
 from django.db import transaction
 
 import systems
+from tests.by_system import by_system
 from tests.fuzz.crawl import Endpoint
 from tests.fuzz.endpoints import all_patterns, post_patterns
-from tests.fuzz.plan import EXCLUDED, excluded, fuzz_plan, open_table
+from tests.fuzz.plan import EXCLUDED, about_no_campaign, excluded, fuzz_plan, open_table
 from tests.fuzz.world import SYSTEMS
 
 
 @pytest.fixture(scope="module")
 def plans(django_db_setup, django_db_blocker) -> dict[str, list[Endpoint]]:  # type: ignore[no-untyped-def]
-    """Each system's fuzz plan: its world is built and crawled once for the module, each in
-    a transaction that is rolled back, so nothing stays in the test database."""
+    """Each system's fuzz plan (what its world's tests fuzz): its world is built and crawled
+    once for the module, each in a transaction that is rolled back, so nothing stays in the
+    test database."""
     result = {}
     with django_db_blocker.unblock():
         for system in SYSTEMS:
             with transaction.atomic():
-                result[system] = fuzz_plan(open_table(system))
+                result[system] = fuzz_plan(open_table(system), system=system)
                 transaction.set_rollback(True)
     return result
 
@@ -78,3 +80,16 @@ def test_every_change_a_system_registers_is_offered_by_a_page(plans, system):  #
         ("rolls:roll-act", a) for a in sheet_system.roll_actions}
     missing = sorted(registered - offered)
     assert not missing, f"{system}: no crawled page offers {missing}"
+
+
+def test_each_world_fuzzes_some_of_the_shared_endpoints(plans):  # type: ignore[no-untyped-def]
+    """An endpoint that runs the same code in every system's campaign is fuzzed in one world
+    (tests/by_system.py), and the shared ones inside a campaign are spread over the worlds so
+    each system's data goes through some shared view."""
+    shared = {system: [e.key for e in plan if not by_system(e.pattern)]
+              for system, plan in plans.items()}
+    seen = [key for keys in shared.values() for key in keys]
+    assert len(seen) == len(set(seen)), sorted({k for k in seen if seen.count(k) > 1})
+    inside = {system: [e for e in plan if not by_system(e.pattern) and not about_no_campaign(e)]
+              for system, plan in plans.items()}
+    assert all(inside.values()), sorted(system for system, found in inside.items() if not found)

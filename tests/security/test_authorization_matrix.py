@@ -18,10 +18,14 @@ docs/decisions.md, "Who sees what"):
   need its permission, which ``test_admin_pages_open_for_staff_with_the_permissions`` checks);
 - ``405``: the method is not allowed (POST-only views answer GET so, before anything else).
 
-Every URL inside a campaign is asked once per rule system of the registry, each system's
-data (a creation form, a pool to roll, each action's form) read from its
-tests/systems/<slug>/fixtures.py. A URL that only means something for some systems names them
-in ``only``: for a campaign of any other system everyone logged in gets 404. That is how a
+A URL inside a campaign whose view hands the request to the campaign's system (its form,
+sheet, result template, action or schema: tests/by_system.py) is asked once per rule system of
+the registry, each system's data (a creation form, a pool to roll, each action's form) read
+from its tests/systems/<slug>/fixtures.py. A shared URL inside a campaign (a session, a
+membership, the campaign's settings) runs the same checks whatever the system: it is asked in
+one system's campaign, the systems taken in turn over the shared URLs so that each is used.
+A URL that only means something for some systems names them in ``only``: for a campaign of
+any other system everyone logged in gets 404. That is how a
 system's own pages (its package's ``urls.py``, under the system's slug as namespace: Maelstrom's
 creation steps) are asked: their rows and payloads come from the system's fixtures
 (``SystemFixtures.pages``), found by namespace, so a sixth system's pages need no line here.
@@ -42,7 +46,7 @@ row names a URL that no longer exists.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -52,6 +56,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaigns.models import Campaign
+from tests.by_system import BY_SYSTEM, by_system, system_in_turn
 from tests.security import urlmap
 from tests.security.urlmap import HOME_SYSTEM, ROLES, Plan, Target, World
 from tests.system_fixtures import SystemFixtures, SystemPage, fixtures_for, form_data
@@ -99,13 +104,17 @@ class Row:
     ``only``: the rule systems where the URL means something (elsewhere 404 for everyone
     logged in). ``outsiders_read``: secrets (by kind) the URL shows to someone outside the
     campaign by design (the invite page shows the campaign's name to whoever holds the
-    link).
+    link). ``by_system``: the view hands the request to the campaign's system (its form, its
+    sheet or result template, its action, its schema), so the answer can differ by system and
+    the URL is asked in every system's campaign; a shared URL (False) is asked in one
+    (:func:`asked`).
     """
 
     get: Expect
     post: Expect
     only: tuple[str, ...] | None = None
     outsiders_read: frozenset[str] = field(default_factory=frozenset)
+    by_system: bool = False
 
     def expect(self, plan: Plan, method: str) -> list[str]:
         """The six tokens for ``plan`` and ``method``, with ``only`` applied."""
@@ -293,6 +302,9 @@ TABLE.update({
     for key, page in SYSTEM_PAGES.items()
 })
 
+# --- which URLs are asked in every system's campaign (tests/by_system.py says why) ----------
+TABLE.update({key: replace(row, by_system=True) for key, row in TABLE.items() if by_system(key)})
+
 # --- payloads: what each POST (and some GETs) sends --------------------------------------------
 
 Payload = Callable[[Plan, Target, World], dict[str, Any]]
@@ -425,8 +437,22 @@ for _route in ROUTES:
     except urlmap.UnknownParameter as exc:
         UNPLACED.append(str(exc))
 
-CASES = [(plan, method, role) for plan in PLANS if plan.key in TABLE
-         for method in ("GET", "POST") for role in ROLES]
+SHARED_IN_A_CAMPAIGN = {plan.key for plan in PLANS if plan.system is not None
+                        and plan.key in TABLE and not TABLE[plan.key].by_system}
+"""The shared URLs inside a campaign, which take the registry's systems in turn."""
+
+
+def asked(plan: Plan) -> bool:
+    """Whether the matrix asks ``plan``: every plan of a URL outside any campaign or of one
+    that is :attr:`Row.by_system`; of a shared URL inside a campaign, the plans in its one
+    system's campaign (each action, roll and crossing of it)."""
+    if plan.system is None or TABLE[plan.key].by_system:
+        return True
+    return plan.system == system_in_turn(plan.key, SHARED_IN_A_CAMPAIGN, urlmap.SYSTEMS)
+
+
+ASKED = [plan for plan in PLANS if plan.key in TABLE and asked(plan)]
+CASES = [(plan, method, role) for plan in ASKED for method in ("GET", "POST") for role in ROLES]
 IDS = [f"{plan.label}-{method}-{role}" for plan, method, role in CASES]
 
 
@@ -454,6 +480,22 @@ def test_every_row_names_a_url_that_exists() -> None:
 
 def test_every_url_can_be_made_concrete() -> None:
     assert not UNPLACED, UNPLACED
+
+
+def test_every_system_answers_for_some_shared_url() -> None:
+    """The shared URLs are spread over the registry: each system's campaign (tally's too)
+    answers some of them, so a shared check that fails only with one system's data shows."""
+    used = {plan.system for plan in ASKED
+            if plan.system is not None and not TABLE[plan.key].by_system}
+    assert used == set(urlmap.SYSTEMS), sorted(set(urlmap.SYSTEMS) - used)
+
+
+def test_a_by_system_url_is_asked_in_every_systems_campaign() -> None:
+    """Every URL that can answer differently by system is asked in each system's campaign,
+    with each GET and POST and each role (the cases above are built so; this says it)."""
+    for key in BY_SYSTEM:
+        systems_asked = {plan.system for plan, _, _ in CASES if plan.key == key}
+        assert systems_asked == set(urlmap.SYSTEMS), (key, systems_asked)
 
 
 
@@ -535,8 +577,8 @@ ARCHIVE_WRITABLE = frozenset({"campaigns:campaign-restore", "campaigns:campaign-
 """The only writes an archived campaign takes: the GM's restore and deletion."""
 
 ARCHIVE_CASES = [
-    (plan, role) for plan in PLANS
-    if plan.key in TABLE and plan.system is not None and plan.key not in ARCHIVE_WRITABLE
+    (plan, role) for plan in ASKED
+    if plan.system is not None and plan.key not in ARCHIVE_WRITABLE
     for role in ROLES if TABLE[plan.key].expect(plan, "POST")[ROLES.index(role)].endswith("+")
 ]
 """Every write a member may make inside a campaign (the ``+`` cells of the table's POST
