@@ -47,7 +47,7 @@ def lock_character(pk: int) -> Character:
     transaction meanwhile. With FOR UPDATE their foreign-key checks waited for it, and a GM
     asking the whole party for a roll (rows written in name order) while awarding a session
     (characters locked in id order) deadlocked on PostgreSQL
-    (tests/systems/maelstrom/test_maelstrom_table.py). SQLite has no row locks and ignores it.
+    (tests/concurrency/test_maelstrom_table.py). SQLite has no row locks and ignores it.
 
     Raises Character.DoesNotExist.
     """

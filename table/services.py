@@ -201,7 +201,7 @@ def campaign_system_change(
         # character is locked) may be written meanwhile. With FOR UPDATE, an opportunity
         # (campaign, then the character for its plot point) and a roll (the character, then
         # the Roll's foreign-key check on the campaign) deadlocked on PostgreSQL
-        # (tests/systems/shahquest/test_shahquest_concurrency.py). Ignored where the database
+        # (tests/concurrency/test_shahquest.py). Ignored where the database
         # has no row locks.
         locked = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
         message, roll = action.apply(locked, data, by, rng)

@@ -1,7 +1,7 @@
 """The Shahquest cast the Shahquest sheet, roll and request tests share: alice GMs "The
 Heist", bob plays Demetri of the seed's Dice Pools example in it (made through the creation
-form, exactly as the page makes him), carol is a stranger. ``text_of``, ``fresh`` and
-``action_url`` read the pages and the rows.
+form, exactly as the page makes him), carol is a stranger. ``text_of``, ``fresh``,
+``plot_points`` and ``action_url`` read the pages and the rows.
 
 Feature indices of Demetri's sheet (DEMO_DATA): 0 Solo d4, 1 Partner d6, 2 Gang d8,
 3 Coordination d10, 4 Wits d8, 5 Brawn d6, 6 Physical d8 (Athletics spreads), 7 Combat d6,
@@ -10,18 +10,19 @@ Feature indices of Demetri's sheet (DEMO_DATA): 0 Solo d4, 1 Partner d6, 2 Gang 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from campaigns.models import Campaign, Membership
 from characters.models import Character
 from characters.services import character_create_from_data
 from systems.shahquest.demo import DEMO_DATA
-from tests import helpers
 from tests.factories import CampaignFactory
 from tests.helpers import action_url as action_url
 from tests.helpers import fresh as fresh
+from tests.helpers import text_with_spans
+
+text_of = text_with_spans
+"""The page as a reader sees it, ``<span>`` read inline too (:func:`tests.helpers.text_of`)."""
 
 
 @pytest.fixture
@@ -38,6 +39,6 @@ def demetri(sq_campaign, bob) -> Character:  # type: ignore[no-untyped-def]
     return character_create_from_data(campaign=sq_campaign, owner=bob, data=DEMO_DATA)
 
 
-def text_of(response: Any) -> str:
-    """The page as a reader sees it, ``<span>`` read inline too (:func:`tests.helpers.text_of`)."""
-    return helpers.text_of(response, inline=helpers.WITH_SPANS)
+def plot_points(character: Character) -> int:
+    """The character's plot points as stored now."""
+    return int(fresh(character).sheet["plot_points"])

@@ -9,9 +9,10 @@ pages) is data, kept next to the system's tests in ``tests/systems/<slug>/fixtur
 shared suite (tests/test_system_fixtures.py fails until it does).
 
 The helpers below make what every suite's world needs the same way for every system: a
-campaign filled by the system's demo (:func:`demo_campaign`), what its XP page offers to buy
-(:func:`purchases`), the roll whose follow-ups are still open (:func:`open_roll`), and a
-sheet or campaign change made as the page makes it.
+campaign filled by the system's demo (:func:`demo_campaign`) and a player's character in one
+(:func:`demo_character`), what its XP page offers to buy (:func:`purchases`), the roll whose
+follow-ups are still open (:func:`open_roll`), and a sheet or campaign change made as the page
+makes it.
 
 Why there and not in ``systems/<slug>/``: it is test data (form data chosen to change the
 world of a test, dice scripted to leave a follow-up open), which the application never reads;
@@ -185,6 +186,14 @@ def demo_campaign(slug: str, *, name: str, gm: User, players: Sequence[User],
         if not campaign.characters.filter(owner=player).exists():
             demo.build(campaign=campaign, gm=gm, players=[player], rng=rng)
     return Campaign.objects.get(pk=campaign.pk)
+
+
+def demo_character(slug: str, *, gm: User, player: User) -> Character:
+    """``player``'s character in a demo campaign of system ``slug`` that ``gm`` GMs
+    (:func:`demo_campaign`, named "Table <slug>", built with ``random.Random(7)``)."""
+    campaign = demo_campaign(slug, name=f"Table {slug}", gm=gm, players=[player],
+                             rng=random.Random(7))
+    return campaign.characters.get(owner=player)
 
 
 def purchases(character: Character) -> list[tuple[str, int]]:

@@ -6,16 +6,14 @@ stranger. ``text_of`` and ``fresh`` read the pages and the rows.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from campaigns.models import Campaign, Membership
 from characters.models import Character
 from characters.services import character_create_from_data
-from tests import helpers
 from tests.factories import CampaignFactory
 from tests.helpers import fresh as fresh
+from tests.helpers import text_with_spans
 
 SPREAD = {
     # traits: 6 points, 0 to +3 each
@@ -25,6 +23,9 @@ SPREAD = {
     "s6": "1", "s7": "0", "s8": "1", "s9": "0", "s10": "0", "s11": "0",
 }
 """A valid creation spread: Power +3, Agility +1, Might 0, Endurance +1, Dexterity +2."""
+
+text_of = text_with_spans
+"""The page as a reader sees it, ``<span>`` read inline too (:func:`tests.helpers.text_of`)."""
 
 
 @pytest.fixture
@@ -43,8 +44,3 @@ def mara(table, bob) -> Character:  # type: ignore[no-untyped-def]
     10 health, 20 XP."""
     return character_create_from_data(campaign=table, owner=bob,
                                       data={"name": "Mara", **SPREAD})
-
-
-def text_of(response: Any) -> str:
-    """The page as a reader sees it, ``<span>`` read inline too (:func:`tests.helpers.text_of`)."""
-    return helpers.text_of(response, inline=helpers.WITH_SPANS)

@@ -11,13 +11,9 @@ from campaigns.models import Campaign
 from campaigns.services import MembershipError, campaign_update
 from rulesets import registry
 from tests.factories import CampaignFactory
-from tests.helpers import fresh, text_of
+from tests.helpers import fresh, settings_url, text_of
 
 pytestmark = pytest.mark.django_db
-
-
-def settings_url(campaign: Campaign) -> str:
-    return reverse("campaigns:campaign-settings", args=[campaign.pk])
 
 
 VALID = {"name": "The Drift: Season Two", "description": "Smugglers on a drowned coast.",

@@ -18,7 +18,7 @@ from characters.models import Character, XpEntry
 from characters.services import character_create_from_data
 from rulesets import registry
 from systems import demos
-from tests.helpers import fresh, text_of
+from tests.helpers import fresh, settings_url, text_of
 from tests.system_fixtures import fixtures_for, selectable_systems
 
 pytestmark = pytest.mark.django_db
@@ -26,10 +26,6 @@ pytestmark = pytest.mark.django_db
 STARTING_XP = 37
 """A starting XP no system's own default has, so a character that shows it got it from the
 campaign."""
-
-
-def settings_url(campaign: Campaign) -> str:
-    return reverse("campaigns:campaign-settings", args=[campaign.pk])
 
 
 def new_character(slug: str, *, gm, player) -> Character:  # type: ignore[no-untyped-def]

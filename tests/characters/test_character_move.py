@@ -7,12 +7,9 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Membership
-from campaigns.services import campaign_handover, membership_leave
 from characters import services
 from characters.models import Character
 from rulesets.errors import RuleError
-from tests.concurrency import storm
-from tests.concurrency.held import behind
 from tests.factories import CampaignFactory
 from tests.helpers import fresh, text_of
 
@@ -118,28 +115,3 @@ def test_a_moved_character_keeps_its_history(alice, bob, dave, bobs_character) -
 
     entry = Character.objects.get(pk=bobs_character.pk).xp_entries.get()
     assert entry.created_by == bob
-
-
-# --- Racing a change of the seats, on PostgreSQL ------------------------------------------
-
-
-@pytest.mark.parametrize("change", ["leave", "handover"])
-@storm.POSTGRES_ONLY[0]
-@storm.POSTGRES_ONLY[1]
-def test_a_move_to_a_player_whose_seat_is_changing_right_now_waits_and_is_refused(
-    alice, bob, dave, bobs_character, change,
-) -> None:  # type: ignore[no-untyped-def]
-    """Dave's leave (or the GM seat handed to him) holds the campaign row, uncommitted, as
-    the move starts: the move waits for it, then finds him no player of the campaign, and
-    Rook stays Bob's rather than going to someone who has just left the table."""
-    daves_seat = Membership.objects.get(user=dave)
-    held = {"leave": lambda: membership_leave(membership=daves_seat),
-            "handover": lambda: campaign_handover(campaign=bobs_character.campaign,
-                                                  to_membership=daves_seat, by=alice)}[change]
-
-    move = behind(held, lambda: services.character_move(
-        character=Character.objects.get(pk=bobs_character.pk), to_user=dave, by=alice))
-
-    assert isinstance(move.error, RuleError), move.error
-    assert "not a player of this campaign" in str(move.error)
-    assert fresh(bobs_character).owner == bob

@@ -7,6 +7,10 @@ An attempt's outcome is read the way the person would read it: the page's succes
 message (``django.contrib.messages``), a redirect after a confirmed change, or the refusal
 shown in the form. A server error is never an outcome: the test client raises the view's
 exception in the thread, and :func:`storm` raises it again in the test, naming the session.
+
+The sessions most storms play: the player's sheet and the GM's dashboard card, two tabs each
+(:func:`sheet_and_card`), taking turns through a list of moves (:func:`taking_turns`); and a
+purchase confirmed at the price its quote showed (:func:`buy_at_quoted_price`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import html
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,6 +107,56 @@ def post(client: Client, url: str, data: Mapping[str, Any], *, who: str, action:
     client.cookies.pop("messages", None)
     ok, text = outcome(client.post(url, data))
     return Attempt(who=who, action=action, ok=ok, message=text, detail=detail)
+
+
+EXPECTED_COST = re.compile(r'name="expected_cost" value="(\d+)"')
+"""The price an XP page's quote asks to confirm (its hidden ``expected_cost``)."""
+
+
+def buy_at_quoted_price(client: Client, url: str, data: Mapping[str, Any], *, who: str,
+                        action: str) -> Attempt | None:
+    """Ask the price of a purchase (``data`` to the XP page's ``url``, with HTMX, as the page
+    does) and confirm the price shown (the attempt's ``cost``); None when the quote offered
+    nothing to confirm (too little XP, or at the maximum)."""
+    quote = client.get(url, data, headers={"HX-Request": "true"})
+    assert quote.status_code == 200
+    seen = EXPECTED_COST.search(quote.content.decode())
+    if seen is None:
+        return None
+    return post(client, url, {**data, "expected_cost": seen[1]}, who=who, action=action,
+                cost=int(seen[1]))
+
+
+Sessions = Mapping[str, tuple[Client, Mapping[str, str]]]
+"""Session name -> (its logged-in client, what each of its POSTs adds)."""
+
+
+def sheet_and_card(client_for: Callable[..., Client], *, player: Any, gm: Any) -> Sessions:
+    """The player's sheet in two tabs and the GM's dashboard in two tabs: the GM's changes
+    come from the dashboard's party card (``from=dashboard``)."""
+    sheet: dict[str, str] = {}
+    card = {"from": "dashboard"}
+    return {"player-sheet": (client_for(player), sheet),
+            "player-tab": (client_for(player), sheet),
+            "gm-card": (client_for(gm), card), "gm-tab": (client_for(gm), card)}
+
+
+def taking_turns(sessions: Sessions, moves: Sequence[tuple[str, str, Mapping[str, Any]]]
+                 ) -> dict[str, Callable[[int], Attempt]]:
+    """:func:`storm`'s sessions, each posting ``moves`` (``(action, url, form data)``) in
+    turn: in round ``n`` the ``i``-th session posts move ``(i + n) % len(moves)``, with what
+    it adds to every POST."""
+    names = list(sessions)
+
+    def player(who: str) -> Callable[[int], Attempt]:
+        client, extra = sessions[who]
+
+        def act(n: int) -> Attempt:
+            action, url, data = moves[(names.index(who) + n) % len(moves)]
+            return post(client, url, {**data, **extra}, who=who, action=action)
+        return act
+
+    return {who: player(who) for who in names}
 
 
 def storm(

@@ -8,14 +8,10 @@ from __future__ import annotations
 
 import datetime
 import re
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
-from django.db import connection, connections, transaction
 from django.test import Client
-from django.urls import reverse
 
 from campaigns.models import Session
 from characters.models import Character, XpEntry
@@ -23,82 +19,37 @@ from core.models import FormSubmission
 from rolls.models import Roll
 from table.services import session_create
 from tests.concurrency import storm
+from tests.concurrency.held import Background, uncommitted, waiting_for_locks
+from tests.helpers import roll_url
 
 pytestmark = storm.POSTGRES_ONLY
 
 
-@contextmanager
-def held(row: Any) -> Iterator[None]:
-    """Hold ``row`` locked (SELECT ... FOR UPDATE) from another connection until the block
-    ends."""
-    locked, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        try:
-            with transaction.atomic():
-                type(row).objects.select_for_update().get(pk=row.pk)
-                locked.set()
-                release.wait(storm.ROUND_TIMEOUT)
-        finally:
-            connections.close_all()
-
-    holder = threading.Thread(target=hold, daemon=True)
-    holder.start()
-    assert locked.wait(storm.ROUND_TIMEOUT)
-    try:
-        yield
-    finally:
-        release.set()
-        holder.join(storm.ROUND_TIMEOUT)
-
-
-def waiting_for_locks() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                       "AND datname = current_database()")
-        return int(cursor.fetchone()[0])
-
-
 def twice_at_once(post: Callable[[Client], Any], make_client: Callable[[], Client],
                   row: Any) -> list[Any]:
-    """Send ``post`` from two clients at once while ``row`` is held, let go once both wait
-    for it; the two responses."""
+    """Send ``post`` from two clients at once while ``row`` is held locked (SELECT ... FOR
+    UPDATE) by another connection, let go once both wait for it; the two responses."""
     clients = [make_client(), make_client()]
-    responses: list[Any] = [None, None]
-    failures: list[BaseException] = []
-
-    def send(index: int) -> None:
-        try:
-            responses[index] = post(clients[index])
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            failures.append(exc)
-        finally:
-            connections.close_all()
-
-    with held(row):
-        threads = [threading.Thread(target=send, args=(i,), daemon=True) for i in (0, 1)]
-        for thread in threads:
-            thread.start()
+    with uncommitted(lambda: type(row).objects.select_for_update().get(pk=row.pk)):
+        sent = [Background(lambda client=client: post(client)) for client in clients]
         storm.wait_until(lambda: waiting_for_locks() >= 2, "both copies wait for the row",
                          within=storm.ROUND_TIMEOUT)
-    for thread in threads:
-        thread.join(storm.ROUND_TIMEOUT)
-    assert not failures, failures
-    return responses
+    for copy in sent:
+        copy.join()
+    assert not [copy.error for copy in sent if copy.error], [copy.error for copy in sent]
+    return [copy.result for copy in sent]
 
 
-def test_two_copies_of_the_roll_dialog_at_once_make_one_roll(bob, bobs_character):
+def test_two_copies_of_the_roll_dialog_at_once_make_one_roll(bob, bobs_character, client_for):
     def logged_in() -> Client:
-        client = Client()
-        client.force_login(bob)
-        return client
+        return client_for(bob)
 
     sheet = logged_in().get(bobs_character.get_absolute_url()).content.decode()
     token = re.search(r'name="submission" value="([^"]+)" id="roll-submission"', sheet)
     assert token is not None
     data = {"submission": token.group(1), "kind": "willpower", "difficulty": "6",
             "threshold": "0"}
-    url = reverse("rolls:roll-create", args=[bobs_character.pk])
+    url = roll_url(bobs_character)
 
     first, second = twice_at_once(lambda c: c.post(url, data), logged_in,
                                   Character.objects.get(pk=bobs_character.pk))
@@ -110,15 +61,13 @@ def test_two_copies_of_the_roll_dialog_at_once_make_one_roll(bob, bobs_character
     assert FormSubmission.objects.filter(form="roll").count() == 1
 
 
-def test_two_copies_of_the_award_grid_at_once_award_once(alice, bobs_character):
+def test_two_copies_of_the_award_grid_at_once_award_once(alice, bobs_character, client_for):
     session = session_create(campaign=bobs_character.campaign,
                              date=datetime.date(2026, 11, 21))
     url = session.get_absolute_url()
 
     def logged_in() -> Client:
-        client = Client()
-        client.force_login(alice)
-        return client
+        return client_for(alice)
 
     page = logged_in().get(url).content.decode()
     token = re.search(r'name="submission" value="([^"]+)"', page)

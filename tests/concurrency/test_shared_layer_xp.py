@@ -31,15 +31,13 @@ from characters.models import Character, XpEntry
 from rulesets.errors import RuleError
 from tests.concurrency import storm
 from tests.concurrency.storm import Attempt, made, refused
-from tests.helpers import fresh
+from tests.helpers import fresh, spend_url, xp_url
 from tests.system_fixtures import demo_campaign, fixtures_for, purchases, selectable_systems
 
 pytestmark = [*storm.POSTGRES_ONLY, pytest.mark.usefixtures("ledger_stays_balanced")]
 
 SYSTEMS = selectable_systems()
 """Every system a campaign may choose (the tests' own tally too)."""
-
-EXPECTED_COST = re.compile(r'name="expected_cost" value="(\d+)"')
 
 PROBED_RANKS = 12
 """At most this many ranks are bought in the probe (a key without a maximum stops there)."""
@@ -115,17 +113,10 @@ def table(request: pytest.FixtureRequest, alice: Any, bob: Any
 
 
 def buy(client: Client, character: Character, key: str, who: str) -> Attempt | None:
-    """Ask the price of the next rank (HTMX, as the XP page does) and confirm the price
-    shown; None when the quote offered nothing to confirm (too little XP, or at the
-    maximum)."""
-    url = reverse("characters:character-xp-spend", args=[character.pk])
-    quote = client.get(url, {"key": key}, headers={"HX-Request": "true"})
-    assert quote.status_code == 200
-    seen = EXPECTED_COST.search(quote.content.decode())
-    if seen is None:
-        return None
-    return storm.post(client, url, {"key": key, "expected_cost": seen[1]},
-                      who=who, action="spend", cost=int(seen[1]))
+    """Ask the price of the next rank and confirm the price shown; None when the quote
+    offered nothing to confirm (too little XP, or at the maximum)."""
+    return storm.buy_at_quoted_price(client, spend_url(character), {"key": key}, who=who,
+                                     action="spend")
 
 
 def undo_latest(client: Client, character: Character, ledger_key: str, who: str,
@@ -135,7 +126,7 @@ def undo_latest(client: Client, character: Character, ledger_key: str, who: str,
     World's demo buys a UAM level, the very key the storm buys, and the GM, who sees Undo on
     every spend, would take it back once the storm's were all undone); None when it offers
     none (a player sees Undo only on their own latest spend, the GM on every spend)."""
-    page = client.get(reverse("characters:character-xp", args=[character.pk]))
+    page = client.get(xp_url(character))
     assert page.status_code == 200
     links = [int(pk) for pk in re.findall(rf"/characters/{character.pk}/xp/(\d+)/undo/",
                                           page.content.decode())]

@@ -6,26 +6,18 @@ asks for the headline only where it has a place for it."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 from django.urls import reverse
 
-from characters.models import Character
 from tests.factories import CharacterFactory
-from tests.system_fixtures import demo_campaign, selectable_systems
+from tests.system_fixtures import demo_character, selectable_systems
 
 SYSTEMS = selectable_systems()
 
 OUT_OF_BAND_HEADLINE = re.compile(r'<[^>]*id="roll-bar-odds"[^>]*hx-swap-oob')
 ASKS_FOR_HEADLINE = 'hx-select-oob="#roll-bar-odds'
-
-
-def demo_character(slug: str, gm, player) -> Character:  # type: ignore[no-untyped-def]
-    campaign = demo_campaign(slug, name=f"Table {slug}", gm=gm, players=[player],
-                             rng=random.Random(7))
-    return Character.objects.get(campaign=campaign, owner=player)
 
 
 def test_the_odds_answer_carries_the_headline_in_band(client_for, campaign, bob) -> None:  # type: ignore[no-untyped-def]
@@ -54,7 +46,7 @@ def test_odds_without_a_pool_leave_the_headline_empty(client_for, campaign, bob)
 @pytest.mark.parametrize("slug", SYSTEMS)
 def test_a_live_refresh_of_the_sheet_sends_nothing_for_the_roll_bar(  # type: ignore[no-untyped-def]
         client_for, alice, bob, slug) -> None:
-    character = demo_character(slug, alice, bob)
+    character = demo_character(slug, gm=alice, player=bob)
     page = client_for(bob, htmx=True).get(character.get_absolute_url()).content.decode()
 
     assert not OUT_OF_BAND_HEADLINE.search(page)
@@ -65,7 +57,7 @@ def test_a_live_refresh_of_the_sheet_sends_nothing_for_the_roll_bar(  # type: ig
 @pytest.mark.parametrize("where", ["sheet", "roll page"])
 def test_a_page_asks_for_the_headline_only_where_it_has_a_place_for_it(  # type: ignore[no-untyped-def]
         client_for, alice, bob, slug, where) -> None:
-    character = demo_character(slug, alice, bob)
+    character = demo_character(slug, gm=alice, player=bob)
     url = (character.get_absolute_url() if where == "sheet"
            else reverse("rolls:roll-create", args=[character.pk]))
     page = client_for(bob).get(url).content.decode()

@@ -7,13 +7,13 @@ Shahquest one does (docs/performance.md, "Serving under load")."""
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 
 import systems
 from characters.models import Character
 from rolls.models import RequestedRoll, Roll
 from tests import shahquest_cast as cast
 from tests.factories import CharacterFactory
+from tests.helpers import roll_url
 
 pytestmark = pytest.mark.django_db
 
@@ -28,10 +28,6 @@ write inside a campaign), the character with the viewer's role (its sheet: the d
 choices); then
 in the transaction (a savepoint and its release here, BEGIN/COMMIT in production): the
 character locked (its sheet: the pool), the roll inserted."""
-
-
-def roll_url(character: Character) -> str:
-    return reverse("rolls:roll-create", args=[character.pk])
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from django.urls import reverse
 import systems
 from campaigns.models import Campaign, Membership
 from campaigns.services import campaign_create
+from tests.helpers import settings_url
 from tests.system_fixtures import fixtures_for, selectable_systems
 
 pytestmark = pytest.mark.django_db
@@ -52,10 +53,6 @@ def panel_forms(client: Client, url: str) -> list[list[Any]]:
     parser = PanelForms()
     parser.feed(client.get(url).content.decode())
     return parser.forms
-
-
-def settings_url(campaign: Campaign) -> str:
-    return reverse("campaigns:campaign-settings", args=[campaign.pk])
 
 
 def names_url(campaign: Campaign) -> str:

@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 
 from campaigns.models import Campaign
 from rulesets import registry
-from tests.transfer.test_import_refusals import counts
+from tests.transfer.conftest import counts, put
+from tests.transfer.test_round_trip import comparable
 from transfer.schema import MAX_DEPTH
 from transfer.services import (
     TransferError,
@@ -71,13 +72,6 @@ def nodes(value: Any, path: Path = ()) -> list[tuple[Path, Any]]:
         elif isinstance(node, list):
             stack.extend(((*where, i), v) for i, v in enumerate(node))
     return out
-
-
-def put(document: Any, path: Path, value: Any) -> None:
-    node = document
-    for part in path[:-1]:
-        node = node[part]
-    node[path[-1]] = value
 
 
 def is_time(value: Any) -> bool:
@@ -186,10 +180,6 @@ def mutated(draw: st.DrawFn, genuine: list[dict[str, Any]]) -> tuple[str, bytes]
     if deep:
         text = text.replace(json.dumps(DEEP), deep)
     return "; ".join(done) or "genuine", text.encode("utf-8", "surrogatepass")
-
-
-def comparable(document: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in document.items() if key != "exported_at"}
 
 
 def file_size(document: dict[str, Any]) -> int:

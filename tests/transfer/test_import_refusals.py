@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 
-from campaigns.models import Campaign, Membership, Session
-from characters.models import Character, XpEntry
-from rolls.models import RequestedRoll, Roll
+from campaigns.models import Campaign
+from characters.models import Character
 from rulesets.errors import RuleError
+from tests.transfer.conftest import drop, put, refused
 from transfer import checks
 from transfer.services import (
     MAX_UPLOAD_BYTES,
-    TransferError,
     export_campaign,
     export_character,
     import_campaign,
@@ -25,30 +24,7 @@ from transfer.services import (
     read_document,
 )
 
-MODELS = (Campaign, Membership, Session, Character, XpEntry, Roll, RequestedRoll, User)
-
 V1 = Path(__file__).parent / "v1"
-
-
-def counts() -> dict[str, int]:
-    return {model.__name__: model.objects.count() for model in MODELS}
-
-
-@pytest.fixture
-def nothing_written(db: Any) -> Iterator[None]:
-    """Whatever the test tries, no row of any kind is added."""
-    before = counts()
-    yield
-    assert counts() == before
-
-
-def refused(do: Callable[[], object], *words: str) -> str:
-    with pytest.raises(TransferError) as info:
-        do()
-    message = str(info.value)
-    for word in words:
-        assert word in message, message
-    return message
 
 
 @pytest.fixture
@@ -134,26 +110,11 @@ def changed(document: dict[str, Any], change: Callable[[dict[str, Any]], None]
 
 def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
     """A change of one value, at a path like ``character.traits.0.dots``."""
-    def change(document: dict[str, Any]) -> None:
-        *parents, last = path.split(".")
-        node: Any = document
-        for part in parents:
-            node = node[int(part)] if isinstance(node, list) else node[part]
-        if isinstance(node, list):
-            node[int(last)] = value
-        else:
-            node[last] = value
-    return change
+    return lambda document: put(document, path, value)
 
 
 def _drop(path: str) -> Callable[[dict[str, Any]], None]:
-    def change(document: dict[str, Any]) -> None:
-        *parents, last = path.split(".")
-        node: Any = document
-        for part in parents:
-            node = node[int(part)] if isinstance(node, list) else node[part]
-        del node[last]
-    return change
+    return lambda document: drop(document, path)
 
 
 @pytest.mark.parametrize(("change", "words"), [

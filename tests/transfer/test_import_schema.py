@@ -8,7 +8,7 @@ import copy
 import datetime
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -21,10 +21,9 @@ from characters.models import Character
 from core.markdown import MAX_LENGTH
 from systems.schema import import_schema
 from tests.system_fixtures import fixtures_for, selectable_systems
-from tests.transfer.test_import_refusals import counts
+from tests.transfer.conftest import put, refused
 from transfer import schema
 from transfer.services import (
-    TransferError,
     document_json,
     export_campaign,
     export_character,
@@ -34,13 +33,6 @@ from transfer.services import (
 )
 
 SYSTEMS = list(selectable_systems())
-
-
-@pytest.fixture
-def nothing_written(db: Any) -> Iterator[None]:
-    before = counts()
-    yield
-    assert counts() == before
 
 
 def of(demo: list[Campaign], ruleset: str) -> Campaign:
@@ -58,24 +50,8 @@ def at(document: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
     """A copy of ``document`` with ``value`` at ``path`` (``character.sheet.x``,
     ``rolls.0.pool``); a missing last key is added."""
     result = copy.deepcopy(document)
-    *parents, last = path.split(".")
-    node: Any = result
-    for part in parents:
-        node = node[int(part)] if isinstance(node, list) else node[part]
-    if isinstance(node, list):
-        node[int(last)] = value
-    else:
-        node[last] = value
+    put(result, path, value)
     return result
-
-
-def refused(do: Callable[[], object], *words: str) -> str:
-    with pytest.raises(TransferError) as info:
-        do()
-    message = str(info.value)
-    for word in words:
-        assert word in message, message
-    return message
 
 
 def character_file(demo: list[Campaign], ruleset: str) -> tuple[dict[str, Any], Character]:

@@ -14,6 +14,7 @@ from campaigns.models import Campaign, Membership
 from characters.models import Character
 from characters.services import character_create_from_data
 from tests.factories import CampaignFactory
+from tests.helpers import sheet_of as sheet_of
 
 CAREER = ["Cool", "Coordination", "Deception", "Perception", "Ranged", "Skulduggery",
           "Stealth", "Streetwise"]
@@ -37,11 +38,6 @@ def kes(gx_campaign, bob) -> Character:  # type: ignore[no-untyped-def]
     """Bob's Kestrel, fresh from the creation form: all characteristics 2, rank 1 in Cool,
     Ranged, Skulduggery, Stealth (career) and Athletics, Charm (not), 110 XP, in creation."""
     return character_create_from_data(campaign=gx_campaign, owner=bob, data=VALID)
-
-
-def sheet_of(character: Character) -> dict[str, Any]:
-    """The character's sheet as stored now."""
-    return Character.objects.get(pk=character.pk).sheet
 
 
 def set_sheet(character: Character, **changes: Any) -> Character:

@@ -13,6 +13,7 @@ from django.urls import reverse
 from campaigns.models import Campaign
 from characters.models import Character
 from rolls.models import Roll
+from tests.helpers import odds_url, roll_url
 from tests.systems.genesys import test_genesys_cast as cast
 from tests.systems.genesys.test_genesys_cast import (
     set_sheet,
@@ -25,14 +26,6 @@ pytestmark = pytest.mark.django_db
 gx_campaign, kes = cast.gx_campaign, cast.kes
 
 CHARS = {"Brawn": 2, "Agility": 3, "Intellect": 2, "Cunning": 2, "Willpower": 2, "Presence": 2}
-
-
-def roll_url(character: Character) -> str:
-    return reverse("rolls:roll-create", args=[character.pk])
-
-
-def odds_url(character: Character) -> str:
-    return reverse("rolls:roll-odds", args=[character.pk])
 
 
 @pytest.fixture

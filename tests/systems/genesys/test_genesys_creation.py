@@ -6,12 +6,12 @@ nothing."""
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 
 from campaigns.models import Campaign
 from characters.models import Character, XpEntry
 from systems.genesys import demo
 from systems.genesys.system import SYSTEM
+from tests.helpers import create_url
 from tests.systems.genesys import test_genesys_cast as cast
 from tests.systems.genesys.test_genesys_cast import (
     CAREER,
@@ -25,10 +25,6 @@ pytestmark = pytest.mark.django_db
 
 # The shared cast's fixtures (tests/systems/genesys/test_genesys_cast.py).
 gx_campaign = cast.gx_campaign
-
-
-def create_url(campaign: Campaign) -> str:
-    return reverse("characters:character-create", args=[campaign.pk])
 
 
 def post_data(**changes: object) -> dict[str, object]:

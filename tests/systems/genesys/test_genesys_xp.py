@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from characters.models import Character, XpEntry
+from characters.models import XpEntry
 from characters.services import xp_spend, xp_undo
 from rulesets.errors import RuleError
 from systems.genesys.system import SYSTEM
-from tests.helpers import action_url, fresh
+from tests.helpers import action_url, fresh, spend_url, xp_url
 from tests.systems.genesys import test_genesys_cast as cast
 from tests.systems.genesys.test_genesys_cast import (
     set_sheet,
@@ -25,14 +25,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balan
 
 # The shared cast's fixtures (tests/systems/genesys/test_genesys_cast.py).
 gx_campaign, kes = cast.gx_campaign, cast.kes
-
-
-def spend_url(character: Character) -> str:
-    return reverse("characters:character-xp-spend", args=[character.pk])
-
-
-def xp_url(character: Character) -> str:
-    return reverse("characters:character-xp", args=[character.pk])
 
 
 # --- Prices --------------------------------------------------------------------------------

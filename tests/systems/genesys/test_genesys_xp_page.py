@@ -9,25 +9,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.urls import reverse
 
-from characters.models import Character
 from characters.services import xp_spend
-from tests.helpers import action_url, fresh
+from tests.helpers import action_url, fresh, spend_url, xp_url
 from tests.systems.genesys import test_genesys_cast as cast
 from tests.systems.genesys.test_genesys_cast import set_sheet, sheet_of, text_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
 
 gx_campaign, kes = cast.gx_campaign, cast.kes
-
-
-def xp_url(character: Character) -> str:
-    return reverse("characters:character-xp", args=[character.pk])
-
-
-def spend_url(character: Character) -> str:
-    return reverse("characters:character-xp-spend", args=[character.pk])
 
 
 def line_form(content: str, key: str) -> str:

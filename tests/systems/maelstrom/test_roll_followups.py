@@ -17,7 +17,7 @@ from characters.models import Character, XpEntry
 from rolls.models import Roll
 from tests.factories import CharacterFactory
 from tests.helpers import fresh, text_of
-from tests.systems.maelstrom.test_roll_create import current_willpower, set_tracks
+from tests.systems.maelstrom.sheets import current_willpower, set_tracks
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
 

@@ -7,23 +7,18 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.urls import reverse
 
 from characters.models import Character
 from rolls.models import Roll
 from rulesets import maelstrom
 from tests.factories import CharacterFactory
-from tests.helpers import action_url, text_of
-from tests.systems.maelstrom.test_roll_create import set_tracks
+from tests.helpers import action_url, odds_url, text_of
+from tests.systems.maelstrom.sheets import set_tracks
 
 pytestmark = pytest.mark.django_db
 
 RIDER_POOL = {"trait": ["Precision", "Driving"], "kind": "action", "difficulty": "6",
               "threshold": "0"}
-
-
-def odds_url(character: Character) -> str:
-    return reverse("rolls:roll-odds", args=[character.pk])
 
 
 @pytest.fixture

@@ -1,6 +1,9 @@
-"""Maelstrom's changes through the shared services: every state change of a character is
-atomic, checks its rule first and keeps the XP ledger and the character's balances in step
-(Maelstrom rules.md, Marking Damage, Willpower, Spending and Banking Experience).
+"""Maelstrom's changes through the shared services: its sheet actions (damage, healing,
+willpower), its session awards, its price table and what its purchases write on the sheet,
+banking, and undoing what a bank paid for (Maelstrom rules.md, Marking Damage, Willpower,
+Earning, Spending and Banking Experience): each checks its rule first and writes nothing when
+refused. The shared services' own rules (awards, a spend at the confirmed price, undo, the
+append-only ledger) are in tests/characters/test_xp_spend.py and test_xp_ledger.py.
 
 After every test the ledger must balance: available and total XP equal the sums of the
 ledger's entries, and no bank is overdrawn.
@@ -16,20 +19,15 @@ import pytest
 from characters import services
 from characters.ledger import banked_xp
 from characters.models import Character, XpEntry
-from core.appendonly import AppendOnlyError
 from rolls import services as roll_services
 from rulesets import maelstrom
 from rulesets.errors import RuleError
 from systems.maelstrom import sheet
 from systems.maelstrom.system import SYSTEM
 from tests.factories import CharacterFactory
-from tests.helpers import fresh
+from tests.helpers import fresh, rank
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
-
-
-def dots(character: Character, name: str) -> int:
-    return sheet.trait_refs(fresh(character).sheet)[name].dots
 
 
 def change(character: Character, slug: str, by: Any, **data: Any) -> Character:
@@ -44,9 +42,8 @@ def bank(character: Character, key: str, amount: int, by: Any) -> XpEntry:
     return XpEntry.objects.filter(character=character, kind=XpEntry.Kind.BANK).first()
 
 
-def spend(character: Character, key: str, by: Any, expected_cost: int | None = None
-          ) -> XpEntry:
-    return services.xp_spend(character=character, key=key, by=by, expected_cost=expected_cost)
+def spend(character: Character, key: str, by: Any) -> XpEntry:
+    return services.xp_spend(character=character, key=key, by=by)
 
 
 def store(character: Character, **tracks: Any) -> None:
@@ -110,27 +107,6 @@ def test_willpower_recover_stops_at_the_permanent_rank(bobs_character, bob):
 # --- Awards -------------------------------------------------------------------------------
 
 
-def test_an_award_raises_available_and_total_xp_alike(bobs_character, alice):
-    entry = services.xp_award(character=bobs_character, amount=4, reason="Heroism", by=alice)
-
-    assert (entry.kind, entry.available_delta, entry.total_delta) == ("award", 4, 4)
-    assert (fresh(bobs_character).xp_available, fresh(bobs_character).xp_total) == (34, 34)
-
-
-@pytest.mark.parametrize(("amount", "reason", "message"), [
-    (0, "Heroism", "between 1 and 100"),
-    (101, "Heroism", "between 1 and 100"),
-    (5, "   ", "Give the award a reason"),
-])
-def test_an_award_outside_1_to_100_xp_or_without_a_reason_is_refused(
-    amount, reason, message, bobs_character, alice
-):
-    with pytest.raises(RuleError, match=message):
-        services.xp_award(character=bobs_character, amount=amount, reason=reason, by=alice)
-
-    assert not XpEntry.objects.filter(kind=XpEntry.Kind.AWARD).exists()
-
-
 def test_a_session_award_is_one_xp_with_the_seeds_reason(bobs_character, alice):
     entry = SYSTEM.session_award(bobs_character, "Heroism", by=alice, session=None)
 
@@ -191,46 +167,10 @@ def test_an_unaffordable_purchase_names_cost_balance_and_bank(campaign, bob):
     assert quote.cost - from_bank > fresh(character).xp_available
     assert refused.value.message == (
         "Driving 3 → 4 costs 8 XP; you have 5 XP available plus 1 banked (2 short).")
-    assert dots(character, "Driving") == 3
+    assert rank(character, "ability:Driving") == 3
 
 
 # --- Spending -----------------------------------------------------------------------------
-
-
-def test_a_spend_buys_the_dot_and_appends_one_spend_entry(bobs_character, bob):
-    entry = spend(bobs_character, "ability:Firearms", bob, expected_cost=8)
-
-    assert dots(bobs_character, "Firearms") == 4
-    assert (entry.kind, entry.trait_key, entry.rank_from, entry.rank_to) == (
-        "spend", "ability:Firearms", 3, 4)
-    assert (entry.available_delta, entry.total_delta, entry.created_by) == (-8, 0, bob)
-    assert fresh(bobs_character).xp_available == 22
-
-
-def test_a_spend_at_a_different_price_than_confirmed_writes_nothing(bobs_character, bob):
-    with pytest.raises(RuleError, match="The price changed to 8 XP"):
-        spend(bobs_character, "ability:Firearms", bob, expected_cost=6)
-
-    assert dots(bobs_character, "Firearms") == 3
-    assert not XpEntry.objects.filter(kind=XpEntry.Kind.SPEND).exists()
-
-
-def test_a_spend_the_balance_cannot_cover_writes_nothing(campaign, bob):
-    character = CharacterFactory(campaign=campaign, owner=bob, starting_xp=14)
-
-    with pytest.raises(RuleError, match="costs 15 XP; you have 14 XP available"):
-        spend(character, "attribute:Strength", bob)
-
-    assert dots(character, "Strength") == 2
-    assert fresh(character).xp_available == 14
-
-
-def test_a_spend_of_exactly_the_balance_leaves_zero(campaign, bob):
-    character = CharacterFactory(campaign=campaign, owner=bob, starting_xp=15)
-
-    spend(character, "attribute:Strength", bob)
-
-    assert fresh(character).xp_available == 0
 
 
 def test_a_new_specialty_is_stored_under_its_ability_as_the_seed_spells_it(bobs_character, bob):
@@ -329,49 +269,11 @@ def test_an_undo_reverses_every_delta_of_the_spend(bobs_character, bob):
     assert banked_xp(bobs_character) == {"ability:Driving": 3}
 
 
-def test_a_player_undoes_once_and_leaves_older_spends_to_the_gm(bobs_character, bob, alice):
-    first = spend(bobs_character, "ability:Driving", bob)
-    second = spend(bobs_character, "ability:Firearms", bob)
-    services.xp_undo(entry=second, by=bob, as_gm=False)
-
-    with pytest.raises(RuleError, match="only your own latest spend, once"):
-        services.xp_undo(entry=first, by=bob, as_gm=False)
-    services.xp_undo(entry=first, by=alice, as_gm=True)
-
-    assert (dots(bobs_character, "Driving"), dots(bobs_character, "Firearms")) == (3, 3)
-    assert fresh(bobs_character).xp_available == 30
-
-
-def test_a_new_spend_after_an_undo_can_be_undone_by_the_player(bobs_character, bob):
-    mistaken = spend(bobs_character, "ability:Driving", bob)
-    services.xp_undo(entry=mistaken, by=bob, as_gm=False)
-    meant = spend(bobs_character, "ability:Firearms", bob)
-
-    services.xp_undo(entry=meant, by=bob, as_gm=False)
-
-    assert fresh(bobs_character).xp_available == 30
-
-
 def test_a_bank_entry_cannot_be_undone(bobs_character, bob, alice):
     entry = bank(bobs_character, "ability:Driving", 3, bob)
 
     with pytest.raises(RuleError, match="Only a spend can be undone"):
         services.xp_undo(entry=entry, by=alice, as_gm=True)
-
-
-def test_the_gm_may_undo_a_spend_after_the_later_one_on_the_same_trait_is_undone(
-    bobs_character, bob, alice
-):
-    first = spend(bobs_character, "ability:Driving", bob)
-    second = spend(bobs_character, "ability:Driving", bob)
-    with pytest.raises(RuleError, match="undo the later purchase first"):
-        services.xp_undo(entry=first, by=alice, as_gm=True)
-
-    services.xp_undo(entry=second, by=alice, as_gm=True)
-    services.xp_undo(entry=first, by=alice, as_gm=True)
-
-    assert dots(bobs_character, "Driving") == 3
-    assert fresh(bobs_character).xp_available == 30
 
 
 def test_an_undone_specialty_spend_stays_undone_after_the_specialty_is_bought_again(
@@ -386,47 +288,3 @@ def test_an_undone_specialty_spend_stays_undone_after_the_specialty_is_bought_ag
 
     owned = [s for s in fresh(bobs_character).sheet["specialties"] if s["name"] == "Cars"]
     assert len(owned) == 1
-
-
-# --- The ledger is append-only ------------------------------------------------------------
-
-
-def test_a_ledger_entry_cannot_be_edited(bobs_character):
-    entry = XpEntry.objects.get(character=bobs_character)
-    entry.available_delta = 1000
-
-    with pytest.raises(AppendOnlyError):
-        entry.save()
-
-    assert XpEntry.objects.get(pk=entry.pk).available_delta == 30
-
-
-def test_a_ledger_entry_cannot_be_deleted(bobs_character):
-    entry = XpEntry.objects.get(character=bobs_character)
-
-    with pytest.raises(AppendOnlyError):
-        entry.delete()
-
-    assert XpEntry.objects.filter(pk=entry.pk).exists()
-
-
-def test_the_ledger_cannot_be_bulk_updated_or_bulk_deleted(bobs_character):
-    with pytest.raises(AppendOnlyError):
-        XpEntry.objects.filter(character=bobs_character).update(available_delta=0)
-    with pytest.raises(AppendOnlyError):
-        XpEntry.objects.update(available_delta=0)
-    with pytest.raises(AppendOnlyError):
-        XpEntry.objects.filter(character=bobs_character).delete()
-    with pytest.raises(AppendOnlyError):
-        XpEntry.objects.all().delete()
-
-    assert XpEntry.objects.get(character=bobs_character).available_delta == 30
-
-
-def test_an_award_of_several_amounts_is_all_or_nothing(bobs_character, alice):
-    with pytest.raises(RuleError, match="between 1 and 100"):
-        services.xp_award_many(character=bobs_character, by=alice,
-                               awards=[(1, "Participation award"), (500, "Typo")])
-
-    assert fresh(bobs_character).xp_total == 30
-    assert not bobs_character.xp_entries.filter(kind="award").exists()

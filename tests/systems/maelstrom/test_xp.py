@@ -1,6 +1,8 @@
-"""Maelstrom's XP page: the GM's awards, spending with a quote first, banking (the sheet
-action "bank") and undoing (Maelstrom rules.md, Earning Experience, Spending Experience,
-Banking Experience).
+"""Maelstrom's XP page: its chapter and story awards, what XP buys and costs (dots,
+Willpower, specialties general and advanced), banking (the sheet action "bank") and undoing
+what a bank paid for or a specialty bought (Maelstrom rules.md, Earning Experience, Spending
+Experience, Banking Experience). The XP page's quote-then-confirm, awards and undo for any
+system are in tests/characters/test_xp_spend.py and test_xp_ledger.py.
 
 After every test the ledger must balance: each character's available and total XP equal the
 sums of its ledger entries, and no bank is overdrawn.
@@ -18,7 +20,7 @@ from characters.ledger import banked_xp
 from characters.models import Character, XpEntry
 from systems.maelstrom import sheet
 from tests.factories import CharacterFactory
-from tests.helpers import action_url, fresh, text_of
+from tests.helpers import action_url, fresh, spends, text_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
 
@@ -37,11 +39,7 @@ def specialties(character: Character) -> list[dict[str, object]]:
     return list(fresh(character).sheet["specialties"])
 
 
-def spends(character: Character) -> list[XpEntry]:
-    return list(XpEntry.objects.filter(character=character, kind=XpEntry.Kind.SPEND))
-
-
-# --- Awards (GM only) ---------------------------------------------------------------------
+# --- Awards -------------------------------------------------------------------------------
 
 
 def test_the_gm_awards_one_xp_for_each_award_ticked(client_for, alice, bobs_character):
@@ -57,168 +55,7 @@ def test_the_gm_awards_one_xp_for_each_award_ticked(client_for, alice, bobs_char
     assert reasons == {"Participation award", "Heroism award"}
 
 
-def test_the_gm_awards_a_custom_amount_with_its_reason(client_for, alice, bobs_character):
-    client_for(alice).post(url("award", bobs_character),
-                           {"awards": ["Victory"], "amount": "5", "reason": "Saved the ship"})
-
-    assert fresh(bobs_character).xp_available == 36
-    entry = XpEntry.objects.get(character=bobs_character, reason="Saved the ship")
-    assert (entry.available_delta, entry.total_delta) == (5, 5)
-
-
-def test_a_custom_amount_without_a_reason_is_refused_and_awards_nothing(
-    client_for, alice, bobs_character
-):
-    response = client_for(alice).post(url("award", bobs_character),
-                                      {"awards": ["Victory"], "amount": "5", "reason": " "})
-
-    assert response.status_code == 200
-    assert "Give a reason for the custom award." in text_of(response)
-    assert fresh(bobs_character).xp_available == 30
-    assert not XpEntry.objects.filter(kind=XpEntry.Kind.AWARD).exists()
-
-
-def test_an_award_with_nothing_ticked_is_refused(client_for, alice, bobs_character):
-    response = client_for(alice, htmx=True).post(url("award", bobs_character), {})
-
-    assert 'id="xp-panel"' in response.content.decode()
-    assert "Tick at least one award or enter an amount of XP." in text_of(response)
-    assert fresh(bobs_character).xp_available == 30
-
-
-def test_an_htmx_award_answers_with_the_xp_panel_showing_the_new_balance(
-    client_for, alice, bobs_character
-):
-    response = client_for(alice, htmx=True).post(url("award", bobs_character),
-                                                 {"awards": ["Creativity"]})
-
-    content = response.content.decode()
-    assert "<html" not in content
-    assert 'id="xp-panel"' in content
-    assert "31 XP available" in text_of(response)
-    assert "Awarded 1 XP to Rook." in text_of(response)
-
-
-@pytest.mark.parametrize("player", ["bob", "dave"])
-def test_players_cannot_award_xp(player, request, client_for, bobs_character):
-    user = request.getfixturevalue(player)
-
-    response = client_for(user).post(url("award", bobs_character), {"awards": ["Heroism"]})
-
-    assert response.status_code == 404
-    assert fresh(bobs_character).xp_available == 30
-    assert not XpEntry.objects.filter(kind=XpEntry.Kind.AWARD).exists()
-
-
-def test_a_stranger_cannot_award_xp(client_for, carol, bobs_character):
-    response = client_for(carol).post(url("award", bobs_character), {"awards": ["Heroism"]})
-
-    assert response.status_code == 404
-
-
-def test_an_anonymous_visitor_is_sent_to_log_in_before_awarding(client, bobs_character):
-    response = client.post(url("award", bobs_character), {"awards": ["Heroism"]})
-
-    assert response.status_code == 302
-    assert response.url.startswith(reverse("login"))
-
-
-def test_only_the_gm_sees_the_award_form(client_for, alice, bob, bobs_character):
-    page = reverse("characters:character-xp", args=[bobs_character.pk])
-
-    assert "Award XP (GM)" in client_for(alice).get(page).content.decode()
-    assert "Award XP (GM)" not in client_for(bob).get(page).content.decode()
-
-
-# --- Spending: quote, then confirm --------------------------------------------------------
-
-
-def test_the_quote_shows_the_cost_and_changes_nothing(client_for, bob, bobs_character):
-    response = client_for(bob).get(url("spend", bobs_character), {"trait": "ability:Driving"})
-
-    text = text_of(response)
-    assert "Driving 3 → 4 costs 8 XP" in text
-    assert "Confirm: spend 8 XP" in text
-    assert 'name="expected_cost" value="8"' in response.content.decode()
-    assert dots(bobs_character, "Driving") == 3
-    assert fresh(bobs_character).xp_available == 30
-    assert spends(bobs_character) == []
-
-
-def test_an_htmx_quote_answers_with_the_xp_panel(client_for, bob, bobs_character):
-    response = client_for(bob, htmx=True).get(url("spend", bobs_character),
-                                              {"trait": "ability:Driving"})
-
-    assert "<html" not in response.content.decode()
-    assert "Driving 3 → 4 costs 8 XP" in text_of(response)
-
-
-def test_confirming_the_quote_buys_the_dot_and_writes_a_spend_entry(
-    client_for, bob, bobs_character
-):
-    client = client_for(bob)
-
-    response = client.post(url("spend", bobs_character),
-                           {"trait": "ability:Driving", "expected_cost": "8"})
-
-    assert response.status_code == 302
-    assert response.url == reverse("characters:character-xp", args=[bobs_character.pk])
-    assert "Spent 8 XP: Driving 3 → 4." in text_of(client.get(response.url))
-    assert dots(bobs_character, "Driving") == 4
-    assert fresh(bobs_character).xp_available == 22
-    [entry] = spends(bobs_character)
-    assert (entry.trait_key, entry.rank_from, entry.rank_to) == ("ability:Driving", 3, 4)
-    assert (entry.available_delta, entry.total_delta, entry.cost) == (-8, 0, 8)
-
-
-def test_an_htmx_spend_answers_with_the_xp_panel_and_its_message(client_for, bob, bobs_character):
-    response = client_for(bob, htmx=True).post(url("spend", bobs_character),
-                                               {"trait": "ability:Driving", "expected_cost": "8"})
-
-    content = response.content.decode()
-    assert "<html" not in content
-    assert 'id="xp-panel"' in content
-    assert "Spent 8 XP: Driving 3 → 4." in text_of(response)
-    assert "22 XP available" in text_of(response)
-
-
-def test_a_spend_the_balance_cannot_cover_is_refused_showing_cost_and_balance(
-    client_for, campaign, bob
-):
-    poor = CharacterFactory(campaign=campaign, owner=bob, starting_xp=5)
-    client = client_for(bob)
-
-    quote = client.get(url("spend", poor), {"trait": "ability:Driving"})
-    response = client.post(url("spend", poor), {"trait": "ability:Driving", "expected_cost": "8"})
-
-    assert "Driving 3 → 4 costs 8 XP; you have 5 XP available (3 short)." in text_of(quote)
-    assert "Confirm: spend" not in text_of(quote)
-    assert response.status_code == 400
-    assert "Driving 3 → 4 costs 8 XP; you have 5 XP available (3 short)." in text_of(response)
-    assert dots(poor, "Driving") == 3
-    assert fresh(poor).xp_available == 5
-    assert spends(poor) == []
-
-
-def test_a_stale_expected_cost_is_refused_and_nothing_is_bought(client_for, bob, bobs_character):
-    response = client_for(bob).post(url("spend", bobs_character),
-                                    {"trait": "ability:Driving", "expected_cost": "6"})
-
-    assert "The price changed to 8 XP since you looked (you confirmed 6 XP)" in text_of(response)
-    assert dots(bobs_character, "Driving") == 3
-    assert fresh(bobs_character).xp_available == 30
-
-
-def test_confirming_the_same_quote_twice_buys_only_one_dot(client_for, bob, bobs_character):
-    client = client_for(bob)
-    data = {"trait": "ability:Driving", "expected_cost": "8"}
-
-    client.post(url("spend", bobs_character), data)
-    second = client.post(url("spend", bobs_character), data)
-
-    assert "The price changed to 10 XP" in text_of(second)
-    assert dots(bobs_character, "Driving") == 4
-    assert fresh(bobs_character).xp_available == 22
+# --- What XP buys and costs ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("advanced", "cost"), [(False, 2), (True, 3)],
@@ -423,55 +260,13 @@ def test_banking_more_than_is_available_is_refused(client_for, bob, bobs_charact
 # --- Undo ---------------------------------------------------------------------------------
 
 
-def spend(client, character: Character, trait: str, cost: int):  # type: ignore[no-untyped-def]
-    client.post(url("spend", character), {"trait": trait, "expected_cost": str(cost)})
-    return XpEntry.objects.filter(character=character, kind=XpEntry.Kind.SPEND).first()
-
-
-def test_undo_asks_to_confirm_first(client_for, bob, bobs_character):
-    client = client_for(bob)
-    entry = spend(client, bobs_character, "ability:Driving", 8)
-
-    response = client.get(url("undo", bobs_character, entry.pk))
-
-    assert "Undo this spend?" in text_of(response)
-    assert "Driving 3 → 4 (8 XP" in text_of(response)
-    assert dots(bobs_character, "Driving") == 4
-
-
-def test_a_player_undoes_their_latest_spend_with_a_reversing_entry(
-    client_for, bob, bobs_character
-):
-    client = client_for(bob)
-    entry = spend(client, bobs_character, "ability:Driving", 8)
-
-    response = client.post(url("undo", bobs_character, entry.pk), follow=True)
-
-    assert "Undone: Driving 3 → 4; 8 XP refunded." in text_of(response)
-    assert dots(bobs_character, "Driving") == 3
-    assert fresh(bobs_character).xp_available == 30
-    reversal = XpEntry.objects.get(kind=XpEntry.Kind.REVERSAL)
-    assert reversal.reverses == entry
-    assert (reversal.available_delta, reversal.rank_from, reversal.rank_to) == (8, 4, 3)
-    assert XpEntry.objects.filter(pk=entry.pk).exists()
-
-
-def test_an_htmx_undo_answers_with_the_xp_panel(client_for, bob, bobs_character):
-    entry = spend(client_for(bob), bobs_character, "ability:Driving", 8)
-
-    response = client_for(bob, htmx=True).post(url("undo", bobs_character, entry.pk))
-
-    assert "<html" not in response.content.decode()
-    assert "30 XP available" in text_of(response)
-    assert "undone" in text_of(response)
-
-
 def test_undoing_a_spend_paid_from_the_bank_puts_that_part_back_in_the_bank(
     client_for, bob, bobs_character
 ):
     client = client_for(bob)
     client.post(url("bank", bobs_character), {"trait": "ability:Driving", "amount": "3"})
-    entry = spend(client, bobs_character, "ability:Driving", 8)
+    client.post(url("spend", bobs_character), {"trait": "ability:Driving", "expected_cost": "8"})
+    [entry] = spends(bobs_character)
 
     client.post(url("undo", bobs_character, entry.pk))
 
@@ -492,103 +287,7 @@ def test_undoing_a_specialty_purchase_removes_the_specialty(client_for, bob, bob
     assert fresh(bobs_character).xp_available == 30
 
 
-def test_a_player_cannot_undo_an_older_spend(client_for, bob, bobs_character):
-    client = client_for(bob)
-    older = spend(client, bobs_character, "ability:Driving", 8)
-    spend(client, bobs_character, "ability:Firearms", 8)
-
-    response = client.post(url("undo", bobs_character, older.pk), follow=True)
-
-    assert "You can undo only your own latest spend, once; ask the GM to undo an older one." \
-        in text_of(response)
-    assert dots(bobs_character, "Driving") == 4
-    assert fresh(bobs_character).xp_available == 14
-    assert not XpEntry.objects.filter(kind=XpEntry.Kind.REVERSAL).exists()
-
-
-def test_a_player_cannot_undo_the_gms_spend(client_for, alice, bob, bobs_character):
-    gms = spend(client_for(alice), bobs_character, "ability:Driving", 8)
-
-    response = client_for(bob).post(url("undo", bobs_character, gms.pk), follow=True)
-
-    assert "You can undo only your own latest spend" in text_of(response)
-    assert dots(bobs_character, "Driving") == 4
-
-
-def test_the_xp_page_offers_undo_only_where_it_is_allowed(client_for, alice, bob, bobs_character):
-    client = client_for(bob)
-    older = spend(client, bobs_character, "ability:Driving", 8)
-    latest = spend(client, bobs_character, "ability:Firearms", 8)
-    page = reverse("characters:character-xp", args=[bobs_character.pk])
-
-    bobs_page = client.get(page).content.decode()
-    alices_page = client_for(alice).get(page).content.decode()
-
-    assert url("undo", bobs_character, latest.pk) in bobs_page
-    assert url("undo", bobs_character, older.pk) not in bobs_page
-    assert url("undo", bobs_character, older.pk) in alices_page
-
-
-def test_the_gm_can_undo_an_older_spend(client_for, alice, bob, bobs_character):
-    client = client_for(bob)
-    older = spend(client, bobs_character, "ability:Driving", 8)
-    spend(client, bobs_character, "ability:Firearms", 8)
-
-    client_for(alice).post(url("undo", bobs_character, older.pk))
-
-    assert dots(bobs_character, "Driving") == 3
-    assert dots(bobs_character, "Firearms") == 4
-    assert fresh(bobs_character).xp_available == 22
-    reversal = XpEntry.objects.get(kind=XpEntry.Kind.REVERSAL)
-    assert reversal.created_by == alice
-
-
-def test_the_gm_cannot_undo_a_spend_a_later_purchase_stands_on(
-    client_for, alice, bob, bobs_character
-):
-    client = client_for(bob)
-    first = spend(client, bobs_character, "ability:Driving", 8)
-    spend(client, bobs_character, "ability:Driving", 10)
-
-    response = client_for(alice).post(url("undo", bobs_character, first.pk), follow=True)
-
-    assert "Driving has been changed since this spend; undo the later purchase first." in \
-        text_of(response)
-    assert dots(bobs_character, "Driving") == 5
-    assert fresh(bobs_character).xp_available == 12
-
-
-def test_undoing_the_same_spend_twice_is_refused(client_for, alice, bob, bobs_character):
-    entry = spend(client_for(bob), bobs_character, "ability:Driving", 8)
-    client_for(alice).post(url("undo", bobs_character, entry.pk))
-
-    response = client_for(alice).post(url("undo", bobs_character, entry.pk), follow=True)
-
-    assert "That spend has already been undone." in text_of(response)
-    assert dots(bobs_character, "Driving") == 3
-    assert fresh(bobs_character).xp_available == 30
-    assert XpEntry.objects.filter(kind=XpEntry.Kind.REVERSAL).count() == 1
-
-
-def test_an_award_cannot_be_undone(client_for, alice, bobs_character):
-    starting = XpEntry.objects.get(character=bobs_character, kind=XpEntry.Kind.STARTING)
-
-    response = client_for(alice).post(url("undo", bobs_character, starting.pk), follow=True)
-
-    assert "Only a spend can be undone." in text_of(response)
-    assert fresh(bobs_character).xp_available == 30
-
-
-def test_an_entry_of_another_character_cannot_be_undone_through_this_one(
-    client_for, campaign, alice, bob, bobs_character
-):
-    other = CharacterFactory(campaign=campaign, owner=bob, name="Other")
-    entry = spend(client_for(bob), other, "ability:Driving", 8)
-
-    response = client_for(alice).post(url("undo", bobs_character, entry.pk))
-
-    assert response.status_code == 404
-    assert dots(other, "Driving") == 4
+# --- Specialty names, and the rule a refusal cites ----------------------------------------
 
 
 def test_a_suggested_advanced_specialty_is_sold_at_the_advanced_price_whatever_the_box_says(

@@ -9,22 +9,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.urls import reverse
 
 from characters.models import Character, XpEntry
 from systems.maelstrom import sheet
 from tests.factories import CharacterFactory
-from tests.helpers import fresh, text_of
+from tests.helpers import fresh, spend_url, text_of, xp_url
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
-
-
-def spend_url(character: Character) -> str:
-    return reverse("characters:character-xp-spend", args=[character.pk])
-
-
-def xp_url(character: Character) -> str:
-    return reverse("characters:character-xp", args=[character.pk])
 
 
 def live_price(client_for, user, character: Character, **choice: str):  # type: ignore[no-untyped-def]

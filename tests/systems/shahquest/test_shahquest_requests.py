@@ -24,6 +24,7 @@ from rulesets.errors import RuleError
 from systems.shahquest import sheet
 from systems.shahquest.demo import DEMO_DATA
 from tests import shahquest_cast as cast
+from tests.helpers import roll_url
 from tests.shahquest_cast import action_url, text_of
 
 pytestmark = pytest.mark.django_db
@@ -58,10 +59,6 @@ def ilsa(sq_campaign, dana) -> Character:  # type: ignore[no-untyped-def]
 
 def request_url(campaign: Campaign) -> str:
     return reverse("rolls:requested-roll-create", args=[campaign.pk])
-
-
-def roll_url(character: Character) -> str:
-    return reverse("rolls:roll-create", args=[character.pk])
 
 
 def answer(asked: RequestedRoll) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from characters.models import Character
 from characters.services import xp_award
 from rolls.models import Roll
 from tests import shahquest_cast as cast
+from tests.helpers import roll_url
 from tests.shahquest_cast import action_url, fresh, text_of
 
 pytestmark = pytest.mark.django_db
@@ -29,10 +30,6 @@ sq_campaign, demetri = cast.sq_campaign, cast.demetri
 SEED_POOL = {"feature": ["3", "8"], "specialization": ["6:0"], "setting_die": "6"}
 """The seed's example: Coordination d10, I've got your back d8, Physical d8 spread by
 Athletics (2d8), and the GM's d6 setting die for the chandelier: d10 3d8 d6."""
-
-
-def roll_url(character: Character) -> str:
-    return reverse("rolls:roll-create", args=[character.pk])
 
 
 def choose_url(roll: Roll) -> str:

@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Membership
 from campaigns.services import campaign_create
 from characters.models import Character, XpEntry
 from characters.services import character_create_from_data, xp_award
@@ -24,6 +24,7 @@ from systems.shahquest import demo, sheet
 from systems.shahquest.demo import DEMO_DATA
 from systems.shahquest.system import SYSTEM
 from tests import shahquest_cast as cast
+from tests.helpers import create_url, spend_url
 from tests.shahquest_cast import action_url, fresh, text_of
 
 pytestmark = pytest.mark.django_db
@@ -31,10 +32,6 @@ pytestmark = pytest.mark.django_db
 
 # The shared cast's fixtures (tests/shahquest_cast.py).
 sq_campaign, demetri = cast.sq_campaign, cast.demetri
-
-
-def create_url(campaign: Campaign) -> str:
-    return reverse("characters:character-create", args=[campaign.pk])
 
 
 # --- Creation -----------------------------------------------------------------------------
@@ -320,10 +317,6 @@ def test_the_dashboard_shows_the_card_and_the_tension_pool(demetri, alice, clien
 
 
 # --- XP -------------------------------------------------------------------------------------
-
-
-def spend_url(character: Character) -> str:
-    return reverse("characters:character-xp-spend", args=[character.pk])
 
 
 def test_the_xp_page_lists_each_step_up_with_its_price(demetri, bob, client_for):

@@ -6,8 +6,6 @@ Building the Tension; Using the Tension Pool; Tension Pool as General Danger).""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 import pytest
 from django.template.exceptions import TemplateDoesNotExist
 from django.template.loader import get_template
@@ -25,9 +23,9 @@ from systems.shahquest.tension import (
     default_system_data,
     tension_state,
 )
-from tests.conftest import ScriptedRng
 from tests.factories import CampaignFactory
-from tests.helpers import text_of
+from tests.helpers import campaign_action_url, text_of
+from tests.shahquest_cast import plot_points
 
 pytestmark = pytest.mark.django_db
 
@@ -55,21 +53,6 @@ def shawn(table, bob) -> Character:  # type: ignore[no-untyped-def]
                                     sheet={"plot_points": 1, "features": [], "stress": {}})
 
 
-@pytest.fixture
-def dice(monkeypatch: pytest.MonkeyPatch) -> Callable[[Sequence[int]], None]:
-    """``dice([6, 1, 4])``: the next faces the dashboard's server rolls."""
-
-    def script(faces: Sequence[int]) -> None:
-        rng = ScriptedRng(faces)
-        monkeypatch.setattr("core.dice.get_rng", lambda: rng)
-
-    return script
-
-
-def act_url(campaign: Campaign, action: str) -> str:
-    return reverse("table:campaign-system-action", args=[campaign.pk, action])
-
-
 def pool_of(campaign: Campaign) -> tuple[int, ...]:
     campaign.refresh_from_db()
     return tension_state(campaign.system_data)["pool"].dice
@@ -93,11 +76,6 @@ def shown(client, response) -> str:  # type: ignore[no-untyped-def]
         return text_of(client.get(response["Location"]))
     assert response.status_code == 200
     return text_of(response)
-
-
-def plot_points(character: Character) -> int:
-    character.refresh_from_db()
-    return int(character.sheet["plot_points"])
 
 
 # --- a fresh campaign ------------------------------------------------------------------------
@@ -128,7 +106,7 @@ def test_the_gm_sees_the_pool_and_its_moves_on_the_dashboard(client_for, alice, 
     for button in ("Take the die", "Roll general danger", "Start the pool at this size"):
         assert button in text
     assert "No characters yet: the plot point needs a player's character." in text
-    assert act_url(table, "tension-opportunity") in content
+    assert campaign_action_url(table, "tension-opportunity") in content
 
 
 def test_a_player_never_sees_the_tension_pool(client_for, bob, table) -> None:  # type: ignore[no-untyped-def]
@@ -162,7 +140,7 @@ MOVES = [
 
 @pytest.mark.parametrize(("action", "data"), MOVES)
 def test_an_anonymous_visitor_is_sent_to_log_in(client, table, action, data) -> None:  # type: ignore[no-untyped-def]
-    response = client.post(act_url(table, action), data)
+    response = client.post(campaign_action_url(table, action), data)
     assert response.status_code == 302
     assert reverse("login") in response["Location"]
     assert table.system_data == {} and Campaign.objects.get(pk=table.pk).system_data == {}
@@ -174,18 +152,20 @@ def test_a_stranger_and_a_player_get_404_and_nothing_changes(client_for, bob, ca
                                                              shawn, action, data, htmx) -> None:  # type: ignore[no-untyped-def]
     data = {k: (str(shawn.pk) if k == "character" else v) for k, v in data.items()}
     for user in (carol, bob):
-        assert client_for(user, htmx=htmx).post(act_url(table, action), data).status_code == 404
+        assert client_for(user, htmx=htmx).post(campaign_action_url(table, action),
+                                                data).status_code == 404
     assert Campaign.objects.get(pk=table.pk).system_data == {}
     assert plot_points(shawn) == 1
     assert not Roll.objects.exists()
 
 
 def test_an_unknown_move_is_404(client_for, alice, table) -> None:  # type: ignore[no-untyped-def]
-    assert client_for(alice).post(act_url(table, "tension-steal"), {}).status_code == 404
+    assert client_for(alice).post(campaign_action_url(table, "tension-steal"),
+                                  {}).status_code == 404
 
 
 def test_a_get_is_refused(client_for, alice, table) -> None:  # type: ignore[no-untyped-def]
-    assert client_for(alice).get(act_url(table, "tension-take")).status_code == 405
+    assert client_for(alice).get(campaign_action_url(table, "tension-take")).status_code == 405
 
 
 # --- the starting size -----------------------------------------------------------------------
@@ -195,7 +175,7 @@ def test_a_get_is_refused(client_for, alice, table) -> None:  # type: ignore[no-
 def test_the_gm_sets_a_stepped_up_and_spread_starting_pool(client_for, alice, table,
                                                            htmx) -> None:  # type: ignore[no-untyped-def]
     client = client_for(alice, htmx=htmx)
-    response = client.post(act_url(table, "tension-start"), {"dice": "d8 2d6"})
+    response = client.post(campaign_action_url(table, "tension-start"), {"dice": "d8 2d6"})
     assert pool_of(table) == (8, 6, 6)
     assert table.system_data["starting_tension"] == [8, 6, 6]
     if htmx:
@@ -211,7 +191,7 @@ def test_the_gm_sets_a_stepped_up_and_spread_starting_pool(client_for, alice, ta
 def test_a_starting_pool_of_odd_dice_is_refused_and_nothing_is_written(client_for, alice, table,
                                                                        htmx) -> None:  # type: ignore[no-untyped-def]
     client = client_for(alice, htmx=htmx)
-    response = client.post(act_url(table, "tension-start"), {"dice": "d7 2d6"})
+    response = client.post(campaign_action_url(table, "tension-start"), {"dice": "d7 2d6"})
     assert Campaign.objects.get(pk=table.pk).system_data == {}
     text = shown(client, response)
     assert "'d7' is not dice notation" in text or "d7" in text
@@ -220,9 +200,9 @@ def test_a_starting_pool_of_odd_dice_is_refused_and_nothing_is_written(client_fo
 
 def test_resetting_clears_the_dice_set_aside(client_for, alice, table) -> None:  # type: ignore[no-untyped-def]
     client = client_for(alice)
-    client.post(act_url(table, "tension-take"), {"die": "6", "purpose": "npc"})
+    client.post(campaign_action_url(table, "tension-take"), {"die": "6", "purpose": "npc"})
     assert aside_of(table) == (6,)
-    client.post(act_url(table, "tension-start"), {"dice": "3d6"})
+    client.post(campaign_action_url(table, "tension-start"), {"dice": "3d6"})
     assert pool_of(table) == (6, 6, 6)
     assert aside_of(table) == ()
 
@@ -235,7 +215,7 @@ def test_an_activated_opportunity_adds_a_d6_and_gives_the_player_a_plot_point(
         client_for, alice, table, shawn, htmx) -> None:  # type: ignore[no-untyped-def]
     client = client_for(alice, htmx=htmx)
     response = client.post(
-        act_url(table, "tension-opportunity"), {"grow": "add", "character": shawn.pk})
+        campaign_action_url(table, "tension-opportunity"), {"grow": "add", "character": shawn.pk})
     assert pool_of(table) == (6, 6, 6, 6)
     assert plot_points(shawn) == 2
     text = shown(client, response)
@@ -246,7 +226,7 @@ def test_an_activated_opportunity_adds_a_d6_and_gives_the_player_a_plot_point(
 
 def test_an_activated_opportunity_may_step_up_a_tension_die_instead(client_for, alice, table,
                                                                     shawn) -> None:  # type: ignore[no-untyped-def]
-    client_for(alice).post(act_url(table, "tension-opportunity"),
+    client_for(alice).post(campaign_action_url(table, "tension-opportunity"),
                            {"grow": "step-6", "character": shawn.pk})
     assert pool_of(table) == (8, 6, 6)
     assert plot_points(shawn) == 2
@@ -261,7 +241,7 @@ def test_the_plot_point_is_announced_to_the_characters_sheet(client_for, alice, 
     monkeypatch.setattr("table.services.announce",
                         lambda campaign_id, event, *, character_id=None, gm_only=False:
                         heard.append((campaign_id, event, character_id)))
-    client_for(alice).post(act_url(table, "tension-opportunity"),
+    client_for(alice).post(campaign_action_url(table, "tension-opportunity"),
                            {"grow": "add", "character": shawn.pk})
     assert (table.pk, "trackChanged", shawn.pk) in heard
     assert (table.pk, "campaignChanged", None) in heard
@@ -274,7 +254,8 @@ def test_a_d12_cannot_step_up_and_neither_pool_nor_plot_points_change(client_for
     before = Campaign.objects.get(pk=table.pk).system_data
     client = client_for(alice, htmx=htmx)
     response = client.post(
-        act_url(table, "tension-opportunity"), {"grow": "step-12", "character": shawn.pk})
+        campaign_action_url(table, "tension-opportunity"),
+        {"grow": "step-12", "character": shawn.pk})
     assert Campaign.objects.get(pk=table.pk).system_data == before
     assert plot_points(shawn) == 1
     text = shown(client, response)
@@ -283,7 +264,8 @@ def test_a_d12_cannot_step_up_and_neither_pool_nor_plot_points_change(client_for
 
 def test_stepping_up_a_die_the_pool_lacks_is_refused(client_for, alice, table, shawn) -> None:  # type: ignore[no-untyped-def]
     response = client_for(alice, htmx=True).post(
-        act_url(table, "tension-opportunity"), {"grow": "step-8", "character": shawn.pk})
+        campaign_action_url(table, "tension-opportunity"),
+        {"grow": "step-8", "character": shawn.pk})
     assert "there is no d8 in the tension pool (3d6)" in text_of(response)
     assert pool_of(table) == (6, 6, 6)
     assert plot_points(shawn) == 1
@@ -295,14 +277,15 @@ def test_the_plot_point_must_go_to_a_character_of_this_campaign(client_for, alic
     outsider = Character.objects.create(campaign=elsewhere, owner=carol, name="Mara",
                                         sheet={"plot_points": 0})
     response = client_for(alice, htmx=True).post(
-        act_url(table, "tension-opportunity"), {"grow": "add", "character": outsider.pk})
+        campaign_action_url(table, "tension-opportunity"),
+        {"grow": "add", "character": outsider.pk})
     assert "choose a player's character of this campaign for the plot point" in text_of(response)
     assert Campaign.objects.get(pk=table.pk).system_data == {}
     assert plot_points(outsider) == 0
 
 
 def test_an_opportunity_without_a_character_is_refused(client_for, alice, table) -> None:  # type: ignore[no-untyped-def]
-    response = client_for(alice, htmx=True).post(act_url(table, "tension-opportunity"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(table, "tension-opportunity"),
                                                  {"grow": "add"})
     assert "Choose who gets the plot point." in text_of(response)
     assert Campaign.objects.get(pk=table.pk).system_data == {}
@@ -316,7 +299,7 @@ def test_the_pool_and_the_plot_point_change_together_or_not_at_all(client_for, a
 
     monkeypatch.setattr(Campaign, "save", broken_save)
     with pytest.raises(RuntimeError):
-        client_for(alice).post(act_url(table, "tension-opportunity"),
+        client_for(alice).post(campaign_action_url(table, "tension-opportunity"),
                                {"grow": "add", "character": shawn.pk})
     monkeypatch.undo()
     assert plot_points(shawn) == 1
@@ -331,14 +314,16 @@ def test_the_gm_takes_a_die_for_an_npc_roll_and_returns_it_for_a_plot_point(
         client_for, alice, table, shawn, htmx) -> None:  # type: ignore[no-untyped-def]
     set_pool(table, "d8 2d6")
     client = client_for(alice, htmx=htmx)
-    response = client.post(act_url(table, "tension-take"), {"die": "8", "purpose": "npc"})
+    response = client.post(campaign_action_url(table, "tension-take"),
+                           {"die": "8", "purpose": "npc"})
     assert pool_of(table) == (6, 6)
     assert aside_of(table) == (8,)
     if htmx:
         text = text_of(response)
         assert "A d8 is set aside for the NPC's roll: add d8 to the NPC's dice." in text
         assert "Return the d8" in text
-    response = client.post(act_url(table, "tension-return"), {"die": "8", "character": shawn.pk})
+    response = client.post(campaign_action_url(table, "tension-return"),
+                           {"die": "8", "character": shawn.pk})
     assert pool_of(table) == (8, 6, 6)
     assert aside_of(table) == ()
     assert plot_points(shawn) == 2
@@ -349,8 +334,8 @@ def test_the_gm_takes_a_die_for_an_npc_roll_and_returns_it_for_a_plot_point(
 def test_a_die_set_aside_may_be_let_go_without_a_plot_point(client_for, alice, table,
                                                              shawn) -> None:  # type: ignore[no-untyped-def]
     client = client_for(alice, htmx=True)
-    client.post(act_url(table, "tension-take"), {"die": "6", "purpose": "npc"})
-    response = client.post(act_url(table, "tension-drop"), {"die": "6"})
+    client.post(campaign_action_url(table, "tension-take"), {"die": "6", "purpose": "npc"})
+    response = client.post(campaign_action_url(table, "tension-drop"), {"die": "6"})
     assert "The d6 set aside leaves play" in text_of(response)
     assert pool_of(table) == (6, 6)
     assert aside_of(table) == ()
@@ -358,7 +343,7 @@ def test_a_die_set_aside_may_be_let_go_without_a_plot_point(client_for, alice, t
 
 
 def test_a_die_spent_on_effort_or_effect_is_gone(client_for, alice, table) -> None:  # type: ignore[no-untyped-def]
-    response = client_for(alice, htmx=True).post(act_url(table, "tension-take"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(table, "tension-take"),
                                                  {"die": "6", "purpose": "spend"})
     assert "A d6 was spent on effort or effect (tension pool now 2d6)." in text_of(response)
     assert pool_of(table) == (6, 6)
@@ -368,10 +353,12 @@ def test_a_die_spent_on_effort_or_effect_is_gone(client_for, alice, table) -> No
 @pytest.mark.parametrize("htmx", [False, True])
 def test_taking_from_an_empty_pool_is_refused(client_for, alice, table, htmx) -> None:  # type: ignore[no-untyped-def]
     set_pool(table, "d6")
-    client_for(alice).post(act_url(table, "tension-take"), {"die": "6", "purpose": "spend"})
+    client_for(alice).post(campaign_action_url(table, "tension-take"),
+                           {"die": "6", "purpose": "spend"})
     before = Campaign.objects.get(pk=table.pk).system_data
     client = client_for(alice, htmx=htmx)
-    response = client.post(act_url(table, "tension-take"), {"die": "6", "purpose": "npc"})
+    response = client.post(campaign_action_url(table, "tension-take"),
+                           {"die": "6", "purpose": "npc"})
     assert Campaign.objects.get(pk=table.pk).system_data == before
     text = shown(client, response)
     assert ("there is no d6 in the tension pool (empty) (Shahquest wiki, Using the Tension Pool)"
@@ -379,14 +366,14 @@ def test_taking_from_an_empty_pool_is_refused(client_for, alice, table, htmx) ->
 
 
 def test_an_unknown_die_is_refused_with_the_rule(client_for, alice, table) -> None:  # type: ignore[no-untyped-def]
-    response = client_for(alice, htmx=True).post(act_url(table, "tension-take"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(table, "tension-take"),
                                                  {"die": "7", "purpose": "npc"})
     assert "the tension die must be one of d4, d6, d8, d10, d12, not 7" in text_of(response)
     assert Campaign.objects.get(pk=table.pk).system_data == {}
 
 
 def test_only_a_die_set_aside_can_come_back(client_for, alice, table, shawn) -> None:  # type: ignore[no-untyped-def]
-    response = client_for(alice, htmx=True).post(act_url(table, "tension-return"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(table, "tension-return"),
                                                  {"die": "6", "character": shawn.pk})
     assert ("no d6 was set aside for an NPC's roll (set aside: none) "
             "(Shahquest wiki, Using the Tension Pool)") in text_of(response)
@@ -399,14 +386,14 @@ def test_only_a_die_set_aside_can_come_back(client_for, alice, table, shawn) -> 
 
 @pytest.mark.parametrize("htmx", [False, True])
 def test_the_gm_rolls_the_pool_as_general_danger_with_a_setting_die_and_a_complication(
-        client_for, alice, table, dice, htmx) -> None:  # type: ignore[no-untyped-def]
+        client_for, alice, table, scripted_dice, htmx) -> None:  # type: ignore[no-untyped-def]
     """The seed's pit: 3d6 plus a d10 setting die for the pit's width, and a d8 complication.
     Faces 5, 1, 3 on the d6s, 7 on the d10, 2 on the d8: effort 7 + 5 = 12; the effect is
     the largest die left, the d8."""
-    dice([5, 1, 3, 7, 2])
+    scripted_dice([5, 1, 3, 7, 2])
     client = client_for(alice, htmx=htmx)
     response = client.post(
-        act_url(table, "tension-danger"),
+        campaign_action_url(table, "tension-danger"),
         {"setting_die": "10", "complications": "d8", "note": "Leap the pit"})
     roll = Roll.objects.get()
     assert roll.kind == "general_danger"
@@ -429,9 +416,10 @@ def test_the_gm_rolls_the_pool_as_general_danger_with_a_setting_die_and_a_compli
         assert 'aria-label="d8 complication showing 2: effect"' in content
 
 
-def test_the_general_danger_roll_is_in_the_roll_log(client_for, alice, bob, table, dice) -> None:  # type: ignore[no-untyped-def]
-    dice([4, 6, 2])
-    client_for(alice).post(act_url(table, "tension-danger"), {"setting_die": ""})
+def test_the_general_danger_roll_is_in_the_roll_log(client_for, alice, bob, table,
+                                                    scripted_dice) -> None:  # type: ignore[no-untyped-def]
+    scripted_dice([4, 6, 2])
+    client_for(alice).post(campaign_action_url(table, "tension-danger"), {"setting_die": ""})
     roll = Roll.objects.get()
     assert roll.summary == "Effort 10, effect d6"
     page = client_for(bob).get(table.get_absolute_url())
@@ -446,9 +434,9 @@ def test_the_general_danger_roll_is_in_the_roll_log(client_for, alice, bob, tabl
 
 
 def test_a_gm_only_general_danger_roll_is_hidden_from_players(client_for, alice, bob, table,
-                                                              dice) -> None:  # type: ignore[no-untyped-def]
-    dice([4, 6, 2])
-    client_for(alice).post(act_url(table, "tension-danger"), {"gm_only": "on"})
+                                                              scripted_dice) -> None:  # type: ignore[no-untyped-def]
+    scripted_dice([4, 6, 2])
+    client_for(alice).post(campaign_action_url(table, "tension-danger"), {"gm_only": "on"})
     assert Roll.objects.get().gm_only
     assert "General danger" not in text_of(client_for(bob).get(table.get_absolute_url()))
 
@@ -457,10 +445,11 @@ def test_a_gm_only_general_danger_roll_is_hidden_from_players(client_for, alice,
 def test_an_empty_pool_without_a_setting_die_cannot_be_rolled(client_for, alice, table,
                                                               htmx) -> None:  # type: ignore[no-untyped-def]
     set_pool(table, "d6")
-    client_for(alice).post(act_url(table, "tension-take"), {"die": "6", "purpose": "spend"})
+    client_for(alice).post(campaign_action_url(table, "tension-take"),
+                           {"die": "6", "purpose": "spend"})
     before = Campaign.objects.get(pk=table.pk).system_data
     client = client_for(alice, htmx=htmx)
-    response = client.post(act_url(table, "tension-danger"), {})
+    response = client.post(campaign_action_url(table, "tension-danger"), {})
     assert not Roll.objects.exists()
     assert Campaign.objects.get(pk=table.pk).system_data == before
     text = shown(client, response)
@@ -469,7 +458,7 @@ def test_an_empty_pool_without_a_setting_die_cannot_be_rolled(client_for, alice,
 
 
 def test_bad_complication_dice_are_refused_and_nothing_is_rolled(client_for, alice, table) -> None:  # type: ignore[no-untyped-def]
-    response = client_for(alice, htmx=True).post(act_url(table, "tension-danger"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(table, "tension-danger"),
                                                  {"complications": "d20"})
     assert not Roll.objects.exists()
     assert "d20" in text_of(response)
@@ -477,11 +466,12 @@ def test_bad_complication_dice_are_refused_and_nothing_is_rolled(client_for, ali
 
 
 def test_an_empty_pool_with_a_setting_die_rolls_the_setting_die_alone(client_for, alice, table,
-                                                                      dice) -> None:  # type: ignore[no-untyped-def]
+                                                                      scripted_dice) -> None:  # type: ignore[no-untyped-def]
     set_pool(table, "d6")
-    client_for(alice).post(act_url(table, "tension-take"), {"die": "6", "purpose": "spend"})
-    dice([9])
-    client_for(alice).post(act_url(table, "tension-danger"), {"setting_die": "10"})
+    client_for(alice).post(campaign_action_url(table, "tension-take"),
+                           {"die": "6", "purpose": "spend"})
+    scripted_dice([9])
+    client_for(alice).post(campaign_action_url(table, "tension-danger"), {"setting_die": "10"})
     assert Roll.objects.get().result["effort"] == 9
 
 
@@ -489,7 +479,7 @@ def test_a_sheet_at_its_most_plot_points_refuses_the_opportunity(client_for, ali
                                                                  shawn) -> None:  # type: ignore[no-untyped-def]
     shawn.sheet = {**shawn.sheet, "plot_points": MAX_PLOT_POINTS}
     shawn.save()
-    response = client_for(alice, htmx=True).post(act_url(table, "tension-opportunity"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(table, "tension-opportunity"),
                                                  {"grow": "add", "character": shawn.pk})
     assert f"Shawn already has {MAX_PLOT_POINTS} plot points" in text_of(response)
     assert Campaign.objects.get(pk=table.pk).system_data == {}
@@ -505,7 +495,7 @@ def test_the_panel_context_runs_no_query(table, shawn, django_assert_num_queries
 
 def test_the_answers_message_goes_outside_the_panel_so_a_live_refresh_keeps_it(
         client_for, alice, table) -> None:  # type: ignore[no-untyped-def]
-    response = client_for(alice, htmx=True).post(act_url(table, "tension-take"),
+    response = client_for(alice, htmx=True).post(campaign_action_url(table, "tension-take"),
                                                  {"die": "6", "purpose": "spend"})
     content = response.content.decode()
     assert '<div id="tension-status" aria-live="polite" hx-swap-oob="innerHTML">' in content
@@ -513,9 +503,10 @@ def test_the_answers_message_goes_outside_the_panel_so_a_live_refresh_keeps_it(
     assert '<div id="tension-status" aria-live="polite">' in page  # never swapped by a refresh
 
 
-def test_the_general_danger_roll_opens_from_the_panel(client_for, alice, table, dice) -> None:  # type: ignore[no-untyped-def]
-    dice([4, 6, 2])
-    client_for(alice).post(act_url(table, "tension-danger"), {"setting_die": ""})
+def test_the_general_danger_roll_opens_from_the_panel(client_for, alice, table,
+                                                      scripted_dice) -> None:  # type: ignore[no-untyped-def]
+    scripted_dice([4, 6, 2])
+    client_for(alice).post(campaign_action_url(table, "tension-danger"), {"setting_die": ""})
     roll = Roll.objects.get()
     page = client_for(alice).get(table.get_absolute_url())
     assert reverse("rolls:roll-detail", args=[roll.pk]) in page.content.decode()

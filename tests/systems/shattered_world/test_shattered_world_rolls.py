@@ -13,21 +13,13 @@ from characters.models import Character
 from characters.services import character_create_from_data
 from rolls.models import RequestedRoll, Roll
 from systems.shattered_world.system import SYSTEM
-from tests.helpers import text_of
+from tests.helpers import odds_url, roll_url, text_of
 from tests.systems.shattered_world import test_shattered_world_sheet as sheet_tests
 from tests.systems.shattered_world.test_shattered_world_sheet import KAELIN
 
 pytestmark = pytest.mark.django_db
 kaelin = sheet_tests.kaelin  # the fixture, shared
 sw_campaign = sheet_tests.sw_campaign  # the fixture, shared
-
-
-def roll_url(character: Character) -> str:
-    return reverse("rolls:roll-create", args=[character.pk])
-
-
-def odds_url(character: Character) -> str:
-    return reverse("rolls:roll-odds", args=[character.pk])
 
 
 def roll(client, character, **fields):  # type: ignore[no-untyped-def]

@@ -11,7 +11,7 @@ from campaigns.models import Campaign, Membership
 from characters.models import Character
 from characters.services import character_create_from_data
 from tests.factories import CampaignFactory
-from tests.helpers import action_url, text_of
+from tests.helpers import action_url, sheet_of, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -37,10 +37,6 @@ def sw_campaign(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
 def kaelin(sw_campaign, bob) -> Character:  # type: ignore[no-untyped-def]
     """Bob's Kaelin, an elven Warrior (Knight): PF 18, EN 16, 24 hit points, no XP."""
     return character_create_from_data(campaign=sw_campaign, owner=bob, data=KAELIN)
-
-
-def sheet_of(character: Character) -> dict:  # type: ignore[type-arg]
-    return Character.objects.get(pk=character.pk).sheet
 
 
 # --- Creation ---------------------------------------------------------------------------------

@@ -15,9 +15,8 @@ from characters.services import sheet_change, xp_spend, xp_undo
 from rulesets.errors import RuleError
 from systems.shattered_world.actions import ACTIONS
 from systems.shattered_world.system import SYSTEM
-from tests.helpers import text_of
+from tests.helpers import action_url, sheet_of, spend_url, text_of
 from tests.systems.shattered_world import test_shattered_world_sheet as sheet_tests
-from tests.systems.shattered_world.test_shattered_world_sheet import action_url, sheet_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
 kaelin = sheet_tests.kaelin  # the fixture, shared
@@ -36,10 +35,6 @@ def award(character: Character, count: int, by) -> Character:  # type: ignore[no
                                     data={"kind": "feat", "name": f"Feat {n}",
                                           "category": "universal"}, by=by)
     return Character.objects.get(pk=character.pk)
-
-
-def spend_url(character: Character) -> str:
-    return reverse("characters:character-xp-spend", args=[character.pk])
 
 
 def set_custom(campaign: Campaign, *rows: dict) -> None:  # type: ignore[type-arg]

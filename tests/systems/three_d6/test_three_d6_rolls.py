@@ -20,6 +20,7 @@ from rulesets import three_d6
 from systems.three_d6.system import SYSTEM
 from tests import three_d6_cast as cast
 from tests.factories import CampaignFactory
+from tests.helpers import odds_url, roll_url
 from tests.three_d6_cast import SPREAD, text_of
 
 pytestmark = pytest.mark.django_db
@@ -43,14 +44,6 @@ def tobin(table, alice) -> Character:  # type: ignore[no-untyped-def]
     """Another PC of the campaign (the GM's own): Power +3 too, Agility +1; level 1."""
     return character_create_from_data(campaign=table, owner=alice,
                                       data={"name": "Tobin", **SPREAD})
-
-
-def roll_url(character: Character) -> str:
-    return reverse("rolls:roll-create", args=[character.pk])
-
-
-def odds_url(character: Character) -> str:
-    return reverse("rolls:roll-odds", args=[character.pk])
 
 
 # --- Tests against a TD -----------------------------------------------------------------------

@@ -10,16 +10,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Membership
 from campaigns.services import campaign_create
 from characters.models import Character, XpEntry
 from characters.services import character_create_from_data
 from systems.three_d6 import demo, sheet
 from tests import three_d6_cast as cast
 from tests.factories import UserFactory
-from tests.helpers import action_url
+from tests.helpers import action_url, create_url, sheet_of
 from tests.three_d6_cast import SPREAD, text_of
 
 pytestmark = pytest.mark.django_db
@@ -33,14 +32,6 @@ VALID = {"name": "Mara Quill", "concept": "Ferry pilot", **SPREAD}
 @pytest.fixture
 def mara(table, bob) -> Character:  # type: ignore[no-untyped-def]
     return character_create_from_data(campaign=table, owner=bob, data=VALID)
-
-
-def create_url(campaign: Campaign) -> str:
-    return reverse("characters:character-create", args=[campaign.pk])
-
-
-def sheet_of(character: Character) -> dict:  # type: ignore[type-arg]
-    return Character.objects.get(pk=character.pk).sheet
 
 
 # --- Creation ---------------------------------------------------------------------------------

@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from characters.models import Character, XpEntry
+from characters.models import XpEntry
 from characters.services import xp_award
 from rulesets.errors import RuleError
 from systems.three_d6.system import SYSTEM
 from tests import three_d6_cast as cast
+from tests.helpers import spend_url, xp_url
 from tests.three_d6_cast import fresh, text_of
 
 pytestmark = pytest.mark.django_db
@@ -19,14 +20,6 @@ pytestmark = pytest.mark.django_db
 # The shared cast's fixtures (tests/three_d6_cast.py): Mara has Power +3, Agility +1, Might 0,
 # Dexterity +2 and 20 XP.
 table, mara = cast.table, cast.mara
-
-
-def spend_url(character: Character) -> str:
-    return reverse("characters:character-xp-spend", args=[character.pk])
-
-
-def xp_url(character: Character) -> str:
-    return reverse("characters:character-xp", args=[character.pk])
 
 
 def test_the_xp_page_lists_every_next_plus_one_with_its_price(client_for, bob, mara):

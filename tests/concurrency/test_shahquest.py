@@ -12,11 +12,10 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 from django.test import Client
-from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Membership
 from characters.ledger import lock_character
 from characters.models import Character
 from characters.services import character_create_from_data
@@ -35,22 +34,19 @@ from systems.shahquest.system import SYSTEM
 from table.services import campaign_system_change
 from tests import shahquest_cast as cast
 from tests.concurrency import storm
+from tests.concurrency.held import Background
 from tests.concurrency.storm import Attempt, made, refused, tried
 from tests.factories import UserFactory
-from tests.shahquest_cast import action_url, fresh
+from tests.helpers import campaign_action_url, roll_url
+from tests.shahquest_cast import action_url, fresh, plot_points
+from tests.systems.shahquest.fixtures import SEED_POOL
 
 pytestmark = storm.POSTGRES_ONLY
 
-# The Shahquest cast (tests/shahquest_cast.py): alice GMs "The Heist", Bob plays Demetri.
+# The Shahquest cast (tests/shahquest_cast.py): alice GMs "The Heist", Bob plays Demetri. His
+# roll is the seed's example (SEED_POOL: Coordination d10, I've got your back d8, Physical
+# spread by Athletics, the GM's d6): one feature of each type, so no plot point is spent.
 sq_campaign, demetri = cast.sq_campaign, cast.demetri
-
-SEED_POOL = {"feature": ["3", "8"], "specialization": ["6:0"], "setting_die": "6"}
-"""Demetri's roll of the seed's example (Coordination d10, I've got your back d8, Physical
-spread by Athletics, the GM's d6): one feature of each type, so no plot point is spent."""
-
-
-def plot_points(character: Character) -> int:
-    return int(fresh(character).sheet["plot_points"])
 
 
 def engine_steps(track: sq.StressTrack, step: Callable[[sq.StressTrack], sq.StressTrack]
@@ -76,34 +72,24 @@ def test_stress_and_plot_points_stepped_from_the_sheet_and_the_dashboard_are_nev
     mental stress with a d4 (a step down), gain a plot point, spend one. Physical stress
     steps up exactly until the character is taken out, mental stress steps down exactly
     until it is gone, and the plot points are the start plus the gains minus the spends."""
-    bob_sheet = client_for(bob)
+    sessions = storm.sheet_and_card(client_for, player=bob, gm=alice)
+    bob_sheet, _ = sessions["player-sheet"]
     assert storm.post(bob_sheet, action_url(demetri, "stress-take"),
                       {"kind": "mental", "die": "12"}, who="bob", action="setup").ok
     start = stored_stress(fresh(demetri))
     assert start.line("mental").stress == 12
+    plot_points_url = action_url(demetri, "plot-points")
     moves = [
-        ("stress-take", {"kind": "physical", "die": "4"}),
-        ("stress-recover", {"kind": "mental", "die": "4"}),
-        ("gain", {"change": "1"}),
-        ("spend", {"change": "-1"}),
+        ("stress-take", action_url(demetri, "stress-take"), {"kind": "physical", "die": "4"}),
+        ("stress-recover", action_url(demetri, "stress-recover"),
+         {"kind": "mental", "die": "4"}),
+        ("gain", plot_points_url, {"change": "1"}),
+        ("spend", plot_points_url, {"change": "-1"}),
     ]
-    sessions = {"bob-sheet": (bob_sheet, {}), "bob-tab": (client_for(bob), {}),
-                "alice-card": (client_for(alice), {"from": "dashboard"}),
-                "alice-tab": (client_for(alice), {"from": "dashboard"})}
-    names = list(sessions)
 
-    def player(who: str) -> Callable[[int], Attempt]:
-        client, extra = sessions[who]
+    attempts = storm.storm(storm.taking_turns(sessions, moves), rounds=24)
 
-        def act(n: int) -> Attempt:
-            move, data = moves[(names.index(who) + n) % len(moves)]
-            url = action_url(demetri, move if move.startswith("stress") else "plot-points")
-            return storm.post(client, url, {**data, **extra}, who=who, action=move)
-        return act
-
-    attempts = storm.storm({who: player(who) for who in names}, rounds=24)
-
-    assert all(len(tried(attempts, move)) == 24 for move, _ in moves)
+    assert all(len(tried(attempts, move)) == 24 for move, _, _ in moves)
     track = stored_stress(fresh(demetri))
     ups, after_ups = engine_steps(start, lambda t: sq.take_stress(t, "physical", 4))
     downs, after_downs = engine_steps(start, lambda t: sq.recover_stress(t, "mental", 4))
@@ -136,10 +122,6 @@ def lysa(sq_campaign, dana) -> Character:  # type: ignore[no-untyped-def]
                                       data={**DEMO_DATA, "name": "Lysa"})
 
 
-def tension_url(campaign: Campaign, action: str) -> str:
-    return reverse("table:campaign-system-action", args=[campaign.pk, action])
-
-
 def test_the_tension_pool_worked_from_two_tabs_while_both_players_roll_stays_a_valid_pool(
     sq_campaign, demetri, lysa, client_for, alice, bob, dana
 ):
@@ -168,7 +150,7 @@ def test_the_tension_pool_worked_from_two_tabs_while_both_players_roll_stays_a_v
             data = dict(data)
             if "character" in shahquest_actions.CAMPAIGN_ACTIONS[move].form.base_fields:
                 data["character"] = str(players[n % 2].pk)
-            return storm.post(client, tension_url(sq_campaign, move), data, who=who,
+            return storm.post(client, campaign_action_url(sq_campaign, move), data, who=who,
                               action=move, **data)
         return act
 
@@ -178,8 +160,8 @@ def test_the_tension_pool_worked_from_two_tabs_while_both_players_roll_stays_a_v
                 return storm.post(client, action_url(character, "plot-points"),
                                   {"change": "-1"}, who=who, action="spend",
                                   character=character.pk)
-            return storm.post(client, reverse("rolls:roll-create", args=[character.pk]),
-                              SEED_POOL, who=who, action="roll", character=character.pk)
+            return storm.post(client, roll_url(character), SEED_POOL, who=who, action="roll",
+                              character=character.pk)
         return act
 
     attempts = storm.storm({
@@ -232,53 +214,39 @@ def test_a_roll_stored_while_an_opportunity_waits_for_the_same_character_does_no
     GM's lock on the campaign (PostgreSQL would find a deadlock and fail one of them): the
     roll commits, then the opportunity, and Demetri has both its effects."""
     locked, go = threading.Event(), threading.Event()
-    results: dict[str, object] = {}
     gm_pid: list[int] = []
 
-    def bobs_roll() -> None:
-        try:
-            with transaction.atomic():
-                # The roll's transaction has Demetri's row, as roll_create takes it.
-                lock_character(demetri.pk)
-                locked.set()
-                assert go.wait(30)
-                form = SYSTEM.roll_form(demetri, SEED_POOL)
-                assert form.is_valid(), form.errors
-                results["roll"] = roll_create(character=demetri, data=form.cleaned_data,
-                                                     by=bob, rng=get_rng())
-        except BaseException as exc:  # noqa: BLE001 - asserted below
-            results["roll"] = exc
-        finally:
-            connection.close()
+    def bobs_roll() -> Roll:
+        with transaction.atomic():
+            # The roll's transaction has Demetri's row, as roll_create takes it.
+            lock_character(demetri.pk)
+            locked.set()
+            assert go.wait(30)
+            form = SYSTEM.roll_form(demetri, SEED_POOL)
+            assert form.is_valid(), form.errors
+            return roll_create(character=demetri, data=form.cleaned_data, by=bob,
+                               rng=get_rng())
 
-    def gm_opportunity() -> None:
-        try:
-            gm_pid.append(storm.backend_pid())
-            results["opportunity"] = campaign_system_change(
-                campaign=sq_campaign, action=shahquest_actions.CAMPAIGN_ACTIONS[
-                    "tension-opportunity"],
-                data={"grow": "add", "character": demetri.pk}, by=alice, rng=get_rng())
-        except BaseException as exc:  # noqa: BLE001 - asserted below
-            results["opportunity"] = exc
-        finally:
-            connection.close()
+    def gm_opportunity() -> object:
+        gm_pid.append(storm.backend_pid())
+        return campaign_system_change(
+            campaign=sq_campaign, action=shahquest_actions.CAMPAIGN_ACTIONS[
+                "tension-opportunity"],
+            data={"grow": "add", "character": demetri.pk}, by=alice, rng=get_rng())
 
-    player = threading.Thread(target=bobs_roll)
-    player.start()
+    roll = Background(bobs_roll)
     assert locked.wait(30)
-    gm = threading.Thread(target=gm_opportunity)
-    gm.start()
+    opportunity = Background(gm_opportunity)
     try:
         storm.wait_until(lambda: bool(gm_pid) and storm.waits_for_a_lock(gm_pid[0]),
                          "the GM's opportunity waits for Demetri's row")
     finally:
         go.set()
-        player.join(30)
-        gm.join(30)
+        roll.join()
+        opportunity.join()
 
-    assert not player.is_alive() and not gm.is_alive()
-    assert isinstance(results["roll"], Roll), results
-    assert isinstance(results["opportunity"], tuple), results
+    assert isinstance(roll.result, Roll), roll.error
+    assert isinstance(opportunity.result, tuple), opportunity.error
     assert plot_points(demetri) == STARTING_PLOT_POINTS + 1
     sq_campaign.refresh_from_db()
     assert shahquest_tension.tension_state(sq_campaign.system_data)["pool"].dice == (6, 6, 6, 6)

@@ -5,36 +5,23 @@ confirmed change is one ledger entry, and the balances equal the ledger."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import pytest
 from django.db.models import Sum
 from django.test import Client
-from django.urls import reverse
 
 from characters.ledger import banked_xp
 from characters.models import Character, XpEntry
-from systems.maelstrom import sheet
 from tests.concurrency import storm
 from tests.concurrency.storm import Attempt, made, refused, tried
-from tests.helpers import action_url, fresh
+from tests.helpers import action_url, fresh, rank, spend_url
 
 pytestmark = [*storm.POSTGRES_ONLY, pytest.mark.usefixtures("ledger_stays_balanced")]
-
-EXPECTED_COST = re.compile(r'name="expected_cost" value="(\d+)"')
-
-
-def spend_url(character: Character) -> str:
-    return reverse("characters:character-xp-spend", args=[character.pk])
 
 
 def bank_url(character: Character) -> str:
     return action_url(character, "bank")
-
-
-def driving_dots(character: Character) -> int:
-    return sheet.trait_refs(fresh(character).sheet)["Driving"].dots
 
 
 def driving_specialties(character: Character) -> set[str]:
@@ -55,18 +42,10 @@ def buy_specialty(client: Client, character: Character, who: str, name: str) -> 
 
 
 def buy_driving(client: Client, character: Character, who: str) -> Attempt | None:
-    """Ask the price of the next Driving dot (HTMX, as the page does), then confirm the
-    price shown; None when the quote offered no confirm button (Driving at 5, or too
-    little XP)."""
-    quote = client.get(spend_url(character), {"trait": "ability:Driving"},
-                       headers={"HX-Request": "true"})
-    assert quote.status_code == 200
-    seen = EXPECTED_COST.search(quote.content.decode())
-    if seen is None:
-        return None
-    return storm.post(client, spend_url(character),
-                      {"trait": "ability:Driving", "expected_cost": seen[1]},
-                      who=who, action="driving", cost=int(seen[1]))
+    """Ask the price of the next Driving dot and confirm the price shown; None when the quote
+    offered no confirm button (Driving at 5, or too little XP)."""
+    return storm.buy_at_quoted_price(client, spend_url(character),
+                                     {"trait": "ability:Driving"}, who=who, action="driving")
 
 
 def bank_one(client: Client, character: Character, who: str) -> Attempt:
@@ -132,7 +111,7 @@ def test_banking_and_buying_the_same_ability_at_once_keeps_every_xp_accounted_fo
     banked = made(attempts, "bank")
     assert len(tried(attempts, "bank")) + len(tried(attempts, "specialty")) == 32
     # No lost update: each confirmed dot is one more dot, at the price quoted for that dot.
-    assert driving_dots(character) == 3 + len(dots_bought) <= 5
+    assert rank(character, "ability:Driving") == 3 + len(dots_bought) <= 5
     assert sorted(a.detail["cost"] for a in dots_bought) == [
         2 * rank for rank in range(4, 4 + len(dots_bought))]
     assert driving_specialties(character) == {a.detail["name"] for a in specialties}
@@ -175,7 +154,7 @@ def test_the_same_dot_confirmed_in_three_sessions_at_once_is_bought_once(
     attempts = storm.storm({who: player(who, c) for who, c in sessions.items()}, rounds=2)
 
     assert sorted(a.detail["cost"] for a in made(attempts)) == [8, 10]
-    assert driving_dots(bobs_character) == 5
+    assert rank(bobs_character, "ability:Driving") == 5
     assert fresh(bobs_character).xp_available == 12
     for attempt in refused(attempts):
         assert "The price changed" in attempt.message or "up to rank 5" in attempt.message, (

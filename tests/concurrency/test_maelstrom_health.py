@@ -5,16 +5,13 @@ confirmed is on the chart, no more, and the chart stays one the rules engine acc
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
-from django.test import Client
 
 from characters.models import Character
 from rulesets import maelstrom
 from systems.maelstrom import sheet
 from tests.concurrency import storm
-from tests.concurrency.storm import Attempt, made, refused, tried
+from tests.concurrency.storm import made, refused, tried
 from tests.helpers import action_url, fresh
 
 pytestmark = storm.POSTGRES_ONLY
@@ -30,13 +27,10 @@ def valid_chart(character: Character) -> maelstrom.HealthChart:
 
 
 @pytest.fixture
-def sessions(client_for, alice, bob) -> dict[str, tuple[Client, dict[str, str]]]:  # type: ignore[no-untyped-def]
+def sessions(client_for, alice, bob) -> storm.Sessions:  # type: ignore[no-untyped-def]
     """Bob's sheet in two tabs and the GM's dashboard in two tabs; the GM's marks come from
     the dashboard's party card (``from=dashboard``)."""
-    sheet: dict[str, str] = {}
-    card = {"from": "dashboard"}
-    return {"bob-sheet": (client_for(bob), sheet), "bob-tab": (client_for(bob), sheet),
-            "alice-card": (client_for(alice), card), "alice-tab": (client_for(alice), card)}
+    return storm.sheet_and_card(client_for, player=bob, gm=alice)
 
 
 def test_marks_and_heals_from_the_sheet_and_the_dashboard_are_each_counted_once(
@@ -45,20 +39,10 @@ def test_marks_and_heals_from_the_sheet_and_the_dashboard_are_each_counted_once(
     """Each round two sessions mark one bashing level and two heal one, taking turns: the
     bashing on the chart is exactly the marks confirmed minus the heals confirmed (a heal
     that finds nothing to heal is refused), and the chart never holds anything else."""
-    names = list(sessions)
+    moves = [("mark", action_url(bobs_character, "damage"), {"kind": "bashing", "levels": "1"}),
+             ("heal", action_url(bobs_character, "heal"), {"kind": "bashing"})]
 
-    def player(who: str, client: Client, extra: dict[str, str]) -> Callable[[int], Attempt]:
-        def act(n: int) -> Attempt:
-            if (names.index(who) + n) % 2 == 0:
-                return storm.post(client, action_url(bobs_character, "damage"),
-                                  {"kind": "bashing", "levels": "1", **extra},
-                                  who=who, action="mark")
-            return storm.post(client, action_url(bobs_character, "heal"),
-                              {"kind": "bashing", **extra},
-                              who=who, action="heal")
-        return act
-
-    attempts = storm.storm({who: player(who, *s) for who, s in sessions.items()}, rounds=30)
+    attempts = storm.storm(storm.taking_turns(sessions, moves), rounds=30)
 
     assert len(attempts) == 120
     chart = valid_chart(bobs_character)
@@ -74,13 +58,9 @@ def test_marks_and_heals_from_the_sheet_and_the_dashboard_are_each_counted_once(
 def test_lethal_marks_from_everyone_at_once_kill_exactly_once(bobs_character, sessions):
     """One lethal level at a time from four sessions: eight fill the chart, the ninth is
     fatal, and every mark after that is refused because the character is dead."""
+    mark = ("mark", action_url(bobs_character, "damage"), {"kind": "lethal", "levels": "1"})
 
-    def player(who: str, client: Client, extra: dict[str, str]) -> Callable[[int], Attempt]:
-        return lambda n: storm.post(client, action_url(bobs_character, "damage"),
-                                    {"kind": "lethal", "levels": "1", **extra},
-                                    who=who, action="mark")
-
-    attempts = storm.storm({who: player(who, *s) for who, s in sessions.items()}, rounds=5)
+    attempts = storm.storm(storm.taking_turns(sessions, [mark]), rounds=5)
 
     chart = valid_chart(bobs_character)
     assert len(made(attempts)) == 9
@@ -97,11 +77,8 @@ def test_willpower_spent_from_the_sheet_and_the_dashboard_is_never_spent_twice(
     url = action_url(bobs_character, "willpower")
     current = sheet.willpower(fresh(bobs_character).sheet)[1]
 
-    def player(who: str, client: Client, extra: dict[str, str]) -> Callable[[int], Attempt]:
-        return lambda n: storm.post(client, url, {"action": "spend", **extra},
-                                    who=who, action="spend")
-
-    attempts = storm.storm({who: player(who, *s) for who, s in sessions.items()}, rounds=3)
+    attempts = storm.storm(storm.taking_turns(sessions, [("spend", url, {"action": "spend"})]),
+                           rounds=3)
 
     assert current == maelstrom.STARTING_WILLPOWER and len(attempts) == 12 > current
     assert len(made(attempts)) == current
