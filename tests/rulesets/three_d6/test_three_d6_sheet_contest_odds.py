@@ -14,28 +14,21 @@ from rulesets.three_d6 import TieFacts, build_test, contest_odds, tie_break
 
 def brute_force_win(first: three_d6.TestPool, second: three_d6.TestPool,
                     first_facts: TieFacts, second_facts: TieFacts) -> Fraction:
-    """P(first wins), by rolling every combination of faces through resolve_contest."""
-    wins = Fraction(0)
+    """P(first wins), by rolling every combination of faces through resolve_contest (each
+    side's roll resolved once, then every pair contested with both tie-break draws)."""
     faces = range(1, 7)
-    first_rolls = list(itertools.product(faces, repeat=first.dice))
-    second_rolls = list(itertools.product(faces, repeat=second.dice))
-    weight = Fraction(1, len(first_rolls) * len(second_rolls))
-    for mine in first_rolls:
-        for theirs in second_rolls:
-            sides = [
-                three_d6.ContestSide(result=three_d6.resolve_test(first, mine),
-                                     is_pc=first_facts.is_pc,
-                                     is_defender=first_facts.is_defender,
-                                     level=first_facts.level, modifier=first_facts.modifier),
-                three_d6.ContestSide(result=three_d6.resolve_test(second, theirs),
-                                     is_pc=second_facts.is_pc,
-                                     is_defender=second_facts.is_defender,
-                                     level=second_facts.level, modifier=second_facts.modifier),
-            ]
-            draws = [three_d6.ContestResult.from_dict(
-                {**three_d6.resolve_contest(*sides, _Fixed(d)).as_dict()}) for d in (1, 2)]
-            wins += weight * Fraction(sum(r.winner == 1 for r in draws), 2)
-    return wins
+
+    def sides(pool: three_d6.TestPool, facts: TieFacts) -> list[three_d6.ContestSide]:
+        return [three_d6.ContestSide(result=three_d6.resolve_test(pool, roll), is_pc=facts.is_pc,
+                                     is_defender=facts.is_defender, level=facts.level,
+                                     modifier=facts.modifier)
+                for roll in itertools.product(faces, repeat=pool.dice)]
+
+    mine, theirs = sides(first, first_facts), sides(second, second_facts)
+    wins = sum(three_d6.ContestResult.from_dict(
+                   three_d6.resolve_contest(a, b, _Fixed(draw)).as_dict()).winner == 1
+               for a in mine for b in theirs for draw in (1, 2))
+    return Fraction(wins, 2 * len(mine) * len(theirs))
 
 
 class _Fixed:
