@@ -35,8 +35,9 @@ typecheck: install
 # Both cores (pytest-xdist; each worker has its own test database, Redis database and browser:
 # docs/testing.md). PYTEST_WORKERS=0 runs in one process; PYTEST_ARGS narrows a run, e.g.
 # PYTEST_ARGS="tests/rulesets" or "-m backends" (what the PostgreSQL pass of .ci/run runs).
+# At most four workers on a larger machine: each takes a Redis database of its own (tests/workers.py).
 PYTEST_WORKERS ?= auto
-XDIST := -n $(PYTEST_WORKERS) --dist worksteal
+XDIST := -n $(PYTEST_WORKERS) --maxprocesses 4 --dist worksteal
 pytest: install
 	$(BIN)/python -m pytest $(XDIST) --ignore=tests/e2e $(PYTEST_ARGS)
 

@@ -52,6 +52,7 @@ DATABASE_FIXTURES = frozenset({
 tests' live server)."""
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark ``backends`` every test that touches the database: the ``django_db`` mark or a
     database fixture, directly or through the fixtures it asks for (``alice``, ``campaign``,

@@ -23,7 +23,9 @@ def test_a_url_without_a_database_starts_at_zero_and_keeps_its_options() -> None
 
 @pytest.mark.parametrize(("url", "worker"), [("redis://h:6379/14", "gw2"),
                                              ("redis://h:6379/0", "master"),
-                                             ("redis://h:6379/x", "gw0")])
+                                             ("redis://h:6379/x", "gw0"),
+                                             ("unix:///run/redis.sock?db=1", "gw0"),
+                                             ("redis://h:6379?db=3", "gw1")])
 def test_what_cannot_be_given_its_own_database_is_refused(url: str, worker: str) -> None:
     with pytest.raises(ValueError):
         worker_redis_url(url, worker)

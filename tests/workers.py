@@ -19,16 +19,18 @@ REDIS_DATABASES = 16
 
 
 def worker_redis_url(url: str, worker: str) -> str:
-    """``url`` (``redis://host:port/<n>``, ``n`` 0 when absent) moved to database
-    ``n + N`` for xdist worker ``gwN``. Raises ValueError when the worker's number does
-    not fit in Redis's 16 databases, or the worker id is not xdist's ``gw<N>``."""
+    """``url`` (``redis://`` or ``rediss://host:port/<n>``, ``n`` 0 when absent) moved to
+    database ``n + N`` for xdist worker ``gwN``. Raises ValueError when the worker's number
+    does not fit in Redis's 16 databases, the worker id is not xdist's ``gw<N>``, or the URL
+    names its database otherwise (a unix socket, a ``?db=`` option)."""
     number = re.fullmatch(r"gw(\d+)", worker)
     if number is None:
         raise ValueError(f"not a pytest-xdist worker id: {worker!r}")
     head, _, tail = url.partition("?")
-    match = re.fullmatch(r"(?P<base>[a-z]+://[^/]*)(?:/(?P<db>\d*))?", head)
-    if match is None:
-        raise ValueError(f"REDIS_URL is not redis://host:port/<db>: {url!r}")
+    match = re.fullmatch(r"(?P<base>rediss?://[^/]*)(?:/(?P<db>\d*))?", head)
+    if match is None or re.search(r"(^|&)db=", tail):
+        raise ValueError(f"REDIS_URL is not redis://host:port/<db> (a unix socket or a ?db= "
+                         f"option cannot be given a database per worker): {url!r}")
     database = int(match["db"] or 0) + int(number[1])
     if database >= REDIS_DATABASES:
         raise ValueError(f"worker {worker} of {url!r} needs Redis database {database}; "
@@ -37,5 +39,5 @@ def worker_redis_url(url: str, worker: str) -> str:
 
 
 _worker = os.environ.get("PYTEST_XDIST_WORKER")
-if _worker and os.environ.get("REDIS_URL", "").startswith(("redis://", "rediss://")):
-    os.environ["REDIS_URL"] = worker_redis_url(os.environ["REDIS_URL"], _worker)
+if _worker and os.environ.get("REDIS_URL", "").strip():
+    os.environ["REDIS_URL"] = worker_redis_url(os.environ["REDIS_URL"].strip(), _worker)
