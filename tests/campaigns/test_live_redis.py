@@ -4,8 +4,8 @@ whose Redis goes away ends cleanly with one warning, and new streams are answere
 pages keep working; five hundred streams closing at once leave no group member behind.
 
 Every test here runs against a private ``redis-server`` that the module starts on a free port
-(``--save ''``, nothing written to disk), whatever ``REDIS_URL`` says, so the suite's two CI
-runs both exercise Redis and stopping a server never touches the system's. Without a
+(``--save ''``, nothing written to disk), whatever ``REDIS_URL`` says, so the SQLite pass
+exercises Redis too and stopping a server never touches the system's. Without a
 ``redis-server`` binary the tests fail with a clear message, never skip.
 """
 

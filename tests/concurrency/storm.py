@@ -36,7 +36,7 @@ POSTGRES_ONLY = [
     pytest.mark.skipif(
         not ON_POSTGRES,
         reason="concurrency tests need PostgreSQL: SQLite serialises writers, so nothing can "
-               "race (CI runs the suite again with DATABASE_URL=postgres://..., see .ci/run)",
+               "race (CI's PostgreSQL pass runs them: DATABASE_URL=postgres://..., see .ci/run)",
     ),
     pytest.mark.django_db(transaction=True),
 ]

@@ -7,14 +7,14 @@ stored in the same sheet."""
 from __future__ import annotations
 
 from characters.models import Character
+from tests import shattered_world_cast as cast
 from tests.concurrency import storm
 from tests.concurrency.storm import made, refused, tried
 from tests.helpers import action_url
-from tests.systems.shattered_world import test_shattered_world_sheet as cast
 
 pytestmark = storm.POSTGRES_ONLY
 
-# The Shattered World cast (tests/systems/shattered_world/test_shattered_world_sheet.py):
+# The Shattered World cast (tests/shattered_world_cast.py):
 # Alice GMs "The Shattered Coast", Bob plays Kaelin (Physical Fitness 18, 24 hit points).
 sw_campaign, kaelin = cast.sw_campaign, cast.kaelin
 

@@ -25,9 +25,8 @@ from core.models import FormSubmission
 from rolls.models import Roll
 from rulesets import registry
 from table.services import session_create
-from tests import shahquest_cast, three_d6_cast
+from tests import shahquest_cast, shattered_world_cast, three_d6_cast
 from tests.systems.genesys import test_genesys_cast
-from tests.systems.shattered_world import test_shattered_world_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +34,7 @@ pytestmark = pytest.mark.django_db
 sq_campaign, demetri = shahquest_cast.sq_campaign, shahquest_cast.demetri
 table, mara = three_d6_cast.table, three_d6_cast.mara
 gx_campaign, kes = test_genesys_cast.gx_campaign, test_genesys_cast.kes
-sw_campaign, kaelin = test_shattered_world_sheet.sw_campaign, test_shattered_world_sheet.kaelin
+sw_campaign, kaelin = shattered_world_cast.sw_campaign, shattered_world_cast.kaelin
 CHARACTERS = {"maelstrom": "bobs_character", "shahquest": "demetri", "three_d6": "mara",
               "genesys": "kes", "shattered_world": "kaelin"}
 

@@ -16,9 +16,9 @@ from rolls.models import Roll
 from systems.shattered_world import demo
 from systems.shattered_world.catalogue import catalogue, die_steps
 from systems.shattered_world.system import SYSTEM
+from tests import shattered_world_cast as sheet_tests
 from tests.factories import UserFactory
 from tests.helpers import campaign_action_url, fresh, text_of
-from tests.systems.shattered_world import test_shattered_world_sheet as sheet_tests
 
 pytestmark = pytest.mark.django_db
 kaelin = sheet_tests.kaelin  # the fixture, shared

@@ -13,9 +13,9 @@ from characters.models import Character
 from characters.services import character_create_from_data
 from rolls.models import RequestedRoll, Roll
 from systems.shattered_world.system import SYSTEM
+from tests import shattered_world_cast as sheet_tests
 from tests.helpers import odds_url, roll_url, text_of
-from tests.systems.shattered_world import test_shattered_world_sheet as sheet_tests
-from tests.systems.shattered_world.test_shattered_world_sheet import KAELIN
+from tests.shattered_world_cast import KAELIN
 
 pytestmark = pytest.mark.django_db
 kaelin = sheet_tests.kaelin  # the fixture, shared

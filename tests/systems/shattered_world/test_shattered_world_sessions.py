@@ -18,10 +18,10 @@ from rulesets.errors import RuleError
 from systems.shattered_world.actions import achievement_append
 from systems.shattered_world.system import SYSTEM
 from table.services import session_award, session_create
+from tests import shattered_world_cast as sheet_tests
 from tests.factories import UserFactory
 from tests.helpers import fresh, text_of
-from tests.systems.shattered_world import test_shattered_world_sheet as sheet_tests
-from tests.systems.shattered_world.test_shattered_world_sheet import KAELIN
+from tests.shattered_world_cast import KAELIN
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
 kaelin = sheet_tests.kaelin  # the fixture, shared

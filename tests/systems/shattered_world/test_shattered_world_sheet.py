@@ -7,37 +7,15 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Membership
 from characters.models import Character
 from characters.services import character_create_from_data
-from tests.factories import CampaignFactory
+from tests import shattered_world_cast as cast
 from tests.helpers import action_url, sheet_of, text_of
+from tests.shattered_world_cast import KAELIN
 
 pytestmark = pytest.mark.django_db
 
-KAELIN = {
-    "name": "Kaelin", "concept": "Knight errant", "species": "Elf", "field_role": "Warrior",
-    "subrole": "Knight", "hit_points": "24", "proficiencies": ["PF", "EN"], "foible": "",
-    "stat_PF": "18", "stat_MA": "12", "stat_EN": "16", "stat_PR": "14", "stat_SP": "10",
-    "stat_EM": "11",
-}
-
-
-@pytest.fixture
-def sw_campaign(alice, bob) -> Campaign:  # type: ignore[no-untyped-def]
-    """Alice GMs a Shattered World campaign (made by the factory: its system data is {});
-    Bob plays in it."""
-    campaign = CampaignFactory(name="The Shattered Coast", ruleset="shattered_world",
-                               created_by=alice, starting_xp=0)
-    Membership.objects.create(campaign=campaign, user=bob, role=Membership.Role.PLAYER)
-    return campaign
-
-
-@pytest.fixture
-def kaelin(sw_campaign, bob) -> Character:  # type: ignore[no-untyped-def]
-    """Bob's Kaelin, an elven Warrior (Knight): PF 18, EN 16, 24 hit points, no XP."""
-    return character_create_from_data(campaign=sw_campaign, owner=bob, data=KAELIN)
-
+sw_campaign, kaelin = cast.sw_campaign, cast.kaelin  # the cast's fixtures
 
 # --- Creation ---------------------------------------------------------------------------------
 

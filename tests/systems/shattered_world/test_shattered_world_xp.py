@@ -15,8 +15,8 @@ from characters.services import sheet_change, xp_spend, xp_undo
 from rulesets.errors import RuleError
 from systems.shattered_world.actions import ACTIONS
 from systems.shattered_world.system import SYSTEM
+from tests import shattered_world_cast as sheet_tests
 from tests.helpers import action_url, sheet_of, spend_url, text_of
-from tests.systems.shattered_world import test_shattered_world_sheet as sheet_tests
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
 kaelin = sheet_tests.kaelin  # the fixture, shared
