@@ -5,6 +5,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# DEBUG is off unless the environment turns it on (docs/configuration.md); the development
+# commands turn it on for themselves, unless the environment already says.
+export DEBUG ?= on
 
 .PHONY: install run test lint typecheck pytest e2e screenshots bench faults demo migrate clean
 
@@ -35,7 +38,7 @@ typecheck: install
 # Both cores (pytest-xdist; each worker has its own test database, Redis database and browser:
 # docs/testing.md). PYTEST_WORKERS=0 runs in one process; PYTEST_ARGS narrows a run, e.g.
 # PYTEST_ARGS="tests/rulesets" or "-m backends" (what the PostgreSQL pass of .ci/run runs).
-# At most four workers on a larger machine: each takes a Redis database of its own (tests/workers.py).
+# At most four workers on a larger machine: each takes a Redis database of its own (tests/environment.py).
 PYTEST_WORKERS ?= auto
 XDIST := -n $(PYTEST_WORKERS) --maxprocesses 4 --dist worksteal
 pytest: install

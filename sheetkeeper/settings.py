@@ -84,22 +84,32 @@ def env_rate(name: str, default: str) -> str:
     return raw
 
 
-DEBUG = env_bool("DEBUG", default=True)
+# Off unless the environment turns it on: a host that forgets the variable serves no debug
+# pages and keeps every HTTPS protection. `make run` and the tests turn it on for themselves.
+DEBUG = env_bool("DEBUG", default=False)
 
+# The development key is in the repository, so anyone can sign a session with it: it serves
+# this machine only (the loopback names), never a host others reach.
 _DEV_SECRET_KEY = "sheetkeeper-insecure-development-key-do-not-use-in-production"
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (on a development checkout, DEBUG=on "
+            "as make run sets it)")
     SECRET_KEY = _DEV_SECRET_KEY
 elif len(SECRET_KEY) < 32:
     raise ImproperlyConfigured("SECRET_KEY must be at least 32 characters long")
 
-ALLOWED_HOSTS = env_list(
-    "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
-)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", list(LOOPBACK_HOSTS) if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is off")
+if SECRET_KEY == _DEV_SECRET_KEY and set(ALLOWED_HOSTS) - set(LOOPBACK_HOSTS):
+    raise ImproperlyConfigured(
+        "the development SECRET_KEY is public (it is in the repository) and serves only "
+        f"{', '.join(LOOPBACK_HOSTS)}; set SECRET_KEY to serve "
+        f"{', '.join(sorted(set(ALLOWED_HOSTS) - set(LOOPBACK_HOSTS)))}")
 
 INSTALLED_APPS = [
     # First, so that `manage.py runserver` serves ASGI (the live table needs it).

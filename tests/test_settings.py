@@ -31,15 +31,34 @@ def _settings(**env: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60)
 
 
-def test_the_defaults_are_for_local_use_on_sqlite() -> None:
+def test_debug_is_off_unless_turned_on_so_a_bare_host_asks_for_a_secret_key() -> None:
     result = _settings()
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
+
+
+def test_turned_on_the_defaults_are_for_local_use_on_sqlite_and_loopback() -> None:
+    result = _settings(DEBUG="on")
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[0] == "True"
+    assert "['127.0.0.1', 'localhost', '[::1]']" in result.stdout
     assert "sqlite3" in result.stdout
 
 
+@pytest.mark.parametrize("env", [
+    {"DEBUG": "on", "ALLOWED_HOSTS": "table.example.org"},
+    {"DEBUG": "on", "ALLOWED_HOSTS": "127.0.0.1,*"},
+    {"DEBUG": "off", "ALLOWED_HOSTS": "table.example.org",
+     "SECRET_KEY": "sheetkeeper-insecure-development-key-do-not-use-in-production"},
+])
+def test_the_public_development_key_serves_no_host_but_loopback(env: dict[str, str]) -> None:
+    result = _settings(**env)
+    assert result.returncode != 0
+    assert "the development SECRET_KEY is public" in result.stderr
+
+
 def test_a_postgres_database_url_selects_postgresql() -> None:
-    result = _settings(DATABASE_URL="postgres://postgres@127.0.0.1:5432/test")
+    result = _settings(DEBUG="on", DATABASE_URL="postgres://postgres@127.0.0.1:5432/test")
     assert result.returncode == 0, result.stderr
     assert "postgresql" in result.stdout
 
@@ -60,7 +79,7 @@ def test_a_postgres_database_url_selects_postgresql() -> None:
     ],
 )
 def test_nonsense_stops_start_up_naming_the_variable(env: dict[str, str], message: str) -> None:
-    result = _settings(**env)
+    result = _settings(**{"DEBUG": "on", **env})
     assert result.returncode != 0
     assert message in result.stderr
 
@@ -103,7 +122,8 @@ def _pool(**env: str) -> str:
     clean = {k: v for k, v in os.environ.items() if k not in _OURS}
     code = ("import sheetkeeper.settings as s; "
             "print(s.DATABASES['default'].get('OPTIONS', {}).get('pool'))")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, **env},
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT,
+                            env={**clean, "DEBUG": "on", **env},
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     return result.stdout.strip()
@@ -122,7 +142,7 @@ def test_a_server_process_hands_the_interpreter_between_threads_every_millisecon
     for the interpreter (sheetkeeper/asgi.py, docs/performance.md)."""
     clean = {k: v for k, v in os.environ.items() if k not in _OURS}
     code = "import sys; import sheetkeeper.asgi; print(sys.getswitchinterval())"
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean,
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, "DEBUG": "on"},
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert float(result.stdout) == pytest.approx(0.001)

@@ -38,13 +38,13 @@ from benchmarks.serving import (
     stop,
     wait_until_serving,
 )
-from tests.workers import worker_redis_url
+from tests.environment import worker_redis_url
 
 REDIS_HOST, REDIS_PORT, REDIS_DB = "127.0.0.1", 6379, 8
 REDIS_URL = f"redis://{REDIS_HOST}:{REDIS_PORT}/{REDIS_DB}"
 if os.environ.get("PYTEST_XDIST_WORKER"):
     # Each xdist worker that runs these tests starts its own two servers, on a database of
-    # its own (8 for gw0, 9 for gw1...; the suite's own take 1 to 4 in CI, tests/workers.py).
+    # its own (8 for gw0, 9 for gw1...; the suite's own take 1 to 4 in CI, tests/environment.py).
     REDIS_URL = worker_redis_url(REDIS_URL, os.environ["PYTEST_XDIST_WORKER"])
 EVENT_WITHIN = 2.0
 """How long a page may wait for an event made on the other server (the goal is 1 s)."""

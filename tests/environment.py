@@ -1,12 +1,20 @@
-"""Each pytest-xdist worker's own Redis database, chosen before Django reads its settings.
+"""The test run's environment, set before Django reads its settings: debugging on, and each
+pytest-xdist worker's own Redis database.
+
+Loaded with ``-p tests.environment`` (pyproject.toml's addopts), because pytest-django imports
+the settings before any conftest.py is read; what is set here reaches the servers and
+``manage.py`` processes the tests start too, as their environment.
+
+``DEBUG`` is off unless the environment turns it on (sheetkeeper/settings.py): the tests turn
+it on for themselves, as ``make run`` does, unless the run says otherwise. (pytest-django still
+runs each test with ``settings.DEBUG`` False, as Django's own test runner does.)
 
 ``make test`` runs the suite on both cores (pytest-xdist, ``-n``). The databases need nothing
 here: pytest-django gives each worker its own test database (``test_<name>_gw0``, ``_gw1``
 on PostgreSQL; SQLite's in-memory database is per process anyway). Redis has no such
 suffix: with ``REDIS_URL`` set (the PostgreSQL-and-Redis pass of ``.ci/run``), worker ``gwN``
 uses database number ``base + N`` of the same server, so one worker's channel groups and
-cached counts never meet another's. Loaded with ``-p tests.workers`` (pyproject.toml's
-addopts) because pytest-django imports the settings before any conftest.py is read.
+cached counts never meet another's.
 """
 
 from __future__ import annotations
@@ -37,6 +45,8 @@ def worker_redis_url(url: str, worker: str) -> str:
                          f"a stock server has {REDIS_DATABASES}: run fewer workers")
     return f"{match['base']}/{database}" + (f"?{tail}" if tail else "")
 
+
+os.environ.setdefault("DEBUG", "on")
 
 _worker = os.environ.get("PYTEST_XDIST_WORKER")
 if _worker and os.environ.get("REDIS_URL", "").strip():

@@ -1,12 +1,12 @@
-"""Each pytest-xdist worker's own Redis database (tests/workers.py): two workers never share
-one, the URL's options survive, and a worker past Redis's sixteen databases is refused rather
-than silently sharing database 15."""
+"""The test run's environment (tests/environment.py): each pytest-xdist worker's own Redis
+database (two workers never share one, the URL's options survive, a worker past Redis's
+sixteen databases is refused rather than silently sharing database 15)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.workers import worker_redis_url
+from tests.environment import worker_redis_url
 
 
 def test_each_worker_takes_the_next_database_after_the_urls_own() -> None:
@@ -29,3 +29,4 @@ def test_a_url_without_a_database_starts_at_zero_and_keeps_its_options() -> None
 def test_what_cannot_be_given_its_own_database_is_refused(url: str, worker: str) -> None:
     with pytest.raises(ValueError):
         worker_redis_url(url, worker)
+
