@@ -54,11 +54,14 @@ class DeletionPlan:
             with everything in them.
         retired: the user's characters in play in other campaigns: they become retired
             characters of a former player and stay with their tables.
+        archived: archived campaigns the user plays in: they stay as they were archived
+            (the seat, the characters as they stood), the player shown as a former player.
     """
 
     blocking: list[Campaign] = field(default_factory=list)
     deleted: list[Campaign] = field(default_factory=list)
     retired: list[Character] = field(default_factory=list)
+    archived: list[Campaign] = field(default_factory=list)
 
 
 def account_deletion_plan(*, user: User) -> DeletionPlan:
@@ -75,7 +78,9 @@ def account_deletion_plan(*, user: User) -> DeletionPlan:
     gone = {c.pk for c in plan.deleted}
     plan.retired = [c for c in Character.objects.filter(owner=user, status=Character.Status.ACTIVE)
                     .select_related("campaign").order_by("name", "pk")
-                    if c.campaign_id not in gone]
+                    if c.campaign_id not in gone and not c.campaign.is_archived]
+    plan.archived = list(Campaign.objects.filter(memberships__user=user, archived_at__isnull=False)
+                         .exclude(pk__in=gone).order_by("name", "pk"))
     return plan
 
 
@@ -85,7 +90,9 @@ def account_delete(*, user: User) -> None:
     In one transaction: the campaigns where the user is the only member are deleted with
     everything in them (``campaigns.services.campaign_delete``); their characters in play in
     every other campaign are retired (``characters.services.character_retire``), staying with
-    their rolls and ledgers; their seats are taken away; and their row is anonymised rather
+    their rolls and ledgers; their seats are taken away; an archived campaign is read-only for
+    everyone (campaigns/archive.py), so there the seat and the characters stay exactly as
+    archived; and their row is anonymised rather
     than deleted: login name ``former-player-<id>``, display name "Former player", no email,
     an unusable password, inactive. Then every login session of theirs is deleted, so every
     device is logged out, and django-axes' records of their login name are cleared.
@@ -135,15 +142,19 @@ def account_delete(*, user: User) -> None:
         # the party (retired, or dead by the GM's word) keep their status.
         characters = Character.objects.select_for_update(no_key=True).filter(
             owner=user).order_by("pk")
+        # An archived campaign keeps the seat and the characters as archived (read-only for
+        # everyone, as leaving it is refused); the anonymised row shows as a former player.
+        archived = set(Campaign.objects.filter(pk__in=seated_in, archived_at__isnull=False)
+                       .values_list("pk", flat=True))
         for character in characters:
-            if character.status == Character.Status.ACTIVE:
+            if (character.status == Character.Status.ACTIVE
+                    and character.campaign_id not in archived):
                 character_retire(character=character, status=Character.Status.RETIRED, by=user)
         gone = {campaign.pk for campaign in locked}  # their seats went with the campaigns
-        for seat in seats:
-            if seat.campaign_id not in gone:
-                announce_seat_closed(seat.campaign_id, user.pk)  # their open pages
-        Membership.objects.filter(pk__in=[s.pk for s in seats if s.campaign_id not in gone]
-                                  ).delete()
+        taken = [seat for seat in seats if seat.campaign_id not in gone | archived]
+        for seat in taken:
+            announce_seat_closed(seat.campaign_id, user.pk)  # their open pages
+        Membership.objects.filter(pk__in=[seat.pk for seat in taken]).delete()
         _anonymise(locked_user)
         _forget_logins(old_username)
     _end_login_sessions(user.pk)

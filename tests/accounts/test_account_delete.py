@@ -1,6 +1,7 @@
 """Deleting one's own account: refused while the user is GM of a campaign where others play;
-otherwise their characters stay with their tables as a former player's retired characters,
-their rolls and ledger stay, their solo campaigns go, and the login is gone for good."""
+otherwise their characters stay with their tables as a former player's retired characters
+(in an archived campaign, seat and character stay as archived), their rolls and ledger stay,
+their solo campaigns go, and the login is gone for good."""
 
 from __future__ import annotations
 
@@ -191,6 +192,24 @@ def test_a_dead_character_stays_dead(client_for, alice, bob, campaign):
     delete(client_for(bob))
 
     assert fresh(fallen).status == Character.Status.DEAD
+
+
+def test_an_archived_campaign_stays_as_archived_with_the_former_players_seat_and_character(
+        client_for, alice, bob, campaign, bobs_character):
+    """An archived campaign is read-only for everyone (docs/security.md): deleting the
+    account anonymises the player there but neither retires the character nor takes the
+    seat, as leaving an archived campaign is refused."""
+    Campaign.objects.filter(pk=campaign.pk).update(archived_at=bobs_character.created_at)
+    assert "stay exactly as they were archived" in text_of(client_for(bob).get(DELETE))
+    assert "The Drift" in text_of(client_for(bob).get(DELETE))
+
+    delete(client_for(bob))
+
+    assert fresh(bobs_character).status == Character.Status.ACTIVE
+    assert Membership.objects.filter(user=bob, campaign=campaign).exists()
+    assert fresh(bob).get_username().startswith("former-player-")
+    assert "played by Former player" in text_of(
+        client_for(alice).get(bobs_character.get_absolute_url()))
 
 
 def test_the_table_reads_former_player_where_the_player_was(client_for, alice, bob,
