@@ -2,11 +2,17 @@
 
 import os
 import sys
+from collections.abc import Awaitable, Callable, Mapping
+from typing import IO, Any
 
 import django
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponseBase
+
+Receive = Callable[[], Awaitable[Mapping[str, Any]]]
+Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 
 SWITCH_INTERVAL_S = 0.001
 """How long a thread of a server process may hold the interpreter while another waits for
@@ -16,6 +22,36 @@ trips waits for the interpreter, up to the whole interval when another thread is
 At 200 live tables on 2 CPUs, 1 ms against 5 ms, three pairs run back to back: p95 274, 337
 and 425 ms against 476, 529 and 692, a roll POST's time in its statements p95 54-66 ms
 against 83-102, its CPU the same (docs/performance.md, issue 18's fourth round)."""
+
+
+class BodyTooLarge(Exception):
+    """A request body longer than ``settings.REQUEST_BODY_MAX_BYTES``, as read."""
+
+
+TOO_LARGE_PAGE = (
+    "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Too large</title>"
+    "<h1>That is more than this server takes</h1><p>A request may carry at most {mib} MiB "
+    "(an export file is at most 10 MB). Nothing was read or saved; go back and choose a "
+    "smaller file.</p></html>")
+
+
+def declared_length(scope: dict[str, Any]) -> int | None:
+    """The request's ``Content-Length`` in bytes, or None when it has none (a chunked body)
+    or one that is not a whole number (Django then answers as it does for any bad request)."""
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"content-length":
+            return int(value) if value.strip().isdigit() else None
+    return None
+
+
+async def refuse_too_large(send: Send) -> None:
+    """Answer 413 Content Too Large, closing the connection: the body was not read (or not
+    all of it), so the connection cannot carry another request."""
+    mib = settings.REQUEST_BODY_MAX_BYTES // (1024 * 1024)
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"text/html; charset=utf-8"),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": TOO_LARGE_PAGE.format(mib=mib).encode()})
 
 
 class OneHopASGIHandler(ASGIHandler):
@@ -33,6 +69,37 @@ class OneHopASGIHandler(ASGIHandler):
     campaigns.live) is run on the event loop from the chain (``async_to_sync``, as Django
     does under WSGI), and its streamed answer is sent by the event loop as before.
     """
+
+    async def handle(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        """Django's handling, with a cap on the body: one whose declared length is over
+        ``settings.REQUEST_BODY_MAX_BYTES`` is refused with 413 before a byte of it is read;
+        one without a length (chunked) as soon as what has come passes the cap. Under nginx
+        its ``client_max_body_size`` refuses first (docs/deploy.md); under uvicorn alone
+        this is the only cap, as Django reads the whole body before any view can look."""
+        length = declared_length(scope) if scope["type"] == "http" else None
+        if length is not None and length > settings.REQUEST_BODY_MAX_BYTES:
+            await refuse_too_large(send)
+            return
+        try:
+            await super().handle(scope, receive, send)
+        except BodyTooLarge:
+            await refuse_too_large(send)
+
+    async def read_body(self, receive: Receive) -> IO[bytes]:
+        """Django's reading of the body, counted: raises :class:`BodyTooLarge` as soon as
+        more than ``settings.REQUEST_BODY_MAX_BYTES`` bytes have come."""
+        read = 0
+
+        async def counted() -> Mapping[str, Any]:
+            nonlocal read
+            message = await receive()
+            read += len(message.get("body", b""))
+            if read > settings.REQUEST_BODY_MAX_BYTES:
+                raise BodyTooLarge(read)
+            return message
+
+        body: IO[bytes] = await super().read_body(counted)
+        return body
 
     def load_middleware(self, is_async: bool = False) -> None:
         """The chain as WSGI builds it, whatever ``is_async`` Django asks for."""

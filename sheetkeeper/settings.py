@@ -181,6 +181,10 @@ TEMPLATES = [
 ]
 
 WSGI_APPLICATION = "sheetkeeper.wsgi.application"
+# The largest request body the ASGI server reads (sheetkeeper/asgi.py): an import's 10 MB file
+# (transfer.format.MAX_UPLOAD_BYTES) with its form around it. A longer declared length is
+# refused with 413 before a byte is read; nginx's client_max_body_size says the same first.
+REQUEST_BODY_MAX_BYTES = 11 * 1024 * 1024
 ASGI_APPLICATION = "sheetkeeper.asgi.application"
 
 # Live events (core/live.py; the pages' stream is campaigns/live.py). One process: the
