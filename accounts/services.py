@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session as LoginSession
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
 
@@ -36,6 +36,11 @@ rolls from then on."""
 
 class AccountError(ValueError):
     """An account change the rules do not allow; the message is fit to show the user."""
+
+
+class EmailTaken(AccountError):
+    """Another account took the address first: the database's unique index on the
+    lower-cased email (accounts/migrations/0001) refused it after the form's check passed."""
 
 
 ACCOUNT_FIELDS = frozenset({"email", "first_name"})
@@ -179,6 +184,8 @@ def account_update(*, user: User, **fields: str) -> User:
 
     Raises:
         ValueError: a field that is not in :data:`ACCOUNT_FIELDS`.
+        EmailTaken: another account took the address since the form checked it; nothing is
+            written.
         AccountError: the account was deleted meanwhile; nothing is written.
     """
     unknown = set(fields) - ACCOUNT_FIELDS
@@ -194,7 +201,11 @@ def account_update(*, user: User, **fields: str) -> User:
             raise AccountError("This account was deleted, so nothing was saved.")
         for name, value in fields.items():
             setattr(locked, name, value)
-        locked.save(update_fields=list(fields))
+        try:
+            with transaction.atomic():
+                locked.save(update_fields=list(fields))
+        except IntegrityError as exc:  # the only unique column written here is the email
+            raise EmailTaken("Another account already uses this email address.") from exc
     return locked
 
 

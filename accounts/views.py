@@ -19,13 +19,21 @@ from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
+from django.db import IntegrityError, transaction
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services
-from accounts.forms import AccountDeleteForm, DisplayNameForm, EmailForm, SignupForm
+from accounts.forms import (
+    EMAIL_TAKEN,
+    AccountDeleteForm,
+    DisplayNameForm,
+    EmailForm,
+    SignupForm,
+    email_taken,
+)
 from core import limits
 from core.templatetags.text import display_name
 
@@ -57,15 +65,31 @@ def signup(request: HttpRequest) -> HttpResponse:
             wait = limits.spend(request, limits.SIGNUP)
             if wait:  # two sign-ups at once from an address at its last free one
                 return limits.refused(request, limits.SIGNUP, wait)
-            user = form.save()
-            # Several authentication backends (django-axes first): name the one that knows
-            # this freshly made account.
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome to Sheetkeeper, {display_name(user)}.")
-            return redirect(next_url or reverse("campaigns:campaign-list"))
+            try:
+                with transaction.atomic():
+                    user = form.save()
+            except IntegrityError:
+                # Another sign-up took the address or the name since the form's checks: the
+                # database's unique indexes refused this one (accounts/migrations/0001).
+                _name_what_was_taken(form)
+            else:
+                # Several authentication backends (django-axes first): name the one that
+                # knows this freshly made account.
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, f"Welcome to Sheetkeeper, {display_name(user)}.")
+                return redirect(next_url or reverse("campaigns:campaign-list"))
     else:
         form = SignupForm()
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def _name_what_was_taken(form: SignupForm) -> None:
+    """Put the reason a sign-up that passed its checks was refused by the database on the
+    field it concerns: the address (case aside) or the login name, taken meanwhile."""
+    if email_taken(form.cleaned_data["email"]):
+        form.add_error("email", EMAIL_TAKEN)
+    else:
+        form.add_error("username", "A user with that username already exists.")
 
 
 @login_required
@@ -82,10 +106,13 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
         if form.is_valid():
             try:
                 services.account_update(user=request.user, email=form.cleaned_data["email"])
+            except services.EmailTaken:
+                form.add_error("email", EMAIL_TAKEN)
             except services.AccountError as exc:
                 return _account_gone(request, exc)
-            messages.success(request, "Your email address is saved.")
-            return redirect("account")
+            else:
+                messages.success(request, "Your email address is saved.")
+                return redirect("account")
     else:
         form = EmailForm(instance=request.user)
     return render(request, "registration/account.html",

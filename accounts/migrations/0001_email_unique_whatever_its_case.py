@@ -1,0 +1,51 @@
+"""An email address belongs to one account, whatever its case: a unique index on the
+lower-cased ``auth_user.email`` (blank addresses aside: a former player's row and an account
+made without one), so two sign-ups at once can no longer both take an address that the
+forms' check saw free.
+
+Duplicates already stored (possible before this, through that race): the account that took
+the address first (the lowest id) keeps it; every later one has its email cleared. Those
+accounts keep their login name, password, characters and history, and their owners can set
+an address of their own on the account page. Nothing else is changed. Going back drops the
+index and leaves the addresses as they are.
+"""
+
+from typing import Any
+
+from django.conf import settings
+from django.db import migrations
+
+INDEX = "accounts_user_email_lower_unique"
+
+
+def keep_each_address_on_its_first_account(apps: Any, schema_editor: Any) -> None:
+    User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
+    seen: set[str] = set()
+    for user in User.objects.exclude(email="").order_by("pk").only("pk", "email"):
+        address = user.email.lower()
+        if address in seen:
+            User.objects.filter(pk=user.pk).update(email="")
+        seen.add(address)
+
+
+def create_index(apps: Any, schema_editor: Any) -> None:
+    table = apps.get_model(*settings.AUTH_USER_MODEL.split("."))._meta.db_table
+    quote = schema_editor.quote_name
+    schema_editor.execute(f"CREATE UNIQUE INDEX {quote(INDEX)} ON {quote(table)} "
+                          f"(LOWER({quote('email')})) WHERE {quote('email')} <> ''")
+
+
+def drop_index(apps: Any, schema_editor: Any) -> None:
+    schema_editor.execute(f"DROP INDEX IF EXISTS {schema_editor.quote_name(INDEX)}")
+
+
+class Migration(migrations.Migration):
+    # After auth's last migration of the user table: on SQLite a later change of that table
+    # rebuilds it, without an index Django's model state does not know.
+    dependencies = [migrations.swappable_dependency(settings.AUTH_USER_MODEL),
+                    ("auth", "0012_alter_user_first_name_max_length")]
+
+    operations = [
+        migrations.RunPython(keep_each_address_on_its_first_account, migrations.RunPython.noop),
+        migrations.RunPython(create_index, drop_index),
+    ]

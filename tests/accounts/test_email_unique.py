@@ -1,0 +1,106 @@
+"""An email address belongs to one account, whatever its case, guarded by the database
+(accounts/migrations/0001): the forms' check cannot see a sign-up or an address change that
+commits between the check and the save, so the unique index on the lower-cased address
+refuses the second, and the form says so as its own check would."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, connection, transaction
+from django.db.migrations.executor import MigrationExecutor
+from django.test import Client
+from django.urls import reverse
+
+from accounts.forms import EMAIL_TAKEN
+from tests.accounts.test_auth import STRONG_PASSWORD
+from tests.factories import PASSWORD, UserFactory
+from tests.helpers import text_of
+
+User = get_user_model()
+
+
+@pytest.fixture
+def check_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forms' own check sees every address free, as it does when the other account
+    commits after it looked."""
+    monkeypatch.setattr("accounts.forms.email_taken", lambda *args, **kwargs: False)
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_a_second_account_with_the_address_in_another_case() -> None:
+    UserFactory(username="first", email="Rook@Example.org")
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        UserFactory(username="second", email="rook@example.ORG")
+
+    UserFactory(username="third", email="")
+    UserFactory(username="fourth", email="")  # blank addresses are not an address
+
+
+@pytest.mark.django_db
+def test_a_sign_up_whose_address_was_taken_meanwhile_is_told_so_and_nothing_is_made(
+        check_passes: None) -> None:
+    UserFactory(username="first", email="rook@example.org")
+
+    response = Client().post(reverse("signup"), {
+        "username": "second", "email": "ROOK@example.org",
+        "password1": STRONG_PASSWORD, "password2": STRONG_PASSWORD})
+
+    assert response.status_code == 200
+    assert EMAIL_TAKEN in text_of(response)
+    assert not User.objects.filter(username="second").exists()
+
+
+@pytest.mark.django_db
+def test_an_address_change_to_one_taken_meanwhile_is_told_so_and_nothing_is_saved(
+        check_passes: None, client_for: Any, bob: Any) -> None:
+    UserFactory(username="first", email="rook@example.org")
+    before = User.objects.get(pk=bob.pk).email
+
+    response = client_for(bob).post(reverse("account"), {"email": "Rook@example.org"})
+
+    assert response.status_code == 200
+    assert EMAIL_TAKEN in text_of(response)
+    assert User.objects.get(pk=bob.pk).email == before
+
+
+# --- the migration, on last month's database ------------------------------------------------
+
+MIGRATION = ("accounts", "0001_email_unique_whatever_its_case")
+
+
+def _migrate(target: list[tuple[str, str | None]]) -> None:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(target)
+
+
+@pytest.fixture
+def before_the_index() -> Iterator[None]:
+    """The database as it was before the migration; at the latest migrations afterwards."""
+    _migrate([("accounts", None)])
+    try:
+        yield
+    finally:
+        _migrate([MIGRATION])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keeps_each_address_on_the_account_that_took_it_first(
+        before_the_index: None) -> None:
+    first = UserFactory(username="first", email="Rook@example.org")
+    again = UserFactory(username="again", email="rook@EXAMPLE.org")
+    other = UserFactory(username="other", email="wren@example.org")
+    blank = UserFactory(username="blank", email="")
+
+    _migrate([MIGRATION])
+
+    emails = dict(User.objects.filter(pk__in=[first.pk, again.pk, other.pk, blank.pk])
+                  .values_list("username", "email"))
+    assert emails == {"first": "Rook@example.org", "again": "", "other": "wren@example.org",
+                      "blank": ""}
+    assert User.objects.get(pk=again.pk).check_password(PASSWORD)
