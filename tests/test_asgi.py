@@ -20,19 +20,29 @@ from sheetkeeper.asgi import application
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _get(path: str, cookie: str) -> tuple[int, bytes]:
-    scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+def _scope(method: str, path: str, headers: list[tuple[bytes, bytes]]) -> dict[str, Any]:
+    """An HTTP request's ASGI scope, as uvicorn builds it."""
+    return {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
         "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
         "root_path": "", "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
-        "headers": [(b"host", b"testserver"), (b"cookie", cookie.encode())],
+        "headers": [(b"host", b"testserver"), *headers],
     }
-    messages = [{"type": "http.request", "body": b"", "more_body": False}]
+
+
+def _serve(scope: dict[str, Any], chunks: list[bytes]) -> tuple[int, bytes, int]:
+    """Run the application on ``scope`` with ``chunks`` as the body, the client staying until
+    the answer is sent; returns the status, the answer's body and how many chunks were read."""
+    pending = [{"type": "http.request", "body": chunk, "more_body": n < len(chunks) - 1}
+               for n, chunk in enumerate(chunks)]
+    read = 0
     sent: list[Mapping[str, Any]] = []
 
     async def receive() -> dict[str, Any]:
-        if messages:
-            return messages.pop(0)
+        nonlocal read
+        if pending:
+            read += 1
+            return pending.pop(0)
         await asyncio.Future()  # the client stays until the answer is sent
         raise AssertionError("unreachable")
 
@@ -41,7 +51,13 @@ def _get(path: str, cookie: str) -> tuple[int, bytes]:
 
     asyncio.run(application(scope, receive, send))
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")
-    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, body, read
+
+
+def _get(path: str, cookie: str) -> tuple[int, bytes]:
+    status, body, _ = _serve(_scope("GET", path, [(b"cookie", cookie.encode())]), [b""])
+    return status, body
 
 
 def test_a_sheet_is_drawn_in_one_hop_from_the_event_loop_and_back(
@@ -79,33 +95,7 @@ def _post(headers: list[tuple[bytes, bytes]], chunks: list[bytes]) -> tuple[int,
     """POST ``chunks`` as the body to the import page straight to the ASGI application, as
     uvicorn without nginx would; returns the status, the body and how many chunks the
     application read."""
-    path = "/campaigns/import/"
-    scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-        "root_path": "", "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
-        "headers": [(b"host", b"testserver"), *headers],
-    }
-    pending = [{"type": "http.request", "body": chunk, "more_body": n < len(chunks) - 1}
-               for n, chunk in enumerate(chunks)]
-    read = 0
-    sent: list[Mapping[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        nonlocal read
-        if pending:
-            read += 1
-            return pending.pop(0)
-        await asyncio.Future()  # the client stays until the answer is sent
-        raise AssertionError("unreachable")
-
-    async def send(message: Mapping[str, Any]) -> None:
-        sent.append(message)
-
-    asyncio.run(application(scope, receive, send))
-    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return status, body, read
+    return _serve(_scope("POST", "/campaigns/import/", headers), chunks)
 
 
 MIB = 1024 * 1024
