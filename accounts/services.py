@@ -216,8 +216,10 @@ def _gm_campaigns(user: User) -> QuerySet[Campaign]:
 
 
 def _member_counts(campaigns: list[Campaign]) -> dict[int, int]:
-    """How many members (the GM included) each campaign has, by id."""
-    rows = (Membership.objects.filter(campaign__in=campaigns).values("campaign")
+    """How many members (the GM included) each campaign has, by id; a former player's seat
+    (an account deleted while the campaign was archived) is not a member who plays there."""
+    rows = (Membership.objects.filter(campaign__in=campaigns, user__is_active=True)
+            .values("campaign")
             .annotate(n=Count("pk")).values_list("campaign", "n"))
     return {campaign.pk: 0 for campaign in campaigns} | dict(rows)
 

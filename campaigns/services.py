@@ -220,7 +220,7 @@ def campaign_handover(*, campaign: Campaign, to_membership: Membership, by: User
 
     Raises:
         MembershipError: ``by`` is not the GM, or ``to_membership`` is not (or no longer) a
-            player's seat at this campaign.
+            player's seat at this campaign, or a former player's (a deleted account's).
     """
     with transaction.atomic():
         locked = _lock_as_gm(campaign, by)
@@ -229,7 +229,9 @@ def campaign_handover(*, campaign: Campaign, to_membership: Membership, by: User
         seats = {m.pk: m for m in Membership.objects.select_for_update(no_key=True, of=("self",))
                  .filter(campaign=locked).select_related("user")}
         new_gm = seats.get(to_membership.pk)
-        if new_gm is None or new_gm.is_gm:
+        # A former player (an account deleted, its seat kept in an archived campaign that was
+        # restored since) can never log in: a campaign must not get them as its GM.
+        if new_gm is None or new_gm.is_gm or not new_gm.user.is_active:
             raise MembershipError("Choose one of the campaign's players: that seat is not a "
                                   "player's at this table (any more).")
         old_gm = next(m for m in seats.values() if m.is_gm)

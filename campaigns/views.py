@@ -210,7 +210,7 @@ def campaign_handover(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
     becomes a player and the chosen player the GM; the old GM is sent to the campaign's page.
     """
     campaign = get_campaign_as_gm(request.user, pk)
-    players = (campaign.memberships.filter(role=Membership.Role.PLAYER)
+    players = (campaign.memberships.filter(role=Membership.Role.PLAYER, user__is_active=True)
                .select_related("user").order_by("joined_at", "pk"))
     form = HandoverForm(request.POST if request.method == "POST" else None, players=players)
     if request.method == "POST" and form.is_valid():

@@ -457,7 +457,7 @@ def character_move(*, character: Character, to_user: User, by: User) -> Characte
             raise RuleError(f"{locked.name} already belongs to them.", RULE_STATUS)
         seated = Membership.objects.filter(campaign_id=locked.campaign_id, user=to_user,
                                            role=Membership.Role.PLAYER).exists()
-        if not seated:
+        if not seated or not to_user.is_active:  # a former player's seat (a deleted account)
             raise RuleError("They are not a player of this campaign: only a player of the "
                             "campaign can take a character over.", RULE_STATUS)
         locked.owner = to_user

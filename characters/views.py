@@ -618,7 +618,7 @@ def character_move(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         raise Http404("No such page.")
     players = (get_user_model().objects
                .filter(memberships__campaign_id=character.campaign_id,
-                       memberships__role=Membership.Role.PLAYER)
+                       memberships__role=Membership.Role.PLAYER, is_active=True)
                .exclude(pk=character.owner_id).order_by("first_name", "username"))
     posted = request.method == "POST"
     form = MoveForm(request.POST if posted else None, players=players)

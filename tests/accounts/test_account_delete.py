@@ -212,6 +212,39 @@ def test_an_archived_campaign_stays_as_archived_with_the_former_players_seat_and
         client_for(alice).get(bobs_character.get_absolute_url()))
 
 
+def test_a_former_players_kept_seat_is_offered_neither_the_gm_seat_nor_a_character(
+        client_for, alice, bob, dave, campaign, bobs_character):
+    """Once the archive is restored, the former player's seat is still there, but the
+    account can never log in: the GM cannot hand them the GM seat or move a character to
+    them, and the GM may still delete their own account as if alone with them."""
+    Campaign.objects.filter(pk=campaign.pk).update(archived_at=bobs_character.created_at)
+    delete(client_for(bob))
+    Campaign.objects.filter(pk=campaign.pk).update(archived_at=None)
+    seat = Membership.objects.get(user=bob, campaign=campaign)
+    wren = Character.objects.get(owner=dave)
+
+    handover = reverse("campaigns:campaign-handover", args=[campaign.pk])
+    assert "Former player" not in text_of(client_for(alice).get(handover))
+    refused = client_for(alice).post(handover, {"membership": str(seat.pk)})
+    assert refused.status_code in (200, 400)
+    assert Membership.objects.get(pk=seat.pk).role == Membership.Role.PLAYER
+    move = reverse("characters:character-move", args=[wren.pk])
+    assert "Former player" not in text_of(client_for(alice).get(move))
+    client_for(alice).post(move, {"to_user": str(bob.pk)})
+    assert fresh(wren).owner_id == dave.pk
+
+
+def test_a_gm_alone_with_former_players_deletes_the_campaign_with_the_account(
+        client_for, alice, bob, campaign, bobs_character):
+    Campaign.objects.filter(pk=campaign.pk).update(archived_at=bobs_character.created_at)
+    delete(client_for(bob))
+
+    response = delete(client_for(alice))
+
+    assert response.status_code == 302
+    assert not Campaign.objects.filter(pk=campaign.pk).exists()
+
+
 def test_the_table_reads_former_player_where_the_player_was(client_for, alice, bob,
                                                             bobs_character):
     delete(client_for(bob))
