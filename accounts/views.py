@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login, logout
+from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
@@ -71,7 +71,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             except IntegrityError:
                 # Another sign-up took the address or the name since the form's checks: the
                 # database's unique indexes refused this one (accounts/migrations/0001).
-                _name_what_was_taken(form)
+                if not _name_what_was_taken(form):
+                    raise
             else:
                 # Several authentication backends (django-axes first): name the one that
                 # knows this freshly made account.
@@ -83,13 +84,18 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
-def _name_what_was_taken(form: SignupForm) -> None:
+def _name_what_was_taken(form: SignupForm) -> bool:
     """Put the reason a sign-up that passed its checks was refused by the database on the
-    field it concerns: the address (case aside) or the login name, taken meanwhile."""
+    field it concerns: the address (case aside) or the login name, taken meanwhile. False
+    when neither is taken now: the refusal was something else, for the caller to raise."""
     if email_taken(form.cleaned_data["email"]):
         form.add_error("email", EMAIL_TAKEN)
-    else:
+        return True
+    name = form.cleaned_data["username"]
+    if get_user_model().objects.filter(username__iexact=name).exists():
         form.add_error("username", "A user with that username already exists.")
+        return True
+    return False
 
 
 @login_required

@@ -14,18 +14,22 @@ from typing import Any
 
 from django.conf import settings
 from django.db import migrations
+from django.db.models.functions import Lower
 
 INDEX = "accounts_user_email_lower_unique"
 
 
 def keep_each_address_on_its_first_account(apps: Any, schema_editor: Any) -> None:
+    # Folded by the database's LOWER(), as the index folds it (SQLite folds ASCII letters
+    # only, PostgreSQL every letter): two addresses are the same exactly when the index
+    # would refuse the second.
     User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
     seen: set[str] = set()
-    for user in User.objects.exclude(email="").order_by("pk").only("pk", "email"):
-        address = user.email.lower()
-        if address in seen:
-            User.objects.filter(pk=user.pk).update(email="")
-        seen.add(address)
+    for pk, folded in (User.objects.exclude(email="").annotate(folded=Lower("email"))
+                       .order_by("pk").values_list("pk", "folded")):
+        if folded in seen:
+            User.objects.filter(pk=pk).update(email="")
+        seen.add(folded)
 
 
 def create_index(apps: Any, schema_editor: Any) -> None:

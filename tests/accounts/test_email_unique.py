@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.loader import MigrationLoader
 from django.test import Client
 from django.urls import reverse
 
@@ -21,6 +22,8 @@ from tests.factories import PASSWORD, UserFactory
 from tests.helpers import text_of
 
 User = get_user_model()
+MIGRATION = ("accounts", "0001_email_unique_whatever_its_case")
+INDEX = "accounts_user_email_lower_unique"
 
 
 @pytest.fixture
@@ -39,6 +42,22 @@ def test_the_database_refuses_a_second_account_with_the_address_in_another_case(
 
     UserFactory(username="third", email="")
     UserFactory(username="fourth", email="")  # blank addresses are not an address
+
+
+@pytest.mark.django_db
+def test_the_index_stands_in_the_migrated_database() -> None:
+    """The index is invisible to Django's model state, so a later rebuild of the user table
+    (SQLite remakes a table to alter it) would drop it silently: it is looked for here."""
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, User._meta.db_table)
+    assert found[INDEX]["unique"]
+
+
+def test_the_migration_comes_after_the_last_change_to_the_user_table() -> None:
+    """The index is made after auth's last migration; a Django release that changes the user
+    table again (a new auth migration) must be checked against it, then named here."""
+    graph = MigrationLoader(None, ignore_no_migrations=True).graph  # from the files alone
+    assert ("auth", "0012_alter_user_first_name_max_length") in graph.leaf_nodes()
 
 
 @pytest.mark.django_db
@@ -70,7 +89,6 @@ def test_an_address_change_to_one_taken_meanwhile_is_told_so_and_nothing_is_save
 
 # --- the migration, on last month's database ------------------------------------------------
 
-MIGRATION = ("accounts", "0001_email_unique_whatever_its_case")
 
 
 def _migrate(target: list[tuple[str, str | None]]) -> None:
