@@ -2,12 +2,14 @@
 
 import os
 import sys
+import tempfile
 from collections.abc import Awaitable, Callable, Mapping
 from typing import IO, Any
 
 import django
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponseBase
 
@@ -31,8 +33,8 @@ class BodyTooLarge(Exception):
 TOO_LARGE_PAGE = (
     "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Too large</title>"
     "<h1>That is more than this server takes</h1><p>A request may carry at most {mib} MiB "
-    "(an export file is at most 10 MB). Nothing was read or saved; go back and choose a "
-    "smaller file.</p></html>")
+    "(an export file is at most 10 MB). Nothing was saved; go back and choose a smaller "
+    "file.</p></html>")
 
 
 def declared_length(scope: dict[str, Any]) -> int | None:
@@ -86,19 +88,29 @@ class OneHopASGIHandler(ASGIHandler):
             await refuse_too_large(send)
 
     async def read_body(self, receive: Receive) -> IO[bytes]:
-        """Django's reading of the body, counted: raises :class:`BodyTooLarge` as soon as
-        more than ``settings.REQUEST_BODY_MAX_BYTES`` bytes have come."""
+        """Django's reading of the body into a file that moves to disk past
+        ``FILE_UPLOAD_MAX_MEMORY_SIZE``, counted: once more than
+        ``settings.REQUEST_BODY_MAX_BYTES`` bytes have come, the file is closed (and gone)
+        and :class:`BodyTooLarge` raised. Raises RequestAborted when the client goes."""
+        # Handed to the request, which closes it: no context manager here.
+        body = tempfile.SpooledTemporaryFile(  # noqa: SIM115
+            max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE,
+            mode="w+b")
         read = 0
-
-        async def counted() -> Mapping[str, Any]:
-            nonlocal read
+        while True:
             message = await receive()
-            read += len(message.get("body", b""))
+            if message["type"] == "http.disconnect":
+                body.close()
+                raise RequestAborted()
+            chunk = message.get("body", b"")
+            read += len(chunk)
             if read > settings.REQUEST_BODY_MAX_BYTES:
+                body.close()
                 raise BodyTooLarge(read)
-            return message
-
-        body: IO[bytes] = await super().read_body(counted)
+            body.write(chunk)
+            if not message.get("more_body", False):
+                break
+        body.seek(0)
         return body
 
     def load_middleware(self, is_async: bool = False) -> None:
