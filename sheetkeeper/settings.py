@@ -1,7 +1,8 @@
 """Sheetkeeper settings: one module, read from the environment (docs/configuration.md).
 
-Every variable has a safe default for local use; a value that cannot be understood stops the
-server at start-up with the variable's name rather than being silently ignored.
+Every variable has a safe default: ``DEBUG`` is off unless set (``make run`` and the tests
+turn it on, and with it the defaults are for local use); a value that cannot be understood
+stops the server at start-up with the variable's name rather than being silently ignored.
 """
 
 from __future__ import annotations
