@@ -1,6 +1,6 @@
 """Registry of the game systems (rulesets) Sheetkeeper knows, keyed by slug.
 
-Slugs and display names follow /work/shared/RULES.md (the table of seed files). Every system
+Slugs and display names follow the seed files (docs/rules.md). Every system
 has its rules module (dice, pools, costs, exact odds) and its character sheet, so every one is
 selectable for a new campaign; ``selectable`` stays for a system listed before its sheet.
 """

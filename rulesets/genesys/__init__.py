@@ -1,9 +1,10 @@
 """Rules engine for the Genesys / FFG Star Wars narrative dice pool.
 
 The seed text (``seeds/001_c7136ddaeb237e8d.txt``, cited below as "Genesys dice pool,
-<section>") is the authority; /work/shared/RULES.md section 4 gives the face of every die
-(the seed's pictures of the faces did not survive) and settles the open points. Where both
-are silent, the decision taken is written in the docstring of the function concerned.
+<section>") is the authority. The seed's pictures of the faces did not survive: the face of
+every die is the project's rules digest's (``catalogue.FACES``), and the open points are
+settled in docs/systems/genesys.md. Where both are silent, the decision taken is written in
+the docstring of the function concerned.
 
 Everything here is pure Python: frozen dataclasses, plain functions and an injected RNG
 (:class:`rulesets.dice.Rng`). Units: dice (counts of each die type), ranks (skill ranks 0-5),

@@ -1,7 +1,7 @@
 """Rules engine for the Maelstrom RPG (Tanndev/Maelstrom, ``documentation/rules.md``, MIT).
 
 The seed text (``seeds/004_d17e38a7060ddbe0.txt``, cited below as "Maelstrom rules.md,
-<section>") is the authority; /work/shared/RULES.md section 1 summarises it and fills the
+<section>") is the authority; docs/rules.md summarises it and fills the
 health chart from the repository's character sheet. Where the seed is silent, the decision
 taken is written in the docstring of the function concerned.
 

@@ -1,4 +1,4 @@
-"""Maelstrom's sheet layer (Maelstrom rules.md; /work/shared/RULES.md, Maelstrom): the sheet
+"""Maelstrom's sheet layer (Maelstrom rules.md; docs/rules.md): the sheet
 (``sheet.py``, ``system.py``), its in-place changes (``actions.py``), rolls and their
 follow-ups (``rolling.py``), the creation steps on pages of its own (``creation.py``,
 ``views.py``, ``urls.py``), its checks of stored data, its demo, and the conversions from

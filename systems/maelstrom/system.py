@@ -1,7 +1,6 @@
 """Maelstrom's sheet on the shared layer: traits as dots in the seed's groups, specialties under
 their ability, Willpower, the health chart, merits and flaws; XP bought dot by dot with banked
-XP first; the seed's chapter and story awards (Maelstrom rules.md; /work/shared/RULES.md
-section 1).
+XP first; the seed's chapter and story awards (Maelstrom rules.md; docs/rules.md).
 
 The rules live in :mod:`rulesets.maelstrom`; the sheet's shape and its readers in
 :mod:`systems.maelstrom.sheet`; its changes in :mod:`~systems.maelstrom.actions`; its rolls

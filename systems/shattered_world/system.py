@@ -1,5 +1,5 @@
 """Shattered World's sheet: statistics as pools, the action and field role dice, achievements
-and buy-ins (Shattered World Core Engine, Alpha v6.0.0; /work/shared/RULES.md section 3).
+and buy-ins (Shattered World Core Engine, Alpha v6.0.0; docs/systems/shattered_world.md).
 
 The rules live in :mod:`rulesets.shattered_world`; this module lays them on the shared
 sheet (``Character.sheet``), the shared XP ledger and the campaign's ``system_data``.
