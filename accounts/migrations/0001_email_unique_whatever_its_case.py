@@ -20,6 +20,7 @@ INDEX = "accounts_user_email_lower_unique"
 
 
 def keep_each_address_on_its_first_account(apps: Any, schema_editor: Any) -> None:
+    """Clear the email of every account but the first (lowest id) of each address."""
     # Folded by the database's LOWER(), as the index folds it (SQLite folds ASCII letters
     # only, PostgreSQL every letter): two addresses are the same exactly when the index
     # would refuse the second.
@@ -33,6 +34,7 @@ def keep_each_address_on_its_first_account(apps: Any, schema_editor: Any) -> Non
 
 
 def create_index(apps: Any, schema_editor: Any) -> None:
+    """The unique index on LOWER(email), blank addresses left out."""
     table = apps.get_model(*settings.AUTH_USER_MODEL.split("."))._meta.db_table
     quote = schema_editor.quote_name
     schema_editor.execute(f"CREATE UNIQUE INDEX {quote(INDEX)} ON {quote(table)} "
@@ -40,6 +42,7 @@ def create_index(apps: Any, schema_editor: Any) -> None:
 
 
 def drop_index(apps: Any, schema_editor: Any) -> None:
+    """Going back: the index only; the addresses stay as they are."""
     schema_editor.execute(f"DROP INDEX IF EXISTS {schema_editor.quote_name(INDEX)}")
 
 

@@ -46,7 +46,7 @@ row names a URL that no longer exists.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -104,17 +104,13 @@ class Row:
     ``only``: the rule systems where the URL means something (elsewhere 404 for everyone
     logged in). ``outsiders_read``: secrets (by kind) the URL shows to someone outside the
     campaign by design (the invite page shows the campaign's name to whoever holds the
-    link). ``by_system``: the view hands the request to the campaign's system (its form, its
-    sheet or result template, its action, its schema), so the answer can differ by system and
-    the URL is asked in every system's campaign; a shared URL (False) is asked in one
-    (:func:`asked`).
+    link).
     """
 
     get: Expect
     post: Expect
     only: tuple[str, ...] | None = None
     outsiders_read: frozenset[str] = field(default_factory=frozenset)
-    by_system: bool = False
 
     def expect(self, plan: Plan, method: str) -> list[str]:
         """The six tokens for ``plan`` and ``method``, with ``only`` applied."""
@@ -302,9 +298,6 @@ TABLE.update({
     for key, page in SYSTEM_PAGES.items()
 })
 
-# --- which URLs are asked in every system's campaign (tests/by_system.py says why) ----------
-TABLE.update({key: replace(row, by_system=True) for key, row in TABLE.items() if by_system(key)})
-
 # --- payloads: what each POST (and some GETs) sends --------------------------------------------
 
 Payload = Callable[[Plan, Target, World], dict[str, Any]]
@@ -438,15 +431,15 @@ for _route in ROUTES:
         UNPLACED.append(str(exc))
 
 SHARED_IN_A_CAMPAIGN = {plan.key for plan in PLANS if plan.system is not None
-                        and plan.key in TABLE and not TABLE[plan.key].by_system}
+                        and plan.key in TABLE and not by_system(plan.key)}
 """The shared URLs inside a campaign, which take the registry's systems in turn."""
 
 
 def asked(plan: Plan) -> bool:
     """Whether the matrix asks ``plan``: every plan of a URL outside any campaign or of one
-    that is :attr:`Row.by_system`; of a shared URL inside a campaign, the plans in its one
-    system's campaign (each action, roll and crossing of it)."""
-    if plan.system is None or TABLE[plan.key].by_system:
+    that can answer differently by system (tests/by_system.py); of a shared URL inside a
+    campaign, the plans in its one system's campaign (each action, roll and crossing)."""
+    if plan.system is None or by_system(plan.key):
         return True
     return plan.system == system_in_turn(plan.key, SHARED_IN_A_CAMPAIGN, urlmap.SYSTEMS)
 
@@ -486,7 +479,7 @@ def test_every_system_answers_for_some_shared_url() -> None:
     """The shared URLs are spread over the registry: each system's campaign (tally's too)
     answers some of them, so a shared check that fails only with one system's data shows."""
     used = {plan.system for plan in ASKED
-            if plan.system is not None and not TABLE[plan.key].by_system}
+            if plan.system is not None and not by_system(plan.key)}
     assert used == set(urlmap.SYSTEMS), sorted(set(urlmap.SYSTEMS) - used)
 
 
