@@ -12,6 +12,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm, UsernameField
 from django.contrib.auth.models import User
 
+from core import text
+from core.forms import Form, TextRules
+
 EMAIL_TAKEN = "Another account already uses this email address."
 
 DISPLAY_NAME_MAX = 60
@@ -25,16 +28,8 @@ FORMER_PLAYER_PREFIX = "former-player-"
 """The login names a deleted account is renamed to (``former-player-<id>``,
 accounts.services.account_delete): nobody may sign up with one."""
 
-# Characters that reverse or isolate the direction of the text around them: a name holding
-# one could make the words after it at the table read backwards (a spoofed name or roll).
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-                           "\u2066\u2067\u2068\u2069")
-# Control characters (tabs, line breaks, escape codes) and the line and paragraph separators:
-# a name is one line of text.
-_REFUSED_CATEGORIES = frozenset({"Cc", "Zl", "Zp", "Cs"})
 
-
-class LoginForm(AuthenticationForm):
+class LoginForm(TextRules, AuthenticationForm):
     """Django's log-in form with the username's length enforced.
 
     AuthenticationForm sets the field's max_length after building it, so no validator checks
@@ -81,11 +76,12 @@ def clean_display_name(value: str) -> str:
             holding a control character (a tab, a line break) or a mark that reverses the
             direction of the text, or one longer than :data:`DISPLAY_NAME_MAX` characters.
     """
-    if any(unicodedata.category(ch) in _REFUSED_CATEGORIES or ch in _BIDI_CONTROLS
-           for ch in value):
+    # The form's TextRules check the line first; a caller without the form is checked here.
+    problem = text.line_problem(value)
+    if problem:
         raise forms.ValidationError(
-            "A display name is one line of plain text: no tabs, line breaks or other control "
-            "characters.", code="control_character")
+            "A display name is one line of plain text, with no tabs, line breaks or other "
+            f"control characters: {problem}.", code="control_character")
     name = value.strip()
     # "Only spaces" includes invisible characters (zero-width spaces, joiners: format
     # characters, category Cf): a name nobody could see is no name.
@@ -110,7 +106,7 @@ def _display_name_field(label: str) -> forms.CharField:
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}))
 
 
-class SignupForm(UserCreationForm[User]):
+class SignupForm(TextRules, UserCreationForm[User]):
     """Django's ``UserCreationForm`` with a required email, unique among the accounts
     (case-insensitively): the address a password reset is sent to; and an optional display
     name (:func:`clean_display_name`).
@@ -148,7 +144,7 @@ class SignupForm(UserCreationForm[User]):
         return email
 
 
-class EmailForm(forms.ModelForm[User]):
+class EmailForm(TextRules, forms.ModelForm[User]):
     """The account page's form: add or change the signed-in user's email, unique among the
     accounts (case-insensitively) as on sign-up."""
 
@@ -166,7 +162,7 @@ class EmailForm(forms.ModelForm[User]):
         return email
 
 
-class DisplayNameForm(forms.ModelForm[User]):
+class DisplayNameForm(TextRules, forms.ModelForm[User]):
     """The account page's display name (``User.first_name``), shown at the table instead of
     the login name (the ``display_name`` template filter); empty shows the login name."""
 
@@ -181,7 +177,7 @@ class DisplayNameForm(forms.ModelForm[User]):
         return clean_display_name(self.cleaned_data["first_name"])
 
 
-class AccountDeleteForm(forms.Form):
+class AccountDeleteForm(Form):
     """The password that confirms deleting the signed-in user's account, so that a session
     left open on a shared computer cannot delete it."""
 

@@ -12,7 +12,7 @@ from django.utils.html import format_html
 
 import systems
 from campaigns.models import Campaign, Membership
-from core.forms import TextareaField
+from core.forms import Form, TextareaField, TextRules
 from core.templatetags.text import display_name
 from rulesets import registry
 
@@ -68,7 +68,7 @@ def _names(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-class CampaignForm(forms.ModelForm[Campaign]):
+class CampaignForm(TextRules, forms.ModelForm[Campaign]):
     """Name a new campaign and pick its rule system and starting XP.
 
     Only selectable rulesets are offered (and accepted): systems whose rules module exists.
@@ -94,7 +94,7 @@ class CampaignForm(forms.ModelForm[Campaign]):
         self.fields["starting_xp"].help_text = _starting_xp_help()
 
 
-class CampaignSettingsForm(forms.ModelForm[Campaign]):
+class CampaignSettingsForm(TextRules, forms.ModelForm[Campaign]):
     """The GM's settings: name, description and starting XP, checked as on creation (the
     rule system is fixed for a campaign's life: its sheets are in its shape)."""
 
@@ -137,7 +137,7 @@ class SeatChoiceField(forms.ModelChoiceField[Membership]):
         return display_name(obj.user)
 
 
-class HandoverForm(forms.Form):
+class HandoverForm(Form):
     """Choose the player who takes the GM seat."""
 
     membership = SeatChoiceField(
@@ -158,7 +158,7 @@ class HandoverForm(forms.Form):
         field.queryset = players
 
 
-class CampaignDeleteForm(forms.Form):
+class CampaignDeleteForm(Form):
     """Type the campaign's name to confirm its deletion."""
 
     name = forms.CharField(

@@ -12,7 +12,7 @@ from django import forms
 from django.core.validators import MaxLengthValidator
 
 from characters.models import Character
-from core.forms import TextareaField
+from core.forms import Form, TextareaField
 from core.markdown import MAX_LENGTH
 from systems.fields import CHARACTER_NAME_MAX, CHARACTER_NAME_TOO_LONG
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from django.db.models import QuerySet
 
 
-class AwardForm(forms.Form):
+class AwardForm(Form):
     """The GM's award on the XP page: the system's named awards ticked (1 XP each in
     Maelstrom: rules.md, Earning Experience) and/or a custom amount (1-100 XP) with a
     reason.
@@ -74,7 +74,7 @@ def _markdown_field(label: str, help_text: str) -> MarkdownField:
     )
 
 
-class CharacterEditForm(forms.Form):
+class CharacterEditForm(Form):
     """What the owner and the GM write about a character: its name, concept, backstory and
     the player's notes (Markdown, read by the owner and the GM)."""
 
@@ -92,14 +92,14 @@ class CharacterEditForm(forms.Form):
     notes = _markdown_field("Notes", "The player's own notes: contacts, debts, plans.")
 
 
-class GmNotesForm(forms.Form):
+class GmNotesForm(Form):
     """The GM's private notes on a character (Markdown): never shown to a player."""
 
     gm_notes = _markdown_field("GM notes", "Only you, the GM, ever see these; the player "
                                "does not, not even in an export.")
 
 
-class RetireForm(forms.Form):
+class RetireForm(Form):
     """How a character leaves the party: retired, or (the GM's call only) dead.
 
     Args:
@@ -131,7 +131,7 @@ class RetireForm(forms.Form):
             self.fields["status"].initial = self.offered[0][0]
 
 
-class MoveForm(forms.Form):
+class MoveForm(Form):
     """The player a character moves to: one of the campaign's players, its owner aside.
 
     Args:

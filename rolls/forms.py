@@ -7,8 +7,10 @@ from typing import Any
 
 from django import forms
 
+from core.forms import Form
 
-class NpcRollForm(forms.Form):
+
+class NpcRollForm(Form):
     """The GM's quick NPC roll, in the campaign's system's notation (checked by the rules
     engine when rolled, which names the part it cannot read)."""
 
@@ -18,7 +20,7 @@ class NpcRollForm(forms.Form):
     gm_only = forms.BooleanField(required=False, label="GM only (hidden from players)")
 
 
-class RequestWhoForm(forms.Form):
+class RequestWhoForm(Form):
     """Whom a roll request goes to ("all", or a character's id as text, among
     ``characters``: ``(pk, name)`` pairs) and the GM's note; what to roll comes from the
     system's own ``request_form`` (systems/)."""

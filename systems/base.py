@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 
+from core.forms import Form
 from rulesets.errors import RuleError
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ def stored_object(data: Mapping[str, Any], key: str, what: str) -> Mapping[str, 
     raise RuleError(f"{what} ({key!r}) must be an object, not {value!r}", RULE_STORED)
 
 
-class SpendForm(forms.Form):
+class SpendForm(Form):
     """What XP buys: the key of the next rank (as :meth:`SheetSystem.quote` takes it), and on
     confirming, the price the player saw (a changed price is refused). The default
     :meth:`SheetSystem.spend_form`; a system's own keeps ``key`` and ``expected_cost`` in its

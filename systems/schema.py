@@ -36,7 +36,6 @@ would. Pydantic reads ``Annotated[str, sk.one_line(80)]`` exactly as it read the
 from __future__ import annotations
 
 import importlib
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -46,6 +45,7 @@ from annotated_types import GroupedMetadata, Interval, MaxLen
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetCoreSchemaHandler
 from pydantic_core import CoreSchema
 
+from core import text
 from systems.registry import package_of
 
 __all__ = [
@@ -74,24 +74,20 @@ TEXT_MAX = 10_000
 LIST_MAX = 500
 """The most entries of a list inside a sheet or campaign data (features, skills, dice)."""
 
-# Control characters (C0 and C1, DEL) and lone surrogates (JSON may spell "\ud800"; no
-# database can store one, and PostgreSQL refuses NUL). A line refuses tab and newline too.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-_LINE_BREAKS = re.compile("[\t\n\r\u2028\u2029]")
+# The one rule for text (core.text): what a form accepts, an import takes back.
 
 
 def _no_control(value: str) -> str:
-    found = _CONTROL.search(value)
-    if found:
-        raise ValueError(f"text may not hold the control character U+{ord(found[0]):04X}")
+    problem = text.text_problem(value)
+    if problem:
+        raise ValueError(f"text may not hold this character: {problem}")
     return value
 
 
 def _one_line(value: str) -> str:
-    _no_control(value)
-    found = _LINE_BREAKS.search(value)
-    if found:
-        raise ValueError(f"text must be one line (it holds U+{ord(found[0]):04X})")
+    problem = text.line_problem(value)
+    if problem:
+        raise ValueError(f"text must be one line of plain text: {problem}")
     return value
 
 
@@ -141,8 +137,9 @@ def between(low: int, high: int) -> Interval:
 
 
 def one_line(max_length: int = NAME_MAX) -> GroupedMetadata:
-    """For ``Annotated[str, one_line(n)]``: one line of text, at most ``n`` characters, no
-    control characters (no tab nor newline either)."""
+    """For ``Annotated[str, one_line(n)]``: one line of text, at most ``n`` characters,
+    by core.text's rule for a line (no control character, tab nor line break, no direction
+    mark)."""
     return _Text(max_length, (_one_line,))
 
 
@@ -154,7 +151,7 @@ def name_line(max_length: int = NAME_MAX) -> GroupedMetadata:
 
 def multiline(max_length: int = TEXT_MAX) -> GroupedMetadata:
     """For ``Annotated[str, multiline(n)]``: text of at most ``n`` characters, tab and
-    newlines allowed, no other control character."""
+    newlines allowed, no other control character nor direction mark (core.text's rule)."""
     return _Text(max_length, (_no_control,))
 
 

@@ -34,6 +34,7 @@ from campaigns.permissions import get_membership
 from characters.forms import MarkdownField
 from characters.models import Character, XpEntry
 from core import submissions
+from core.forms import Form, TextRules
 from core.http import AuthenticatedHttpRequest, render_page
 from core.markdown import MAX_LENGTH
 from rolls.models import Roll
@@ -68,7 +69,7 @@ def _recap_field(*, label: str, rows: int) -> MarkdownField:
                                       "%(show_value)d)."})
 
 
-class SessionForm(forms.ModelForm[Session]):
+class SessionForm(TextRules, forms.ModelForm[Session]):
     """A new session: its date (today unless changed), an optional title and recap."""
 
     recap = _recap_field(label="Recap (optional)", rows=3)
@@ -88,13 +89,13 @@ class SessionForm(forms.ModelForm[Session]):
         }
 
 
-class SessionRecapForm(forms.Form):
+class SessionRecapForm(Form):
     """The GM's recap of a session (Markdown); an empty one clears it."""
 
     recap = _recap_field(label="Recap", rows=8)
 
 
-class SessionAwardForm(forms.Form):
+class SessionAwardForm(Form):
     """The award grid: per character the seed's seven awards (checkboxes) and a custom amount
     with its reason; below it one custom amount and reason for everyone.
 

@@ -6,11 +6,12 @@ from typing import Any
 
 from django import forms
 
+from core.forms import Form
 from transfer.format import MAX_UPLOAD_BYTES
 from transfer.services import TransferError, read_document
 
 
-class ImportDecisionForm(forms.Form):
+class ImportDecisionForm(Form):
     """The GM's decision on an imported character: ``decision`` is ``accept`` or ``refuse``;
     ``confirm`` must be ticked (the confirmation, which works without JavaScript)."""
 
@@ -19,7 +20,7 @@ class ImportDecisionForm(forms.Form):
         error_messages={"required": "Tick the box to confirm your decision."})
 
 
-class ImportForm(forms.Form):
+class ImportForm(Form):
     """Upload a Sheetkeeper export. ``cleaned_data["document"]`` is the decoded JSON; a file
     too large, not text or not JSON is refused here, naming why (the import checks the
     rest)."""

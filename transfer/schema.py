@@ -48,7 +48,7 @@ from pydantic_core import ErrorDetails
 
 from campaigns.models import Campaign, Membership, Session
 from characters.models import Character, XpEntry
-from core import markdown
+from core import markdown, text
 from rolls.models import RequestedRoll, Roll
 from rulesets.registry import RULESETS
 from systems import schema as sk
@@ -97,9 +97,6 @@ INTEGER_RANGES: dict[str, tuple[int, int]] = {
 """The range of each kind of integer column: the database's for small integers, a million
 either way (XP, a roll's net successes) for the others, so no value overflows a column."""
 
-_CONTROL = frozenset(chr(c) for c in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20),
-                                      *range(0x7F, 0xA0)])
-
 
 class SchemaError(ValueError):
     """A document that breaks its schema: ``path`` names the field
@@ -118,8 +115,9 @@ class SchemaError(ValueError):
 def check_shape(data: Any) -> None:
     """Check a decoded document's size and text everywhere, iteratively (a hostile file
     cannot exhaust the stack here). Limits: :data:`MAX_DEPTH`, :data:`MAX_LIST`,
-    :data:`MAX_KEYS`, :data:`MAX_TEXT`, :data:`MAX_WHOLE`; no control character but tab and
-    newlines, no lone surrogate; no fractions (no field holds one).
+    :data:`MAX_KEYS`, :data:`MAX_TEXT`, :data:`MAX_WHOLE`; every text by core.text's rule
+    for multi-line text (no control character but tab and line ends, no direction mark, no
+    lone surrogate); no fractions (no field holds one).
 
     Raises:
         SchemaError: naming the first offending field and the limit.
@@ -159,10 +157,11 @@ def _check_text(value: str, path: tuple[str | int, ...], what: str) -> None:
     if len(value) > MAX_TEXT:
         raise SchemaError(_path(path), f"{what} of {len(value)} characters; at most "
                                        f"{MAX_TEXT} are taken")
-    for char in value:
-        if char in _CONTROL or "\ud800" <= char <= "\udfff":
-            raise SchemaError(_path(path), f"{what} holding the control character "
-                                           f"U+{ord(char):04X}, which no field may hold")
+    # core.text's rule for multi-line text, which every text a form takes keeps (a line's
+    # stricter rule is the field's own, in the schema below).
+    problem = text.text_problem(value)
+    if problem:
+        raise SchemaError(_path(path), f"{what} that no field may hold: {problem}")
 
 
 def _path(path: tuple[str | int, ...]) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 
+from core.forms import Form
 from rulesets import genesys
 from rulesets.errors import RuleError
 from systems.fields import character_name_field
@@ -43,7 +44,7 @@ def _values(data: Mapping[str, Any], name: str) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list | tuple) else [str(value)]
 
 
-class GenesysCreationForm(forms.Form):
+class GenesysCreationForm(Form):
     """A new Genesys character: name, concept, career, and the career skills with the free
     ranks of creation (Genesys Core Rulebook, Step 2 Average Human and Step 3 Choose a
     Career; :func:`rulesets.genesys.check_career` checks them).
@@ -95,7 +96,7 @@ class GenesysCreationForm(forms.Form):
         return cleaned
 
 
-class GenesysRollForm(forms.Form):
+class GenesysRollForm(Form):
     """The check dialog: a skill (or a characteristic alone), a difficulty level, the
     upgrades and downgrades, and boost and setback dice (Genesys dice pool, Basic Dice Pool
     and Modifying a Dice Pool). ``skills`` is the campaign's skill list."""
@@ -141,7 +142,7 @@ class GenesysRollForm(forms.Form):
         return cleaned
 
 
-class TrackForm(forms.Form):
+class TrackForm(Form):
     """Suffer or heal wounds or strain: an amount (1-20 wounds or strain at a time) and a
     direction ("suffer" or "heal")."""
 
@@ -149,11 +150,11 @@ class TrackForm(forms.Form):
     direction = forms.ChoiceField(choices=[("suffer", "Suffer"), ("heal", "Heal")])
 
 
-class NoFieldsForm(forms.Form):
+class NoFieldsForm(Form):
     """A button with nothing to fill in (finish or reopen creation, reset the skill list)."""
 
 
-class SkillSetForm(forms.Form):
+class SkillSetForm(Form):
     """The GM adds a skill to the campaign's list, or changes the characteristic of one."""
 
     name = forms.CharField(max_length=genesys.SKILL_NAME_MAX, label="Skill")
@@ -161,13 +162,13 @@ class SkillSetForm(forms.Form):
                                        label="Characteristic")
 
 
-class SkillRemoveForm(forms.Form):
+class SkillRemoveForm(Form):
     """The GM removes a skill from the campaign's list."""
 
     name = forms.CharField(max_length=genesys.SKILL_NAME_MAX)
 
 
-class GenesysRequestForm(forms.Form):
+class GenesysRequestForm(Form):
     """What the GM asks the players to roll: a skill of the campaign's list, a difficulty
     level, difficulty upgrades, boost and setback dice (Genesys dice pool, Basic Dice Pool).
     ``skills`` is the campaign's skill list."""

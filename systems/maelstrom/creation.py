@@ -25,6 +25,7 @@ from django import forms
 
 from characters.ledger import LedgerLine
 from characters.models import XpEntry
+from core.forms import Form
 from rulesets import maelstrom
 from rulesets.maelstrom import RuleError
 from systems.fields import character_name_field
@@ -609,7 +610,7 @@ def _rank_input(low: int, high: int) -> forms.NumberInput:
     return forms.NumberInput(attrs={"min": low, "max": high, "inputmode": "numeric"})
 
 
-class ConceptForm(forms.Form):
+class ConceptForm(Form):
     """Step 1: the character's name (required) and concept (optional)."""
 
     name = character_name_field()
@@ -631,7 +632,7 @@ class ConceptForm(forms.Form):
         draft.concept = self.cleaned_data["concept"].strip()
 
 
-class RuleCheckedForm(forms.Form):
+class RuleCheckedForm(Form):
     """A form whose ``clean`` runs a rules-engine check and shows its RuleError."""
 
     def clean(self) -> dict[str, Any]:

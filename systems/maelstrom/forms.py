@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 
+from core.forms import Form
 from rulesets import maelstrom
 from systems.maelstrom.sheet import (
     ABILITY,
@@ -33,14 +34,14 @@ DAMAGE_CHOICES = [(kind, kind.capitalize()) for kind in maelstrom.DAMAGE_KINDS]
 HEAL_CHOICES = [("", "Least serious first"), *DAMAGE_CHOICES]
 
 
-class DamageForm(forms.Form):
+class DamageForm(Form):
     """Mark damage: a type and a number of levels (Maelstrom rules.md, Marking Damage)."""
 
     kind = forms.ChoiceField(choices=DAMAGE_CHOICES, label="Damage type")
     levels = forms.IntegerField(min_value=1, max_value=10, initial=1, label="Levels")
 
 
-class HealForm(forms.Form):
+class HealForm(Form):
     """Heal one level: of a type, or the least serious first ("" for kind)."""
 
     kind = forms.ChoiceField(choices=HEAL_CHOICES, required=False, label="Heal")
@@ -49,7 +50,7 @@ class HealForm(forms.Form):
 _WILLPOWER_CHOICE = "Choose to spend or recover willpower."
 
 
-class WillpowerForm(forms.Form):
+class WillpowerForm(Form):
     """Spend or recover one current willpower dot (Maelstrom rules.md, Willpower); anything
     else is refused with one message."""
 
@@ -77,7 +78,7 @@ def specialty_key(ability: str, name: str, advanced: bool) -> str:
     return f"{kind}:{ability}:{' '.join(name.split())}"
 
 
-class SpendForm(forms.Form):
+class SpendForm(Form):
     """Buy the next dot of a trait, or a new specialty (Maelstrom rules.md, Spending
     Experience).
 
@@ -128,7 +129,7 @@ class SpendForm(forms.Form):
         return data
 
 
-class BankForm(forms.Form):
+class BankForm(Form):
     """Bank available XP into one trait (Maelstrom rules.md, Banking Experience): ``trait``
     an attribute's, an ability's or Willpower's ledger key, ``amount`` XP.
 

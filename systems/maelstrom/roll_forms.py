@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 
+from core.forms import Form
 from rulesets import maelstrom
 
 KIND_CHOICES = [
@@ -23,7 +24,7 @@ KIND_CHOICES = [
 Soaking Damage)."""
 
 
-class RollForm(forms.Form):
+class RollForm(Form):
     """The roll dialog (Maelstrom rules.md, Dice Pool, Difficulty, Threshold, Required
     Specialties, Soaking Damage).
 
@@ -76,7 +77,7 @@ class RollForm(forms.Form):
         return data
 
 
-class RequestForm(forms.Form):
+class RequestForm(Form):
     """What the GM asks the players to roll (Maelstrom rules.md, Dice Pool, Difficulty,
     Threshold): an action with its traits typed by name ("Perception + Alertness"), or a
     Willpower roll. Whom to ask and the note come from the shared form posted with it
@@ -105,7 +106,7 @@ class RequestForm(forms.Form):
         return data
 
 
-class ExperienceDieForm(forms.Form):
+class ExperienceDieForm(Form):
     """Which trait the experience die's XP is banked in: a ledger key (``ability:Driving``,
     ``attribute:Precision``, ``willpower``). Not required here: a missing or foreign key is
     refused by the rule ("Bank the XP in a trait this roll used.")."""
@@ -113,5 +114,5 @@ class ExperienceDieForm(forms.Form):
     key = forms.CharField(required=False, max_length=200)
 
 
-class WillpowerSpendForm(forms.Form):
+class WillpowerSpendForm(Form):
     """Spending a willpower dot to succeed on a Willpower roll: nothing to choose."""

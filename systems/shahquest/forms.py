@@ -17,6 +17,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from characters.models import Character
+from core.forms import Form
 from rulesets import shahquest as sq
 from rulesets.dice import STEP_DICE
 from rulesets.errors import RuleError
@@ -56,7 +57,7 @@ def _check_name(value: str, what: str) -> str:
     return value
 
 
-class CreationForm(forms.Form):
+class CreationForm(Form):
     """A Shahquest character on one page: name, affiliations, attributes, skills with their
     specializations, quirks, resources and power sets (with special effects and limits as
     text). Every rule is checked in :meth:`clean`, the first broken one named; the valid
@@ -287,13 +288,13 @@ class CreationForm(forms.Form):
 # --- in-place changes (TrackActions) -----------------------------------------------------------
 
 
-class PlotPointForm(forms.Form):
+class PlotPointForm(Form):
     """+1 or -1 plot point."""
 
     change = forms.TypedChoiceField(choices=[(1, "+1"), (-1, "-1")], coerce=int)
 
 
-class StressForm(forms.Form):
+class StressForm(Form):
     """A stress type and an effect die (taking stress, recovering stress or trauma)."""
 
     kind = forms.ChoiceField(choices=[(k, k.capitalize()) for k in sq.STRESS_TYPES],
@@ -309,13 +310,13 @@ DOWNTIME_CHOICES = [
 ]
 
 
-class DowntimeForm(forms.Form):
+class DowntimeForm(Form):
     """What one downtime plot point steps down (Shahquest wiki, During Downtime...)."""
 
     option = forms.ChoiceField(choices=DOWNTIME_CHOICES, label="Downtime: spend a plot point to")
 
 
-class SpecializationForm(forms.Form):
+class SpecializationForm(Form):
     """Learn a new specialization of one of the character's skills, for XP."""
 
     skill = forms.ChoiceField(label="Skill")
@@ -341,7 +342,7 @@ class SpecializationForm(forms.Form):
 # --- rolling -----------------------------------------------------------------------------------
 
 
-class RollForm(forms.Form):
+class RollForm(Form):
     """The roll dialog: features ticked (one per type free, each more a plot point), a
     specialization per skill, quirks in the negative, the character's own stress, an asset,
     the push die and the GM's setting die (Shahquest wiki, Dice Pools; Plot Points)."""
@@ -401,7 +402,7 @@ class RollForm(forms.Form):
         return out
 
 
-class ChoiceForm(forms.Form):
+class ChoiceForm(Form):
     """The player's choice after the roll: effort dice and effect dice, by 0-based index."""
 
     effort = forms.TypedMultipleChoiceField(
@@ -449,7 +450,7 @@ def _party_names(campaign: Campaign) -> dict[str, list[str]]:
 AFFILIATION_NAMES = ("Solo", "Partner", "Gang")
 
 
-class RequestForm(forms.Form):
+class RequestForm(Form):
     """What the GM asks the players to roll: an attribute and a skill by name (free text:
     each sheet names its own; the party's names are suggested), a specialization of that
     skill, an affiliation, and the GM's setting die (Shahquest wiki, Dice Pools; Feature
@@ -498,7 +499,7 @@ class RequestForm(forms.Form):
 # --- the GM's tension pool (systems.shahquest.tension; its moves are in actions.py) ----------
 
 
-class StartForm(forms.Form):
+class StartForm(Form):
     """The campaign's starting tension pool, in dice notation ("3d6", "d8 2d6")."""
 
     dice = forms.CharField(
@@ -507,7 +508,7 @@ class StartForm(forms.Form):
     )
 
 
-class OpportunityForm(forms.Form):
+class OpportunityForm(Form):
     """An activated opportunity: how the pool grows and whose character gets the plot
     point. ``grow`` is ``"add"`` (a d6 joins) or ``"step-<size>"`` (step up that die)."""
 
@@ -516,7 +517,7 @@ class OpportunityForm(forms.Form):
                                    error_messages={"required": "Choose who gets the plot point."})
 
 
-class TakeForm(forms.Form):
+class TakeForm(Form):
     """A tension die taken out: set aside for an NPC roll, or spent on effort or effect."""
 
     PURPOSES = (("npc", "for an NPC's roll (it may come back)"),
@@ -525,7 +526,7 @@ class TakeForm(forms.Form):
     purpose = forms.ChoiceField(label="Take it", choices=PURPOSES, initial="npc")
 
 
-class ReturnForm(forms.Form):
+class ReturnForm(Form):
     """A die set aside comes back; the acting or reacting player's character gets a plot
     point."""
 
@@ -534,13 +535,13 @@ class ReturnForm(forms.Form):
                                    error_messages={"required": "Choose who gets the plot point."})
 
 
-class DropForm(forms.Form):
+class DropForm(Form):
     """A die set aside that does not come back."""
 
     die = forms.IntegerField(label="Die set aside")
 
 
-class DangerForm(forms.Form):
+class DangerForm(Form):
     """The general-danger roll: an optional setting die, complication dice, a note."""
 
     setting_die = forms.TypedChoiceField(

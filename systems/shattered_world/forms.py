@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 
 from characters.models import XpEntry
+from core.forms import Form
 from rulesets import shattered_world as sw
 from rulesets.errors import RuleError
 from systems.fields import character_name_field
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 # --- Creation ---------------------------------------------------------------------------------
 
 
-class CreationForm(forms.Form):
+class CreationForm(Form):
     """A new Shattered World character; ``clean()`` names the rule broken."""
 
     name = character_name_field()
@@ -73,7 +74,7 @@ class CreationForm(forms.Form):
 # --- Track actions ----------------------------------------------------------------------------
 
 
-class PoolForm(forms.Form):
+class PoolForm(Form):
     """Lose or regain points of one statistic or of hit points."""
 
     pool = forms.ChoiceField(choices=POOL_CHOICES)
@@ -81,11 +82,11 @@ class PoolForm(forms.Form):
     direction = forms.ChoiceField(choices=[("lose", "Lose"), ("regain", "Regain")])
 
 
-class RestForm(forms.Form):
+class RestForm(Form):
     """A full 8-hour rest: nothing to fill in."""
 
 
-class AchievementForm(forms.Form):
+class AchievementForm(Form):
     """The GM logs an achievement: a milestone (once) or a feat (again and again)."""
 
     kind = forms.ChoiceField(choices=[("milestone", "Milestone (once)"),
@@ -101,7 +102,7 @@ class AchievementForm(forms.Form):
         return _one_line(self.cleaned_data["name"])
 
 
-class AchievementUndoForm(forms.Form):
+class AchievementUndoForm(Form):
     """The GM undoes a logged achievement (a reversing entry)."""
 
     entry = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
@@ -119,7 +120,7 @@ class AchievementUndoForm(forms.Form):
         return entry
 
 
-class FoibleForm(forms.Form):
+class FoibleForm(Form):
     """The foible the character accepts (needed to buy from an adjacent subrole)."""
 
     foible = forms.CharField(max_length=200, required=False)
@@ -128,7 +129,7 @@ class FoibleForm(forms.Form):
 # --- Campaign actions -------------------------------------------------------------------------
 
 
-class DieStepsForm(forms.Form):
+class DieStepsForm(Form):
     """The die steps table, one row a line: ``d<AD> d<FRD> <cost> [notes]``."""
 
     steps = forms.CharField(widget=forms.Textarea(attrs={"rows": 7}), max_length=2000,
@@ -143,7 +144,7 @@ class DieStepsForm(forms.Form):
             raise forms.ValidationError(str(exc)) from exc
 
 
-class BuyInForm(forms.Form):
+class BuyInForm(Form):
     """A custom buy-in for the campaign's catalogue."""
 
     name = forms.CharField(max_length=80)
@@ -180,7 +181,7 @@ class BuyInForm(forms.Form):
         return data
 
 
-class BuyInRemoveForm(forms.Form):
+class BuyInRemoveForm(Form):
     """Remove a custom buy-in from the catalogue."""
 
     name = forms.CharField(max_length=80)
@@ -189,7 +190,7 @@ class BuyInRemoveForm(forms.Form):
 # --- Rolls ------------------------------------------------------------------------------------
 
 
-class RollForm(forms.Form):
+class RollForm(Form):
     """The roll dialog: which die, the target number, modifiers and multipliers."""
 
     die = forms.ChoiceField(choices=[("ad", "Action die"), ("frd", "Field role die")],
@@ -232,7 +233,7 @@ REQUEST_DICE = {"ad": "Action die", "frd": "Field role die"}
 """The roll dialog's die values in words, for a request's description."""
 
 
-class RequestForm(forms.Form):
+class RequestForm(Form):
     """The GM's "Ask for a roll": which die, the target number, one optional modifier and
     whether each character adds their UAM. Field names differ from the shared "whom" form's
     (``character``, ``note``), as both are posted together."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 
+from core.forms import Form
 from rulesets import three_d6
 from rulesets.errors import citation
 from systems.fields import character_name_field
@@ -63,7 +64,7 @@ def _field_groups(form: forms.Form) -> list[tuple[forms.BoundField, list[forms.B
 # --- Creation -------------------------------------------------------------------------------
 
 
-class CreationForm(forms.Form):
+class CreationForm(Form):
     """Name, concept and a modifier for every trait and subtrait, checked against the
     creation budgets (decision, see :data:`TRAIT_BUDGET`): six points over the traits (0 to
     +3 each) and six over the subtraits (0 to +2 each), all spent."""
@@ -112,14 +113,14 @@ class CreationForm(forms.Form):
 # --- Track actions --------------------------------------------------------------------------
 
 
-class HealthForm(forms.Form):
+class HealthForm(Form):
     """Damage taken or healed, in health points."""
 
     change = forms.ChoiceField(choices=[("damage", "Damage"), ("heal", "Heal")])
     amount = whole_number(1, HEALTH_LIMIT, initial=1)
 
 
-class LevelForm(forms.Form):
+class LevelForm(Form):
     """The GM's setting of a character's level and maximum health."""
 
     level = whole_number(LEVEL_START, LEVEL_MAX)
@@ -129,7 +130,7 @@ class LevelForm(forms.Form):
 # --- Campaign actions -----------------------------------------------------------------------
 
 
-class NamesForm(forms.Form):
+class NamesForm(Form):
     """The campaign's six trait and twelve subtrait names, each unique: one field per slot,
     at most :data:`NAME_MAX_LENGTH` characters; ``initial`` maps slot -> current name."""
 
@@ -160,7 +161,7 @@ class NamesForm(forms.Form):
         return cleaned
 
 
-class EmptyForm(forms.Form):
+class EmptyForm(Form):
     """A button with nothing to fill in."""
 
 
@@ -175,7 +176,7 @@ NPC = "npc"
 """The opponent choice for an NPC described in the dialog rather than a character's pk."""
 
 
-class RollForm(forms.Form):
+class RollForm(Form):
     """The roll dialog: a test of one trait or subtrait against a TD, or a contest against
     another character of the campaign or an NPC, with favor and disfavor on each side.
     ``opponents`` lists the campaign's other characters as (pk, name)."""
@@ -234,7 +235,7 @@ class RollForm(forms.Form):
         return cleaned
 
 
-class RequestForm(forms.Form):
+class RequestForm(Form):
     """What the GM asks players to roll: a test of one trait or subtrait against a TD, with
     favor and disfavor (3d6 Rolls and Tests, Test Difficulty; Favor and Disfavor)."""
 
