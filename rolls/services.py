@@ -49,21 +49,6 @@ def _require_rolled_here(roll: Roll) -> None:
                         RULE_IMPORTS)
 
 
-def _outcome(result: object) -> str:
-    """A result's outcome in the roll log's terms, whatever the system: its ``outcome`` when
-    the log knows it (success, failure, botch), else its ``succeeded`` or ``success`` flag (a
-    Shattered World "standard success" is a success), else "rolled" where the system has no
-    pass or fail (a Shahquest effort total)."""
-    value = getattr(result, "outcome", None)
-    if value in Roll.Outcome.values:
-        return str(value)
-    for flag in ("succeeded", "success"):
-        passed = getattr(result, flag, None)
-        if isinstance(passed, bool):
-            return Roll.Outcome.SUCCESS if passed else Roll.Outcome.FAILURE
-    return Roll.Outcome.ROLLED
-
-
 def npc_roll_create(
     *, campaign: Campaign, text: str, gm_only: bool, by: User, rng: Rng
 ) -> Roll:
@@ -81,12 +66,12 @@ def npc_roll_create(
     pool = module.quick_roll(text)
     result = module.roll(pool, rng)
     data = result.as_dict()
+    outcome, net = systems.for_ruleset(campaign.ruleset).quick_roll_verdict(result)
     with transaction.atomic():
         roll = Roll.objects.create(
             campaign=campaign, character=None, rolled_by=by, ruleset=campaign.ruleset,
             kind=Roll.Kind.NPC, description=f"NPC: {pool.describe()}",
-            pool=data.get("pool", {}),
-            outcome=_outcome(result), net=int(getattr(result, "net", 0) or 0),
+            pool=data.get("pool", {}), outcome=outcome, net=net,
             summary=result.summary()[:200], result=data, gm_only=gm_only,
         )
         announce(campaign.pk, "rollMade", gm_only=gm_only, subject=roll)

@@ -518,6 +518,50 @@ class SheetSystem:
         saves it and stores the roll. Raises RuleError for an illegal pool."""
         raise NotImplementedError
 
+    def quick_roll_verdict(self, result: Any) -> tuple[str, int]:
+        """What the roll log keeps beside an NPC quick roll's result (``rolls.services.
+        npc_roll_create``; the GM's notation read by the engine's ``quick_roll``, rolled by its
+        ``roll``): ``(outcome, net)``, the outcome one of ``Roll.Outcome`` values, ``net`` a
+        number the log can sort by. The summary is the result's own.
+
+        The default is ``("rolled", 0)``: no pass or fail in the system's terms, nothing to
+        sort by. A system whose results pass or fail says how (the check of an imported NPC
+        roll, :meth:`check_roll`, asks it too)."""
+        return "rolled", 0
+
+    def check_roll(self, roll: Roll, parent: Roll | None) -> None:
+        """Refuse a stored roll its dice do not bear out, before it is written: an import
+        writes ``Roll`` rows as the file holds them (docs/backup.md) and never re-rolls, so
+        a roll must hold the dice its pool rolls and claim what its rules make of them.
+
+        A system re-derives with its rules engine what the stored dice give under the
+        stored pool: that the dice fit the pool (their count and sizes, bonus and kept dice,
+        the faces' symbols), that the result's worked-out values (successes, botches,
+        totals, symbols, the summary) and the log's verdict (``roll.outcome``, ``roll.net``,
+        ``roll.summary``) are the ones the engine and the system's :meth:`roll` (or its
+        follow-up, or the NPC quick roll) would have stored, and that a follow-up follows up
+        a roll of the kind the app builds it on, with that roll's dice
+        (:mod:`systems.claims` holds what the checks share).
+
+        Args:
+            roll: the would-be Roll, unsaved: ``kind``, ``pool``, ``result``, ``outcome``,
+                ``net`` and ``summary`` as the file holds them, their shape already checked
+                against the system's :class:`~systems.schema.ImportSchema`; it is not
+                changed.
+            parent: the roll it follows up (unsaved, and checked before it), or ``None``.
+
+        Raises:
+            RuleError: naming the first disagreement in a GM's words and citing the rule
+                ("7 dice were rolled for a pool of 5", "it claims 9 successes; its dice
+                [1, 1] give 0"). On a shape it does not expect at all a check may instead
+                raise KeyError, TypeError, ValueError, AttributeError or IndexError; the
+                caller reports those as a roll that cannot be read.
+
+        The default accepts any roll: a system without checks of its own still has every
+        roll drawn once as its pages draw it (``transfer.checks``), which refuses what its
+        ``_roll.html`` cannot draw.
+        """
+
     def roll_header(self, roll: Roll) -> RollHeader:
         """A stored roll's short header and its folded details, computed from
         ``roll.description`` as stored (the log is append-only: an old roll keeps its words,

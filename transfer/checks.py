@@ -3,7 +3,7 @@
 An import writes rows as they were (docs/backup.md): it never re-runs a rule or re-rolls a
 die. So every value it brings in must be one the rules could have produced, else a sheet
 would open with a value no action can reach (seven dots, a d7, a statistic above its
-maximum) or fail to open at all. Two layers:
+maximum) or fail to open at all, and a roll must hold what its dice give. Three layers:
 
 1. **The rules' own checks.** Each system checks its own data:
    :meth:`systems.SheetSystem.check_sheet` (Maelstrom's traits, specialties, merits and
@@ -19,11 +19,18 @@ maximum) or fail to open at all. Two layers:
    shape the checks above do not know still cannot reach a page that would fail to draw it.
    A sixth system gets this layer with nothing added here, and the first with its own
    ``check_sheet`` and ``check_system_data``.
+3. **Every roll against its own dice** (:func:`check_rolls_dice`): the system's
+   :meth:`~systems.SheetSystem.check_roll` re-derives with its engine what the stored dice
+   give under the stored pool (the dice the pool rolls, the successes, symbols, totals,
+   outcome and summary claimed), so no roll arrives claiming what its dice do not give;
+   every written roll is then drawn once as its pages draw it (:func:`check_rolls`).
 
 Shape comes before and after these: :func:`transfer.schema.check_shape` bounds the whole
 document (depth, sizes, text) before any rule reads it, and
 :func:`transfer.schema.check_document` checks every field against the system's schema (known
-keys, types, die sizes) once the rules have spoken, so their refusals cite the rule.
+keys, types, die sizes) once the rules have spoken of the sheets and campaign data, so their
+refusals cite the rule; the rolls come after it, so the engine reads results of a known
+shape and a malformed one is named by its field.
 
 Every function raises :class:`rulesets.errors.RuleError` naming the first broken rule; a
 check that trips over a shape it does not expect (a KeyError, a TypeError, ...) is reported
@@ -32,7 +39,7 @@ as data that "cannot be read".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from django.db.models import prefetch_related_objects
@@ -82,6 +89,56 @@ def check_dashboard(campaign: Campaign) -> None:
     """
     system = systems.for_ruleset(campaign.ruleset)
     readable(lambda: system.dashboard_context(campaign), "the campaign's system data")
+
+
+def check_roll(roll: Roll, parent: Roll | None) -> None:
+    """Check an unsaved roll against its system's rules: the dice its pool rolls and what
+    they give (:meth:`~systems.SheetSystem.check_roll`), after its pool column, which the
+    roll log copies from its result (``rolls.log.roll_store``). No queries. Call once the
+    document's shape is checked (:func:`transfer.schema.check_document`), in the file's
+    order, so that ``parent`` was checked before (:func:`check_rolls_dice`).
+
+    Args:
+        roll: a Roll with ``ruleset``, ``kind``, ``pool``, ``result`` and its verdict
+            (``outcome``, ``net``, ``summary``) set (not saved); parent: the roll it follows
+            up (not saved), or ``None``.
+
+    Raises:
+        RuleError: the first disagreement, in the system's words ("7 dice were rolled for
+            a pool of 5", "it claims 9 successes; its dice [1, 1] give 0").
+    """
+    stored = roll.result.get("pool") if isinstance(roll.result, dict) else None
+    require(roll.pool == (stored if isinstance(stored, dict) else {}),
+            "its pool is not the pool its result was rolled with")
+    system = systems.for_ruleset(roll.ruleset)
+    readable(lambda: system.check_roll(roll, parent), "its dice")
+
+
+def check_rolls_dice(rolls: Sequence[tuple[int, Roll, int | None]]) -> None:
+    """:func:`check_roll` of each ``(number, roll, number of the roll it follows up or
+    None)``, in the file's order (a follow-up names a roll listed before it). Call once the
+    document's shape is checked (:func:`transfer.schema.check_document`): the engine then
+    reads results of its system's shape, and a malformed one was named by its field.
+
+    Raises:
+        RuleError: "Roll 4 ('Willpower: 5 dice, ...') is refused: 7 dice were rolled for a
+            pool of 5", the roll by its place in the file (from 1) and its pool in words.
+    """
+    checked: dict[int, Roll] = {}
+    for i, (number, roll, parent) in enumerate(rolls, start=1):
+        try:
+            check_roll(roll, checked[parent] if parent is not None else None)
+        except RuleError as exc:
+            raise RuleError(f"Roll {i} ({roll_name(roll)}) is refused: {exc.message}",
+                            exc.rule) from None
+        checked[number] = roll
+
+
+def roll_name(roll: Roll, most: int = 80) -> str:
+    """How a refusal names a roll: its description quoted, cut to ``most`` characters (a
+    pool in words runs long)."""
+    text = roll.description
+    return repr(text if len(text) <= most else text[:most - 1] + "…")
 
 
 def check_rolls(rolls: Iterable[Roll], ruleset: str) -> None:

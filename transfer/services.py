@@ -43,8 +43,8 @@ each link (a reversal, a roll's parent, the request a roll answers, an award's s
 a row listed before it. Timestamps keep their time zone.
 
 Importing checks the whole document first (the header, its size and text everywhere, every
-column's type and range, the links, the ledger's sums, the sheets and campaign data through
-the rules, :mod:`transfer.checks`, and every field against its system's schema,
+column's type and range, the links, the ledger's sums, the sheets, campaign data and rolls'
+dice through the rules, :mod:`transfer.checks`, every field against its system's schema,
 :mod:`transfer.schema`), then writes every row as it was inside one transaction: no rule is
 re-run and no die re-rolled, the append-only ledger and roll log are copied, not replayed.
 Anything wrong raises :class:`TransferError` naming it, and nothing is written.
@@ -804,10 +804,10 @@ def _check_header(data: Any, kind: str) -> int:
 
 
 def _checked(check: Callable[[Any], None], data: Any) -> None:
-    """Run a :mod:`transfer.schema` check, its refusal as a TransferError."""
+    """Run a check of the whole file (its schema, its rolls' dice), refusals as TransferError."""
     try:
         check(data)
-    except schema.SchemaError as exc:
+    except (schema.SchemaError, RuleError) as exc:
         raise TransferError(str(exc)) from None
 
 
@@ -1058,9 +1058,9 @@ class _Plan:
                 return ref
 
             _map_roll_ids(campaign.ruleset, campaign.system_data, check_roll)
-        # Last, so the rules' own refusals (which name the rule) come first; nothing is
-        # written before it.
+        # After the sheets' rules (their refusals first); before the rolls' (shape known).
         _checked(schema.check_document, data)
+        _checked(checks.check_rolls_dice, [(r.ref, r.row, r.parent) for r in rolls])
         return plan
 
     def usernames(self) -> set[str]:

@@ -227,6 +227,83 @@ def _explode(rng: Rng, tens: int, room: int) -> list[int]:
     return bonus
 
 
+def _called_bonus_dice(tens: int, faces: Sequence[int], room: int) -> int:
+    """How many bonus dice ``tens`` tens call for when the bonus dice show ``faces``, in the
+    order :func:`_explode` rolls them (breadth-first, two per 10, chained), at most ``room``.
+    When ``faces`` run out before the chain ends, the count called for so far, which is more
+    than ``len(faces)``."""
+    called = 0
+    pending = 2 * tens
+    while pending and called < room:
+        size = min(pending, room - called)
+        batch = list(faces[called:called + size])
+        called += size
+        if len(batch) < size:
+            break
+        pending = 2 * batch.count(10)
+    return called
+
+
+def _bonus_dice(count: int) -> str:
+    return f"{count} bonus {'die' if count == 1 else 'dice'}"
+
+
+def check_dice(result: RollResult) -> None:
+    """Refuse a stored roll whose dice its pool could not have rolled (a roll read back from
+    a file, not rolled here: :meth:`RollResult.from_dict` recomputes the resolution, this
+    checks the dice it is recomputed from).
+
+    The pool rolls exactly ``pool.dice`` d10s (Maelstrom rules.md, Dice Pool). Bonus dice
+    come only from exploding tens: two per 10 among the regular dice, then two per 10 among
+    those bonus dice, and so on, at most :data:`MAX_BONUS_DICE` (Using Specialties; never on
+    a soak roll), exactly as :func:`roll` rolls them. The experience die is one die added to
+    a roll that did not botch and whose pool allows it; with exploding tens its own 10 chains
+    as :func:`add_experience_die` rolls it (Adding Experience Dice).
+
+    Args:
+        result: the stored roll, rebuilt (faces already checked to be 1 to 10).
+
+    Raises:
+        RuleError: naming the disagreement: "7 dice were rolled for a pool of 5", "its 10s
+            call for 2 bonus dice; it holds 3", "it holds 2 bonus dice, but its pool has no
+            exploding tens", an experience die on a roll that botched or a pool that forbids
+            one, or an experience die followed by bonus dice its 10s do not call for.
+    """
+    pool = result.pool
+    held = len(result.dice)
+    if held != pool.dice:
+        raise RuleError(f"{held} {'die was' if held == 1 else 'dice were'} rolled for a pool "
+                        f"of {pool.dice}", _rule("Dice Pool"))
+    specialties = _rule("Using Specialties")
+    bonus = result.bonus_dice
+    if not pool.exploding or pool.kind == "soak":
+        if bonus:
+            raise RuleError(f"it holds {_bonus_dice(len(bonus))}, but its pool has "
+                            "no exploding tens", specialties)
+    else:
+        tens = result.dice.count(10)
+        called = _called_bonus_dice(tens, bonus, MAX_BONUS_DICE)
+        if called != len(bonus):
+            raise RuleError(f"its 10s call for {_bonus_dice(called)}; it holds "
+                            f"{len(bonus)}", specialties)
+    experience = result.experience_die
+    if not experience:
+        return
+    rule = _rule("Adding Experience Dice")
+    if not pool.experience_die_allowed:
+        raise RuleError(f"an experience die cannot be added to a {pool.kind} roll",
+                        _rule("Soaking Damage") if pool.kind == "soak" else rule)
+    if _resolve_pool(pool, result.dice, bonus).outcome == "botch":
+        raise RuleError("an experience die cannot be added to a botched roll", rule)
+    chained = experience[1:]
+    called = 0
+    if pool.exploding and experience[0] == 10:
+        called = _called_bonus_dice(1, chained, max(0, MAX_BONUS_DICE - len(bonus) - 1))
+    if called != len(chained):
+        raise RuleError(f"its experience die {experience[0]} calls for "
+                        f"{_bonus_dice(called)}; it holds {len(chained)}", rule)
+
+
 def roll(pool: ActionPool, rng: Rng) -> RollResult:
     """Roll a dice pool and resolve it (Maelstrom rules.md, Resolving the Result, Step 1).
 

@@ -1,6 +1,6 @@
 """Genesys's checks of stored data it did not make itself (an import writes rows as they
-were): :func:`check_sheet` and :func:`check_system_data`, behind the ``SheetSystem`` methods
-of the same names.
+were): :func:`check_sheet`, :func:`check_system_data` and :func:`check_roll`, behind the
+``SheetSystem`` methods of the same names.
 """
 
 from __future__ import annotations
@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rolls.models import Roll
 from rulesets import genesys
 from systems import require, stored_int, stored_names, stored_object
+from systems.claims import claimed_by, listed, require_claims, require_follow_up, verdict
 from systems.genesys.sheet import RULE_SKILLS, SKILL_LIST_MAX
 
 # --- Stored data's checks (SheetSystem.check_sheet, check_system_data) ---------------------
@@ -67,3 +69,76 @@ def check_system_data(data: Mapping[str, Any]) -> None:
         require(checked.name.casefold() not in seen,
                 f"{checked.name} is on the skill list twice.", RULE_SKILLS)
         seen.add(checked.name.casefold())
+
+
+# --- A stored roll's check (SheetSystem.check_roll) ------------------------------------------
+
+_RULE_POOL = f"{genesys.SOURCE}, Basic Dice Pool"
+_RULE_SYMBOLS = f"{genesys.SOURCE}, Interpreting the Pool"
+
+_CLAIMS = {
+    "result.dice.*.symbols": "its die {n} claims the symbols {claimed}; its face shows "
+                             "{derived}",
+    "result.outcome.successes": "it claims {claimed} successes; {dice} give {derived}",
+    "result.outcome.failures": "it claims {claimed} failures; {dice} give {derived}",
+    "result.outcome.advantages": "it claims {claimed} advantages; {dice} give {derived}",
+    "result.outcome.threats": "it claims {claimed} threats; {dice} give {derived}",
+    "result.outcome.triumphs": "it claims {claimed} triumphs; {dice} give {derived}",
+    "result.outcome.despairs": "it claims {claimed} despairs; {dice} give {derived}",
+    "result.outcome.net_successes": "it claims {claimed} net successes; {dice} give "
+                                    "{derived}",
+    "result.outcome.net_advantage": "it claims a net advantage of {claimed}; {dice} give "
+                                    "{derived}",
+    "result.outcome.success": "it claims success is {claimed}; {dice} give {derived}",
+    "result.summary": "it reads {claimed}; {dice} give {derived}",
+    "outcome": "the log shows the outcome {claimed}; {dice} give {derived}",
+    "net": "the log shows {claimed} net successes; {dice} give {derived}",
+    "summary": "the log reads {claimed}; {dice} give {derived}",
+}
+"""How a roll's claims that its dice do not bear out read (:func:`systems.claims.
+require_claims`)."""
+
+
+def verdict_of_check(result: genesys.RollResult) -> tuple[str, int, str]:
+    """What the roll log keeps of a check beside its result (``GenesysSystem.roll``):
+    ``(outcome, net, summary)``: a success with at least one net success, else a failure;
+    the net successes (negative for net failures); the result's summary."""
+    return ("success" if result.succeeded else "failure", result.tally.net_successes,
+            result.summary())
+
+
+def verdict_of_npc(result: genesys.RollResult) -> tuple[str, int]:
+    """What the roll log keeps beside an NPC's quick roll (``SheetSystem.quick_roll_verdict``):
+    a success with at least one net success, else a failure; no number to sort by (0)."""
+    return "success" if result.succeeded else "failure", 0
+
+
+def check_roll(roll: Roll, parent: Roll | None) -> None:
+    """:meth:`GenesysSystem.check_roll`: a check (or an NPC's quick roll) holds one die of
+    each type its pool counts, in the pool's order (Genesys dice pool, Basic Dice Pool); the
+    symbols of each face, the tally and the summary are the ones the face table gives, and
+    the log's verdict is the check's (:func:`verdict_of_check`) or the quick roll's (Genesys
+    dice pool, Interpreting the Pool). No Genesys roll follows up another.
+
+    Raises:
+        RuleError: the first disagreement: "5 dice were rolled for a pool of 3 (2A 1D)",
+            "its die 2 is a challenge die where its pool rolls a difficulty die", "it claims
+            9 successes; its dice (ability 1, difficulty 2) give 0".
+    """
+    require_follow_up(roll, parent, of=None, rule=_RULE_SYMBOLS)
+    pool = genesys.DicePool.from_dict(roll.result["pool"])
+    dice = roll.result["dice"]
+    held = len(dice)
+    require(held == pool.total, f"{held} {'die was' if held == 1 else 'dice were'} rolled "
+                                f"for a pool of {pool.total} ({pool.notation() or 'no dice'})",
+            _RULE_POOL)
+    for n, (die, rolled) in enumerate(zip(pool.dice(), dice, strict=True), start=1):
+        require(rolled["die"] == die, f"its die {n} is a {rolled['die']} die where its pool "
+                                      f"rolls a {die} die", _RULE_POOL)
+    result = genesys.RollResult.from_dict(roll.result)
+    outcome, net, summary = ((*verdict_of_npc(result), result.summary())
+                             if roll.kind == Roll.Kind.NPC else verdict_of_check(result))
+    faces = listed([f"{d.die} {d.face}" for d in result.dice])
+    require_claims(claimed_by(roll), {"result": result.as_dict(),
+                                      **verdict(outcome, net, summary)},
+                   words=_CLAIMS, dice=f"its dice ({faces or 'none'})", rule=_RULE_SYMBOLS)

@@ -38,7 +38,13 @@ from systems import (
 )
 from systems.base import RollHeader
 from systems.genesys.actions import ACTIONS, CAMPAIGN_ACTIONS
-from systems.genesys.checks import check_sheet, check_system_data
+from systems.genesys.checks import (
+    check_roll,
+    check_sheet,
+    check_system_data,
+    verdict_of_check,
+    verdict_of_npc,
+)
 from systems.genesys.forms import (
     GenesysCreationForm,
     GenesysRequestForm,
@@ -289,10 +295,18 @@ class GenesysSystem(SheetSystem):
         illegal pool."""
         pool = self.build_pool(character, cleaned_data)
         result = genesys.roll(pool, rng)
-        return RolledResult(
-            kind="check", description=_describe(pool), result=result,
-            outcome="success" if result.succeeded else "failure",
-            net=result.tally.net_successes, summary=result.summary())
+        outcome, net, summary = verdict_of_check(result)
+        return RolledResult(kind="check", description=_describe(pool), result=result,
+                            outcome=outcome, net=net, summary=summary)
+
+    def quick_roll_verdict(self, result: Any) -> tuple[str, int]:
+        """Success or failure by its net successes (:func:`verdict_of_npc`)."""
+        return verdict_of_npc(result)
+
+    def check_roll(self, roll: Roll, parent: Roll | None) -> None:
+        """The dice its pool rolls, and the symbols and outcome they show
+        (:func:`check_roll`). Raises RuleError naming the first disagreement."""
+        check_roll(roll, parent)
 
     def roll_header(self, roll: Roll) -> RollHeader:
         """"Agility + Ranged · Average", the dice folded ("1 ability, 2 proficiency vs 2

@@ -3,16 +3,24 @@
 could have produced, else the sheet would open with seven dots or a chart no damage can
 reach (Maelstrom rules.md, Traits / Specialties / Merits and Flaws / Willpower / Marking
 Damage). Each refusal names the first value refused and cites its rule; a value of the
-wrong shape cites :data:`systems.RULE_STORED`."""
+wrong shape cites :data:`systems.RULE_STORED`.
+
+And of a stored roll (:func:`check_roll`): its d10s, bonus dice and experience die must be
+the ones its pool rolls, and its successes, botches, outcome and summary what they give
+(Maelstrom rules.md, Dice Pool / Using Specialties / Adding Experience Dice / Resolving the
+Result / Rolling Willpower)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rolls.models import Roll
 from rulesets import maelstrom
 from rulesets.errors import RuleError
 from systems import RULE_STORED, require, stored_int, stored_object
+from systems.claims import claimed_by, require_claims, require_follow_up, shown, verdict
+from systems.maelstrom.rolling import willpower_spend_summary
 
 if TYPE_CHECKING:
     from campaigns.models import Campaign
@@ -150,3 +158,111 @@ def check_sheet(sheet: Mapping[str, Any], campaign: Campaign | None = None) -> N
     _check_tracks(sheet)
     _check_traits(sheet)
     _check_merits_flaws(sheet)
+
+
+# --- a stored roll's check (SheetSystem.check_roll) ---------------------------------------------
+
+_FOLLOWS_UP: dict[str, tuple[str, ...]] = {
+    Roll.Kind.EXPERIENCE_DIE: (Roll.Kind.ACTION, Roll.Kind.WILLPOWER),
+    Roll.Kind.WILLPOWER_SPEND: (Roll.Kind.WILLPOWER,),
+}
+"""Each follow-up kind -> the kinds of roll it is made on (``systems.maelstrom.rolling``: an
+experience die on a roll whose pool allows one, willpower spent on a Willpower roll)."""
+
+_POOL_KINDS = (Roll.Kind.ACTION, Roll.Kind.WILLPOWER, Roll.Kind.SOAK)
+"""The kinds of roll a character's roll dialog makes, each rolling a pool of its own kind."""
+
+_CLAIMS = {
+    "result.resolution.successes": "it claims {claimed} successes; {dice} give {derived}",
+    "result.resolution.removed_by_threshold": ("it claims its threshold removed {claimed} "
+                                               "successes; {dice} give {derived}"),
+    "result.resolution.botches": "it claims {claimed} botches; {dice} give {derived}",
+    "result.resolution.net": "it claims {claimed} net successes; {dice} give {derived}",
+    "result.resolution.outcome": "it claims the outcome {claimed}; {dice} give {derived}",
+    "result.summary": "it reads {claimed}; {dice} give {derived}",
+    "outcome": "the log shows the outcome {claimed}; {dice} give {derived}",
+    "net": "the log shows {claimed} net successes; {dice} give {derived}",
+    "summary": "the log reads {claimed}; {dice} give {derived}",
+}
+"""How a roll's claims that its dice do not bear out read (:func:`systems.claims.
+require_claims`)."""
+
+
+def verdict_of_npc(result: maelstrom.RollResult) -> tuple[str, int]:
+    """What the roll log keeps beside an NPC's quick roll (``SheetSystem.quick_roll_verdict``):
+    its outcome (success, failure or botch) and net successes."""
+    return result.outcome, result.net
+
+
+def _dice_text(result: maelstrom.RollResult) -> str:
+    text = f"its dice {shown(list(result.dice))}"
+    if result.bonus_dice:
+        text += f" and bonus dice {shown(list(result.bonus_dice))}"
+    if result.experience_die:
+        text += f" and experience die {shown(list(result.experience_die))}"
+    return text
+
+
+def check_roll(roll: Roll, parent: Roll | None) -> None:
+    """Refuse a stored Maelstrom roll its dice do not bear out (``SheetSystem.check_roll``).
+
+    The roll is rebuilt from its pool and dice (:meth:`rulesets.maelstrom.RollResult.
+    from_dict`, which works out the resolution again); its dice must be the ones the pool
+    rolls (:func:`rulesets.maelstrom.check_dice`: the d10s of the pool, the bonus dice its
+    10s call for, an experience die only where one may be added); an action, Willpower or
+    soak roll rolls a pool of its kind and holds no experience die (its follow-up does); and
+    the result and the log's verdict are the ones the app stores: the engine's for a roll
+    and an experience die, the quick roll's for an NPC, and for willpower spent to succeed
+    a success of 1 to 9 successes (the dots left, of at most 10) on a copy of the Willpower
+    roll it cancels, which did not botch. An experience die keeps its roll's pool and dice.
+
+    Raises:
+        RuleError: the first disagreement, in a GM's words, citing its rule.
+    """
+    rule = _rule("Resolving the Result")
+    require_follow_up(roll, parent, of=_FOLLOWS_UP.get(roll.kind), rule=rule)
+    result = maelstrom.RollResult.from_dict(roll.result)
+    pool = result.pool
+    if roll.kind in _POOL_KINDS:
+        require(pool.kind == roll.kind, f"a roll of kind {roll.get_kind_display()!r} rolls "
+                                        f"a pool of kind {roll.kind!r}, not {pool.kind!r}",
+                _rule("Dice Pool"))
+    if roll.kind != Roll.Kind.EXPERIENCE_DIE:
+        require(not result.experience_die, "it holds an experience die, which only an "
+                                           "experience die roll adds",
+                _rule("Adding Experience Dice"))
+    maelstrom.check_dice(result)
+    if roll.kind == Roll.Kind.NPC:
+        outcome, net, summary = (*verdict_of_npc(result), result.summary())
+    elif roll.kind == Roll.Kind.WILLPOWER_SPEND:
+        outcome, net, summary = (Roll.Outcome.SUCCESS.value, roll.net,
+                                 willpower_spend_summary(roll.net))
+    else:
+        outcome, net, summary = result.outcome, result.net, result.summary()
+    require_claims(claimed_by(roll), {"result": result.as_dict(),
+                                      **verdict(outcome, net, summary)},
+                   words=_CLAIMS, dice=_dice_text(result), rule=rule)
+    if parent is not None:
+        _check_follow_up(roll, result, maelstrom.RollResult.from_dict(parent.result))
+
+
+def _check_follow_up(roll: Roll, result: maelstrom.RollResult,
+                     before: maelstrom.RollResult) -> None:
+    """A follow-up's dice are its roll's (its own experience die aside)."""
+    if roll.kind == Roll.Kind.EXPERIENCE_DIE:
+        rule = _rule("Adding Experience Dice")
+        require(bool(result.experience_die), "an experience die roll holds no experience "
+                                             "die", rule)
+        require((result.pool, result.dice, result.bonus_dice)
+                == (before.pool, before.dice, before.bonus_dice),
+                "its pool and dice are not those of the roll it adds an experience die to",
+                rule)
+        return
+    rule = _rule("Rolling Willpower")
+    require(result.as_dict() == before.as_dict(), "it is not the Willpower roll it cancels",
+            rule)
+    maelstrom.willpower_spend_successes(roll.net + 1, botched=before.outcome == "botch")
+    require(roll.net < maelstrom.WILLPOWER_MAX,
+            f"it claims {roll.net} successes for a willpower dot; willpower is at most "
+            f"{maelstrom.WILLPOWER_MAX} dots, so a dot spent gives at most "
+            f"{maelstrom.WILLPOWER_MAX - 1}", rule)

@@ -50,6 +50,7 @@ __all__ = [
     "request_form",
     "roll",
     "roll_form",
+    "willpower_spend_summary",
 ]
 
 RULE_DICE_POOL = "Maelstrom rules.md, Dice Pool"
@@ -398,7 +399,7 @@ def _experience_die(roll: Roll, character: Character, data: dict[str, Any], by: 
                         RULE_EXPERIENCE_DICE)
     ledger_append(character, kind=XpEntry.Kind.BANK, available_delta=-1, banked_delta=1,
                   bank_key=key, trait_key=key, created_by=by,
-                  reason=f"Experience die on roll #{roll.pk}: banked in {allowed[key]}")
+                  reason=f"Experience die on roll #{roll.label}: banked in {allowed[key]}")
     return _followup(roll, character, Roll.Kind.EXPERIENCE_DIE, result, by)
 
 
@@ -421,10 +422,16 @@ def _willpower_spend(roll: Roll, character: Character, data: dict[str, Any], by:
     successes = maelstrom.willpower_spend_successes(
         current, botched=roll.outcome == Roll.Outcome.BOTCH)
     _set_current_willpower(character, current - 1)
-    summary = f"{successes} success{'es' if successes != 1 else ''} (willpower spent)"
     return _followup(roll, character, Roll.Kind.WILLPOWER_SPEND,
                      maelstrom.RollResult.from_dict(roll.result), by,
-                     outcome=Roll.Outcome.SUCCESS, net=successes, summary=summary)
+                     outcome=Roll.Outcome.SUCCESS, net=successes,
+                     summary=willpower_spend_summary(successes))
+
+
+def willpower_spend_summary(successes: int) -> str:
+    """The log's summary of a Willpower roll cancelled by a dot: "4 successes (willpower
+    spent)"; ``successes`` is what the dot gave (Maelstrom rules.md, Rolling Willpower)."""
+    return f"{successes} success{'es' if successes != 1 else ''} (willpower spent)"
 
 
 ROLL_ACTIONS: dict[str, RollAction] = {

@@ -30,7 +30,12 @@ from systems.maelstrom.actions import (
     award_label,
     session_award,
 )
-from systems.maelstrom.checks import SPECIALTY_NAME_MAX, check_sheet
+from systems.maelstrom.checks import (
+    SPECIALTY_NAME_MAX,
+    check_roll,
+    check_sheet,
+    verdict_of_npc,
+)
 from systems.maelstrom.forms import (
     ADVANCED_SPECIALTY,
     DAMAGE_CHOICES,
@@ -187,6 +192,15 @@ class Maelstrom(SheetSystem):
         (:func:`systems.maelstrom.checks.check_sheet`). Raises RuleError naming the first
         value refused."""
         check_sheet(sheet, campaign)
+
+    def quick_roll_verdict(self, result: Any) -> tuple[str, int]:
+        """Its outcome and net successes (:func:`verdict_of_npc`)."""
+        return verdict_of_npc(result)
+
+    def check_roll(self, roll: Roll, parent: Roll | None) -> None:
+        """The dice its pool rolls, and what they give (:func:`systems.maelstrom.checks.
+        check_roll`). Raises RuleError naming the first disagreement."""
+        check_roll(roll, parent)
 
     # --- the sheet -------------------------------------------------------------------------
 

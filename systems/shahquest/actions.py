@@ -23,6 +23,7 @@ from rulesets.dice import format_dice, parse_dice, step_up
 from rulesets.errors import RuleError
 from rulesets.shahquest import TensionPool, roll_general_danger
 from systems import CampaignAction, RollAction, RolledResult, TrackAction
+from systems.shahquest.checks import verdict_of_choice, verdict_of_effort
 from systems.shahquest.forms import (
     ChoiceForm,
     DangerForm,
@@ -186,12 +187,11 @@ def _choose_apply(roll: Roll, character: Character, data: dict[str, Any],
     spent = chosen.plot_points_after_roll
     if spent:
         _set_plot_points(character, plot_points(character) - spent)
-    note = f"; {spent} plot point{'s' if spent != 1 else ''} spent" if spent else ""
+    outcome, net, summary = verdict_of_choice(chosen)
     return roll_store(
         campaign_id=roll.campaign_id, character=character, ruleset=SLUG,
         rolled=RolledResult(kind=Roll.Kind.CHOICE.value, description=roll.description,
-                            result=chosen, outcome="rolled", net=chosen.effort,
-                            summary=chosen.summary() + note),
+                            result=chosen, outcome=outcome, net=net, summary=summary),
         by=by, parent=roll)
 
 
@@ -345,10 +345,11 @@ def _danger(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
                      f"{format_dice(complications)}")
     note = data.get("note") or ""
     description = "General danger: " + " + ".join(parts) + (f" ({note})" if note else "")
+    outcome, net, summary = verdict_of_effort(result)
     roll = roll_store(
         campaign_id=campaign.pk, character=None, ruleset="shahquest",
         rolled=RolledResult(kind="general_danger", description=description, result=result,
-                            outcome="rolled", net=result.effort, summary=result.summary()),
+                            outcome=outcome, net=net, summary=summary),
         by=by, gm_only=bool(data.get("gm_only")),
     )
     _save(campaign, {**state, "last_danger": {

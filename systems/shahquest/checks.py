@@ -1,6 +1,7 @@
-"""Shahquest's checks of stored data: a character's sheet (:func:`check_sheet`) and the
-campaign's tension pool (:func:`check_system_data`), as an import or a hand-edited row may
-bring them; the system's ``check_sheet`` and ``check_system_data`` call them.
+"""Shahquest's checks of stored data: a character's sheet (:func:`check_sheet`), the
+campaign's tension pool (:func:`check_system_data`) and a roll's dice and what they give
+(:func:`check_roll`), as an import or a hand-edited row may bring them; the system's
+``check_sheet``, ``check_system_data`` and ``check_roll`` call them.
 """
 
 from __future__ import annotations
@@ -8,9 +9,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rolls.models import Roll
 from rulesets import shahquest as sq
+from rulesets.dice import format_dice
 from rulesets.errors import RuleError
 from systems import require, stored_int
+from systems.claims import (
+    claimed_by,
+    listed,
+    require_claims,
+    require_follow_up,
+    shown,
+    verdict,
+)
 from systems.shahquest.sheet import MAX_PLOT_POINTS, RULE_PLOT_POINTS, TEXT_TYPES, _stress_of
 from systems.shahquest.tension import _TENSION, MAX_TENSION_DICE, tension_state
 
@@ -89,3 +100,106 @@ def check_system_data(system_data: Mapping[str, Any]) -> None:
     if len(state["starting"]) > MAX_TENSION_DICE:
         raise RuleError(f"a starting tension pool of {len(state['starting'])} dice is more "
                         f"than the {MAX_TENSION_DICE} Sheetkeeper allows", _TENSION)
+
+
+# --- a stored roll's check (SheetSystem.check_roll) ---------------------------------------------
+
+_RULE_POOLS = f"{sq.SOURCE}, Dice Pools"
+
+_CLAIMS = {
+    "result.effort_dice": "it claims the effort dice {claimed} (by place in the roll, from "
+                          "0); {dice} give the best two, {derived}",
+    "result.effect_dice": "it claims the effect dice {claimed} (by place in the roll, from "
+                          "0); {dice} give {derived}",
+    "result.effort": "it claims an effort total of {claimed}; {dice} give {derived}",
+    "result.effect_die": "it claims an effect die of {claimed} sides; {dice} give {derived}",
+    "result.extra_effect_dice": "it claims the extra effect dice {claimed}; {dice} give "
+                                "{derived}",
+    "result.opportunities": "it claims opportunities at {claimed}; {dice} give {derived}",
+    "result.opportunity_dice": "it claims the opportunity dice {claimed}; {dice} give "
+                               "{derived}",
+    "result.plot_points_after_roll": "it claims {claimed} plot points spent after the roll; "
+                                     "{dice} give {derived}",
+    "result.stress_step_up": "it claims the stress stepped up {claimed}; its pool gives "
+                             "{derived}",
+    "result.summary": "it reads {claimed}; {dice} give {derived}",
+    "outcome": "the log shows the outcome {claimed}; {dice} give {derived}",
+    "net": "the log shows an effort total of {claimed}; {dice} give {derived}",
+    "summary": "the log reads {claimed}; {dice} give {derived}",
+}
+"""How a roll's claims that its dice do not bear out read (:func:`systems.claims.
+require_claims`)."""
+
+_FOLLOWS_UP: dict[str, tuple[str, ...]] = {Roll.Kind.CHOICE: (Roll.Kind.ACTION,)}
+"""A choice of dice follows up a roll from the sheet (``systems.shahquest.actions``)."""
+
+
+def verdict_of_effort(result: sq.RollResult) -> tuple[str, int, str]:
+    """What the roll log keeps of a roll from the sheet or the GM's general danger beside its
+    result: ``(outcome, net, summary)``: "rolled" (an effort total has no pass or fail),
+    the effort total, the result's summary."""
+    return Roll.Outcome.ROLLED.value, result.effort, result.summary()
+
+
+def verdict_of_choice(chosen: sq.RollResult) -> tuple[str, int, str]:
+    """What the roll log keeps of the player's choice of dice beside its result: "rolled",
+    the effort total, and the summary with the plot points the choice spent ("Effort 11,
+    effect d8; 1 plot point spent")."""
+    spent = chosen.plot_points_after_roll
+    note = f"; {spent} plot point{'s' if spent != 1 else ''} spent" if spent else ""
+    return Roll.Outcome.ROLLED.value, chosen.effort, chosen.summary() + note
+
+
+def verdict_of_npc(result: sq.RollResult) -> tuple[str, int]:
+    """What the roll log keeps beside an NPC's quick roll (``SheetSystem.quick_roll_verdict``):
+    "rolled" (an effort total has no pass or fail) and no number to sort by (0), as for a
+    system without a verdict of its own."""
+    return Roll.Outcome.ROLLED.value, 0
+
+
+def check_roll(roll: Roll, parent: Roll | None) -> None:
+    """Refuse a stored Shahquest roll its dice do not bear out (``SheetSystem.check_roll``).
+
+    Every roll holds one die of each size its pool rolls, in the pool's order; a roll from
+    the sheet, the GM's general danger and an NPC's quick roll keep the best effort total
+    and effect die the dice give (:func:`rulesets.shahquest.best_selection`, Shahquest wiki,
+    Dice Pools), and the player's choice of dice follows up a roll from the sheet with its
+    pool and dice, choosing as the rules allow (:func:`rulesets.shahquest.check_selection`;
+    Add to Effort total; Extra Effect die). The effort, effect dice, opportunities, summary
+    and the log's verdict (:func:`verdict_of_effort`, :func:`verdict_of_choice`, the quick
+    roll's) are what those dice and that choice give.
+
+    Raises:
+        RuleError: the first disagreement: "5 dice were rolled for a pool of 3 (d10 2d8)",
+            "its die 2 is a d12 where its pool rolls a d8", "it claims an effort total of
+            20; its dice (d10 7, d8 2, d8 1) give 9".
+    """
+    require_follow_up(roll, parent, of=_FOLLOWS_UP.get(roll.kind), rule=_RULE_POOLS)
+    pool = sq.DicePool.from_dict(roll.result["pool"])
+    dice = roll.result["dice"]
+    held, sizes = len(dice), pool.sizes
+    require(held == len(sizes), f"{held} {'die was' if held == 1 else 'dice were'} rolled for "
+                                f"a pool of {len(sizes)} ({format_dice(sizes) or 'no dice'})",
+            _RULE_POOLS)
+    for n, (size, die) in enumerate(zip(sizes, dice, strict=True), start=1):
+        require(die["size"] == size, f"its die {n} is a d{die['size']} where its pool rolls "
+                                     f"a d{size}", _RULE_POOLS)
+    stored = sq.RollResult.from_dict(roll.result)
+    if roll.kind == Roll.Kind.CHOICE:
+        result = stored  # the player's own choice, which from_dict checked
+        outcome, net, summary = verdict_of_choice(result)
+    else:
+        result = sq.RollResult(pool=stored.pool, faces=stored.faces,
+                               selection=sq.best_selection(sizes, stored.faces))
+        outcome, net, summary = ((*verdict_of_npc(result), result.summary())
+                                 if roll.kind == Roll.Kind.NPC else verdict_of_effort(result))
+    faces = listed([f"d{size} {face}" for size, face in zip(sizes, result.faces,
+                                                             strict=True)])
+    require_claims(claimed_by(roll), {"result": result.as_dict(),
+                                      **verdict(outcome, net, summary)},
+                   words=_CLAIMS, dice=f"its dice ({faces or 'none'})", rule=_RULE_POOLS)
+    if parent is not None:
+        before = sq.RollResult.from_dict(parent.result)
+        require((before.pool, before.faces) == (result.pool, result.faces),
+                f"its dice {shown(list(result.faces))} are not those of the roll it chooses "
+                f"from, {shown(list(before.faces))}", _RULE_POOLS)

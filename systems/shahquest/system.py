@@ -28,7 +28,13 @@ from systems import (
 from systems.base import RollHeader
 from systems.shahquest import tension
 from systems.shahquest.actions import ACTIONS, CAMPAIGN_ACTIONS, ROLL_ACTIONS
-from systems.shahquest.checks import check_sheet, check_system_data
+from systems.shahquest.checks import (
+    check_roll,
+    check_sheet,
+    check_system_data,
+    verdict_of_effort,
+    verdict_of_npc,
+)
 from systems.shahquest.forms import (
     DIE_CHOICES,
     DOWNTIME_CHOICES,
@@ -230,8 +236,18 @@ class Shahquest(SheetSystem):
             for kind in pool.stress_step_up:
                 track = sq.step_up_stress(track, kind)
             _set_track(character, track)
+        outcome, net, summary = verdict_of_effort(result)
         return RolledResult(kind="action", description=pool.describe(), result=result,
-                            outcome="rolled", net=result.effort, summary=result.summary())
+                            outcome=outcome, net=net, summary=summary)
+
+    def quick_roll_verdict(self, result: Any) -> tuple[str, int]:
+        """"rolled": an effort total has no pass or fail (:func:`verdict_of_npc`)."""
+        return verdict_of_npc(result)
+
+    def check_roll(self, roll: Roll, parent: Roll | None) -> None:
+        """The dice its pool rolls, and the effort and effect they give
+        (:func:`check_roll`). Raises RuleError naming the first disagreement."""
+        check_roll(roll, parent)
 
     def roll_header(self, roll: Roll) -> RollHeader:
         """"Coordination + Partner · d10 3d8 2d6": the attribute and the affiliation the

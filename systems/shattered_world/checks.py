@@ -1,14 +1,16 @@
 """Shattered World's checks of stored data it did not make itself (an import):
-:meth:`SheetSystem.check_sheet <systems.SheetSystem.check_sheet>` and
-:meth:`~systems.SheetSystem.check_system_data`."""
+:meth:`SheetSystem.check_sheet <systems.SheetSystem.check_sheet>`,
+:meth:`~systems.SheetSystem.check_system_data` and :meth:`~systems.SheetSystem.check_roll`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rolls.models import Roll
 from rulesets import shattered_world as sw
 from systems import is_whole_number, require, stored_int, stored_names, stored_object
+from systems.claims import claimed_by, require_claims, require_follow_up, shown, verdict
 from systems.shattered_world.catalogue import die_steps
 from systems.shattered_world.sheet import (
     RULE_ACHIEVEMENTS,
@@ -97,3 +99,61 @@ def check_system_data(data: Mapping[str, Any]) -> None:
                 and isinstance(entry.get("cost"), str),
                 f"a custom buy-in needs a name and a cost: {entry!r}")
         sw.parse_cost(entry["cost"])
+
+
+# --- A stored roll's check (SheetSystem.check_roll) ---------------------------------------------
+
+_RULE_CORE = f"{sw.SOURCE}, The Core Mechanic"
+
+_CLAIMS = {
+    "result.total": "it claims a total of {claimed}; {dice} gives {derived}",
+    "result.outcome": "it claims the outcome {claimed}; {dice} gives {derived}",
+    "result.success": "it claims success is {claimed}; {dice} gives {derived}",
+    "result.degree": "it claims a degree of success of {claimed}; {dice} gives {derived}",
+    "result.automatic": "it claims its face decided it regardless of the total ({claimed}); "
+                        "{dice} gives {derived}",
+    "result.summary": "it reads {claimed}; {dice} gives {derived}",
+    "outcome": "the log shows the outcome {claimed}; {dice} gives {derived}",
+    "net": "the log shows a degree of success of {claimed}; {dice} gives {derived}",
+    "summary": "the log reads {claimed}; {dice} gives {derived}",
+}
+"""How a roll's claims that its die does not bear out read (:func:`systems.claims.
+require_claims`)."""
+
+
+def verdict_of_action(result: sw.RollResult) -> tuple[str, int, str]:
+    """What the roll log keeps of an action beside its result (``ShatteredWorld.roll``):
+    ``(outcome, net, summary)``: a success (a standard success too) or a failure, the degree
+    of success, the result's summary."""
+    return "success" if result.success else "failure", result.degree, result.summary()
+
+
+def verdict_of_npc(result: sw.RollResult) -> tuple[str, int]:
+    """What the roll log keeps beside an NPC's quick roll (``SheetSystem.quick_roll_verdict``):
+    a success (a standard success too) or a failure; no number to sort by (0)."""
+    return "success" if result.success else "failure", 0
+
+
+def check_roll(roll: Roll, parent: Roll | None) -> None:
+    """:meth:`ShatteredWorld.check_roll`: an action (or an NPC's quick roll) rolls its pool's
+    one die, and its total, outcome, degree and summary are what that face gives against
+    the target with its modifiers and multipliers (Shattered World Core Engine, The Core
+    Mechanic; Standard Success); the log's verdict is the action's (:func:`verdict_of_action`)
+    or the quick roll's. No Shattered World roll follows up another.
+
+    Raises:
+        RuleError: the first disagreement: "2 dice were rolled for a pool of 1 (a d8)", "it
+            claims the outcome 'success'; its die [3] on a d8 gives 'failure'".
+    """
+    require_follow_up(roll, parent, of=None, rule=_RULE_CORE)
+    pool = sw.ActionPool.from_dict(roll.result["pool"])
+    dice = roll.result["dice"]
+    require(len(dice) == 1, f"{len(dice)} {'die was' if len(dice) == 1 else 'dice were'} "
+                            f"rolled for a pool of 1 (a d{pool.die})", _RULE_CORE)
+    result = sw.RollResult.from_dict(roll.result)
+    outcome, net, summary = ((*verdict_of_npc(result), result.summary())
+                             if roll.kind == Roll.Kind.NPC else verdict_of_action(result))
+    require_claims(claimed_by(roll), {"result": result.as_dict(),
+                                      **verdict(outcome, net, summary)},
+                   words=_CLAIMS, dice=f"its die {shown([result.face])} on a d{pool.die}",
+                   rule=_RULE_CORE)

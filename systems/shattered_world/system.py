@@ -55,7 +55,13 @@ from systems.shattered_world.catalogue import (
     catalogue,
     die_steps,
 )
-from systems.shattered_world.checks import check_sheet, check_system_data
+from systems.shattered_world.checks import (
+    check_roll,
+    check_sheet,
+    check_system_data,
+    verdict_of_action,
+    verdict_of_npc,
+)
 from systems.shattered_world.forms import (
     REQUEST_DICE,
     AchievementForm,
@@ -459,9 +465,18 @@ class ShatteredWorld(SheetSystem):
         """Roll the dialog's die (Shattered World Core Engine, The Core Mechanic)."""
         pool = self.pool(character, cleaned_data)
         result = sw.roll(pool, rng)
+        outcome, net, summary = verdict_of_action(result)
         return RolledResult(kind="action", description=pool.describe(), result=result,
-                            outcome="success" if result.success else "failure",
-                            net=result.degree, summary=result.summary())
+                            outcome=outcome, net=net, summary=summary)
+
+    def quick_roll_verdict(self, result: Any) -> tuple[str, int]:
+        """Success (a standard success too) or failure (:func:`verdict_of_npc`)."""
+        return verdict_of_npc(result)
+
+    def check_roll(self, roll: Roll, parent: Roll | None) -> None:
+        """Its pool's one die, and what that face gives against the target
+        (:func:`check_roll`). Raises RuleError naming the first disagreement."""
+        check_roll(roll, parent)
 
     def roll_header(self, roll: Roll) -> RollHeader:
         """"Sword strike · d8 +2 · target 6", the die's kind folded ("field role die"); a

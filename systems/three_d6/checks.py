@@ -1,12 +1,16 @@
 """3d6's checks of stored data it did not make itself (an import): the sheet and the
-campaign's names (``SheetSystem.check_sheet``, ``check_system_data``)."""
+campaign's names (``SheetSystem.check_sheet``, ``check_system_data``), and a roll's dice and
+what they give (``SheetSystem.check_roll``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rolls.models import Roll
+from rulesets import three_d6
 from systems import require, stored_int, stored_names, stored_object
+from systems.claims import claimed_by, require_claims, require_follow_up, shown, verdict
 from systems.three_d6.sheet import (
     HEALTH_LIMIT,
     LEVEL_MAX,
@@ -72,3 +76,103 @@ def check_system_data(data: Mapping[str, Any]) -> None:
         require(name.strip().casefold() not in seen,
                 f"{name.strip()!r} is used twice; each trait and subtrait needs its own name")
         seen.add(name.strip().casefold())
+
+
+# --- A stored roll's check (SheetSystem.check_roll) ---------------------------------------------
+
+_RULE_TESTS = f"{three_d6.SOURCE}, Rolls and Tests"
+_RULE_FAVOR = f"{three_d6.SOURCE}, Favor and Disfavor"
+_RULE_CONTEST = f"{three_d6.SOURCE}, Contesting"
+
+_TEST_CLAIMS = {
+    "pool.dice": "its pool claims {claimed} dice; its favor and disfavor give {derived}",
+    "value": "it claims a roll of {claimed} before modifiers; {dice} give {derived}",
+    "total": "it claims a total of {claimed}; {dice} give {derived}",
+    "critical_success": "it claims critical success is {claimed}; {dice} give {derived}",
+    "critical_failure": "it claims critical failure is {claimed}; {dice} give {derived}",
+    "automatic_failure": "it claims automatic failure is {claimed}; {dice} give {derived}",
+    "outcome": "it claims the outcome {claimed}; {dice} give {derived}",
+    "summary": "it reads {claimed}; {dice} give {derived}",
+}
+_LOG_CLAIMS = {
+    "outcome": "the log shows the outcome {claimed}; {dice} give {derived}",
+    "net": "the log shows {claimed} as its number; {dice} give {derived}",
+    "summary": "the log reads {claimed}; {dice} give {derived}",
+}
+_CLAIMS = {
+    **{f"result.{path}": words for path, words in _TEST_CLAIMS.items()},
+    **{f"result.{side}.result.{path}": f"its {side} side: {words}"
+       for side in ("first", "second") for path, words in _TEST_CLAIMS.items()},
+    "result.winner": "it claims side {claimed} won; {dice} give side {derived}",
+    "result.decided_by": "it claims {claimed} decided it; {dice} give {derived}",
+    "result.random_die": "it claims a random draw of {claimed}; {dice} give {derived}",
+    "result.summary": "it reads {claimed}; {dice} give {derived}",
+    **_LOG_CLAIMS,
+}
+"""How a roll's claims that its dice do not bear out read (:func:`systems.claims.
+require_claims`)."""
+
+
+def verdict_of_test(result: three_d6.TestResult) -> tuple[str, int, str]:
+    """What the roll log keeps of a test beside its result (``ThreeD6System.roll``):
+    ``(outcome, net, summary)``: the test's outcome, its total, its summary."""
+    return result.outcome, result.total, result.summary()
+
+
+def verdict_of_contest(contest: three_d6.ContestResult) -> tuple[str, int, str]:
+    """What the roll log keeps of a contest beside its result (``ThreeD6System.roll``): a
+    success when the first side (the character rolling) wins, else a failure; the first
+    side's total less the second's; the contest's summary."""
+    return ("success" if contest.winner == 1 else "failure",
+            contest.first.result.total - contest.second.result.total, contest.summary())
+
+
+def verdict_of_npc(result: three_d6.TestResult) -> tuple[str, int]:
+    """What the roll log keeps beside an NPC's quick roll (``SheetSystem.quick_roll_verdict``):
+    the test's outcome (success, failure, or rolled without a TD); no number to sort by (0)."""
+    return result.outcome, 0
+
+
+def _check_dice(test: Mapping[str, Any], side: str = "") -> None:
+    pool = three_d6.TestPool.from_dict(test["pool"])
+    held = len(test["dice"])
+    favor = [f"{n} {what}" for n, what in ((pool.favor, "favor"), (pool.disfavor, "disfavor"))
+             if n]
+    require(held == pool.dice, f"{side}{held} {'die was' if held == 1 else 'dice were'} "
+                               f"rolled for a pool of {pool.dice} ({three_d6.BASE_DICE}d6"
+                               f"{' with ' + ' and '.join(favor) if favor else ''})",
+            _RULE_FAVOR)
+
+
+def check_roll(roll: Roll, parent: Roll | None) -> None:
+    """:meth:`ThreeD6System.check_roll`: a test (or an NPC's quick roll) holds 3d6 and one
+    more per favor, one fewer per disfavor (3d6 Rolls and Tests, Favor and Disfavor); its
+    value, total, criticals, outcome and summary are what those dice give (Rolls and Tests;
+    Critical Successes and Failures; Test Difficulty). A contest holds both sides' tests,
+    checked alike, and its winner, tie-breaker and summary are what their totals and facts
+    give (Contesting; Tie Breakers). The log's verdict is the test's (:func:`verdict_of_test`),
+    the contest's (:func:`verdict_of_contest`) or the quick roll's. No 3d6 roll follows up
+    another.
+
+    Raises:
+        RuleError: the first disagreement: "5 dice were rolled for a pool of 4 (3d6 with 1
+            favor)", "it claims a total of 30; its dice [1, 2, 3] give 8".
+    """
+    require_follow_up(roll, parent, of=None, rule=_RULE_TESTS)
+    claimed = claimed_by(roll)
+    if roll.kind == Roll.Kind.CONTEST:
+        first, second = roll.result["first"]["result"], roll.result["second"]["result"]
+        _check_dice(first, "its first side: ")
+        _check_dice(second, "its second side: ")
+        contest = three_d6.ContestResult.from_dict(roll.result)
+        require_claims(claimed, {"result": contest.as_dict(),
+                                 **verdict(*verdict_of_contest(contest))},
+                       words=_CLAIMS, rule=_RULE_CONTEST,
+                       dice=f"its dice {shown(first['dice'])} against {shown(second['dice'])}")
+        return
+    _check_dice(roll.result)
+    test = three_d6.TestResult.from_dict(roll.result)
+    outcome, net, summary = ((*verdict_of_npc(test), test.summary())
+                             if roll.kind == Roll.Kind.NPC else verdict_of_test(test))
+    require_claims(claimed, {"result": test.as_dict(), **verdict(outcome, net, summary)},
+                   words=_CLAIMS, dice=f"its dice {shown(list(test.dice))}", rule=_RULE_TESTS)

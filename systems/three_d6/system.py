@@ -25,7 +25,14 @@ from rulesets.errors import RuleError
 from systems import Advance, RolledResult, SheetSystem, percent_text
 from systems.base import RollHeader
 from systems.three_d6.actions import ACTIONS, CAMPAIGN_ACTIONS
-from systems.three_d6.checks import check_sheet, check_system_data
+from systems.three_d6.checks import (
+    check_roll,
+    check_sheet,
+    check_system_data,
+    verdict_of_contest,
+    verdict_of_npc,
+    verdict_of_test,
+)
 from systems.three_d6.forms import CreationForm, NamesForm, RequestForm, RollForm
 from systems.three_d6.pools import defends, opponent, opponents, own_pool, side_text, tie_text
 from systems.three_d6.sheet import (
@@ -173,9 +180,9 @@ class ThreeD6System(SheetSystem):
         if cleaned_data["mode"] != "contest":
             pool = own_pool(character, cleaned_data, td=cleaned_data["td"])
             result = three_d6.roll_test(pool, rng)
+            outcome, net, summary = verdict_of_test(result)
             return RolledResult(kind="test", description=pool.describe(), result=result,
-                                outcome=result.outcome, net=result.total,
-                                summary=result.summary())
+                                outcome=outcome, net=net, summary=summary)
         pool = own_pool(character, cleaned_data, td=None)
         other = opponent(character, cleaned_data)
         mine, theirs = three_d6.roll_test(pool, rng), three_d6.roll_test(other.pool, rng)
@@ -188,9 +195,18 @@ class ThreeD6System(SheetSystem):
             rng)
         description = (f"Contest: {side_text(character.name, pool)} against "
                        f"{side_text(other.name, other.pool)}")
+        outcome, net, summary = verdict_of_contest(contest)
         return RolledResult(kind="contest", description=description, result=contest,
-                            outcome="success" if contest.winner == 1 else "failure",
-                            net=mine.total - theirs.total, summary=contest.summary())
+                            outcome=outcome, net=net, summary=summary)
+
+    def quick_roll_verdict(self, result: Any) -> tuple[str, int]:
+        """The test's outcome (:func:`verdict_of_npc`)."""
+        return verdict_of_npc(result)
+
+    def check_roll(self, roll: Roll, parent: Roll | None) -> None:
+        """The dice each test's pool rolls, and what they give (:func:`check_roll`). Raises
+        RuleError naming the first disagreement."""
+        check_roll(roll, parent)
 
     def roll_header(self, roll: Roll) -> RollHeader:
         """A test: "Agility test · 4d6 + 1 · TD 10", favor and disfavor folded ("1 favor").

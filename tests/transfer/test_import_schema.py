@@ -22,7 +22,7 @@ from core.markdown import MAX_LENGTH
 from systems.schema import import_schema
 from tests.system_fixtures import fixtures_for, selectable_systems
 from tests.transfer.conftest import put, refused
-from transfer import schema
+from transfer import checks, schema
 from transfer.services import (
     document_json,
     export_campaign,
@@ -305,12 +305,16 @@ def test_a_number_of_thousands_of_digits_is_refused_not_crashed_on() -> None:
 
 def test_the_page_check_still_guards_behind_the_schema(
         demo: list[Campaign], monkeypatch: pytest.MonkeyPatch, nothing_written: None) -> None:
-    """Defence in depth: a result the schema let through but no page can draw is still
-    refused, inside the import's transaction (transfer/checks.py, check_rolls)."""
+    """Defence in depth: a result the schema let through is refused by the rules' check of
+    its dice (transfer/checks.py, check_roll), and one that check lets through too but no
+    page can draw is still refused, inside the import's transaction (check_rolls)."""
     monkeypatch.setattr(schema, "check_document", lambda data: None)
     document, source = character_file(demo, "genesys")
-    refused(lambda: into(source)(at(document, "rolls.0.result.dice.0.symbols", -1)),
-            "A roll is refused", "cannot be read")
+    broken = at(document, "rolls.0.result.dice.0.symbols", -1)
+    refused(lambda: into(source)(broken), "Roll 1", "is refused", "its die 1 claims the "
+            "symbols -1")
+    monkeypatch.setattr(checks, "check_roll", lambda roll, parent: None)
+    refused(lambda: into(source)(broken), "A roll is refused", "cannot be read")
 
 
 # --- through the page ----------------------------------------------------------------------------

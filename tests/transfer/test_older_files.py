@@ -193,7 +193,8 @@ def richer_version_1(document: dict[str, Any]) -> dict[str, Any]:
         document, character=action["character"], parent=action["id"],
         rolled_by=action["rolled_by"], kind="experience_die", description=action["description"],
         pool=action["pool"], dice=action["dice"], bonus_dice=action["bonus_dice"],
-        experience_die=[10, 7]))
+        # Its pool explodes: the die's 10 brought two bonus dice (Using Specialties).
+        experience_die=[10, 7, 3]))
     spend = old_roll(
         document, character=willpower_roll["character"], parent=willpower_roll["id"],
         rolled_by=willpower_roll["rolled_by"], kind="willpower_spend",
@@ -230,7 +231,7 @@ def test_a_version_1_maelstrom_campaign_brings_its_follow_ups_npc_rolls_and_requ
     for roll, row in zip(rolls, document["rolls"], strict=True):
         assert_roll_holds(roll, row)
     experience, spend, npc = rolls[-3:]
-    assert experience.parent == rolls[0] and experience.result["experience_die"] == [10, 7]
+    assert experience.parent == rolls[0] and experience.result["experience_die"] == [10, 7, 3]
     assert spend.parent == rolls[3] and spend.result == rolls[3].result
     assert npc.character is None and npc.gm_only
     asked = list(campaign.requested_rolls.order_by("pk"))
