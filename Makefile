@@ -1,4 +1,5 @@
-# Sheetkeeper: `make run` serves the app on http://127.0.0.1:8000, `make test` runs every check.
+# Sheetkeeper: `make run` serves the app on http://127.0.0.1:8000 (and runs its task worker),
+# `make test` runs every check.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -26,7 +27,13 @@ migrate: install
 demo: migrate
 	$(BIN)/python manage.py load_demo --url http://$(HOST):$(PORT)
 
+# The server and, beside it, the task worker that sends the reset emails and prunes old rows
+# (docs/configuration.md, "Tasks"). Ctrl-C reaches both (one process group): the shell then
+# waits for the worker to finish the task in hand. The server ending otherwise stops the worker.
 run: demo
+	$(BIN)/python manage.py db_worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT; \
+	trap 'wait $$worker; exit 130' INT; \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: install
@@ -62,6 +69,7 @@ BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/sheetkeeper_bench
 bench: install
 	@command -v wrk >/dev/null || { echo "make bench needs wrk: sudo apt-get install wrk (Debian, Ubuntu) or brew install wrk (macOS)" >&2; exit 1; }
 	$(BIN)/python -m benchmarks.odds
+	$(BIN)/python -m benchmarks.markdown
 	$(BIN)/python -m benchmarks.live --clients 20 --rolls 100
 	$(BIN)/python -m benchmarks.live --clients 20 --rolls 100 --redis
 	$(BIN)/python -m benchmarks.http --database-url $(BENCH_DATABASE_URL)

@@ -1,5 +1,5 @@
-"""State changes of accounts: deleting one's own account (DESIGN.md: one named function per
-change).
+"""State changes of accounts: deleting one's own account, changing its email or display name,
+asking for a password-reset link (DESIGN.md: one named function per change).
 
 An account is anonymised rather than deleted (docs/accounts.md, "Deleting an account"): the
 characters, rolls and XP ledger entries a user made point at their row, and those are the
@@ -19,10 +19,12 @@ from django.db.models import Count
 from django.utils import timezone
 
 from accounts.forms import FORMER_PLAYER_PREFIX
+from accounts.tasks import password_reset_mail
 from campaigns.models import Campaign, Membership
 from campaigns.services import campaign_delete
 from characters.models import Character
 from characters.services import character_retire
+from core import housekeeping
 from core.live import announce_seat_closed
 
 if TYPE_CHECKING:
@@ -112,16 +114,16 @@ def account_delete(*, user: User) -> None:
     """
     old_username = user.get_username()
     with transaction.atomic():
-        # Lock order, as campaigns.services takes its locks: the user's row, then the
-        # campaigns they sit in by id, then their seats by id, then their characters by id.
-        # A handover, a leave, a removal and a campaign's deletion each lock the campaign row
-        # first and its seats after, so taking the campaigns first queues this behind them
-        # (or them behind this) and never deadlocks; the seats are then read under those
-        # locks, and a GM seat just handed to this user is seen (and refuses the deletion)
-        # rather than deleted, which would leave that campaign without a GM. The user's row
-        # queues a second submit behind the first, and holds off a new seat (a join's
-        # foreign-key check on the user waits for FOR UPDATE), so the seats cannot grow.
-        locked_user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        # Lock order, one for every path: campaigns, then seats, then characters, then user
+        # rows. A handover, a leave, a removal and a campaign's deletion each lock the campaign
+        # row first and its seats after; a roll, a purchase or any change of a character
+        # locks the character, then writes rows whose foreign keys point at its user (the
+        # check takes a share lock on the user's row). So the user's row is locked last
+        # here: taken first, a roll holding its character would wait on it for its roll's
+        # foreign key while this waited on the character, and PostgreSQL would end one of
+        # the two as a deadlock. The campaigns go first so that the seats are read under
+        # their locks: a GM seat just handed to this user is seen (and refuses the
+        # deletion) rather than deleted, which would leave that campaign without a GM.
         seated_in = Membership.objects.filter(user=user).values("campaign")
         # FOR NO KEY UPDATE, as campaigns.services._lock_campaign: a roll (which holds its
         # character's lock) may still insert rows pointing at the campaign.
@@ -140,22 +142,34 @@ def account_delete(*, user: User) -> None:
             raise AccountError(
                 f"You are the GM of {names}, where others play. Hand the GM seat to another "
                 "member or delete the campaign first; then delete your account.")
+        # Locked in id order (as a player leaving locks them), so a roll or a spend of one
+        # finishes first, or queues behind the retirement and then finds it out of play.
+        characters = list(Character.objects.select_for_update(no_key=True).filter(
+            owner=user).order_by("pk"))
+        # Last, the user's row: from here no new seat or character can point at it (their
+        # foreign-key checks wait for FOR UPDATE), and a second submit of this form queues.
+        locked_user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        if not locked_user.is_active:
+            return  # a second submit, behind the first: the account is deleted already
+        if (Membership.objects.filter(user=user).exclude(pk__in=[s.pk for s in seats]).exists()
+                or Character.objects.filter(owner=user)
+                .exclude(pk__in=[c.pk for c in characters]).exists()):
+            # A join or a new character committed between the reads above and this lock:
+            # nothing is written, and the user tries again with the table as it now is.
+            raise AccountError("You joined a campaign or made a character while deleting "
+                               "your account, so nothing was deleted. Try again.")
         for campaign in locked:
             campaign_delete(campaign=campaign, by=user)
-        # Locked in id order (as a player leaving locks them), so a roll or a spend of one
-        # queues behind the retirement and then finds it out of play; those already out of
-        # the party (retired, or dead by the GM's word) keep their status.
-        characters = Character.objects.select_for_update(no_key=True).filter(
-            owner=user).order_by("pk")
-        # An archived campaign keeps the seat and the characters as archived (read-only for
+        gone = {campaign.pk for campaign in locked}  # their seats and characters went with them
+        # Those already out of the party (retired, or dead by the GM's word) keep their
+        # status. An archived campaign keeps the seat and the characters as archived (read-only for
         # everyone, as leaving it is refused); the anonymised row shows as a former player.
         archived = set(Campaign.objects.filter(pk__in=seated_in, archived_at__isnull=False)
                        .values_list("pk", flat=True))
         for character in characters:
             if (character.status == Character.Status.ACTIVE
-                    and character.campaign_id not in archived):
+                    and character.campaign_id not in gone | archived):
                 character_retire(character=character, status=Character.Status.RETIRED, by=user)
-        gone = {campaign.pk for campaign in locked}  # their seats went with the campaigns
         taken = [seat for seat in seats if seat.campaign_id not in gone | archived]
         for seat in taken:
             announce_seat_closed(seat.campaign_id, user.pk)  # their open pages
@@ -207,6 +221,27 @@ def account_update(*, user: User, **fields: str) -> User:
         except IntegrityError as exc:  # the only unique column written here is the email
             raise EmailTaken("Another account already uses this email address.") from exc
     return locked
+
+
+def password_reset_request(*, email: str, domain: str, use_https: bool) -> None:
+    """Queue the password-reset mail for ``email`` (:func:`accounts.tasks.password_reset_mail`,
+    which finds the accounts and writes the links), whether or not an account has it.
+
+    The request does the same work for every address, one row added to the task queue, and
+    never looks the address up, so its answer takes the same time for a known address as
+    for an unknown one: nothing in it tells whether an account exists (the mail, which
+    takes tens of milliseconds over SMTP, is sent by the worker).
+
+    Args:
+        email: the address typed on the reset page, a valid address (Django's
+            ``PasswordResetForm`` checked it).
+        domain: the host the request came to, ``request.get_host()`` (one of
+            ``ALLOWED_HOSTS``, with its port if it had one): the link points there.
+        use_https: ``request.is_secure()``: the link's scheme.
+    """
+    password_reset_mail.enqueue(email=email, domain=domain, use_https=use_https)
+    # The queue gains a row per request: its finished rows are pruned, off this path.
+    housekeeping.prune_when_due()
 
 
 def _gm_campaigns(user: User) -> QuerySet[Campaign]:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login, logout
-from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.db import IntegrityError, transaction
@@ -39,7 +38,6 @@ from core.templatetags.text import display_name
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
-    from django.http.response import HttpResponseBase
 
     from core.http import AuthenticatedHttpRequest
 
@@ -186,26 +184,36 @@ def account_delete(request: AuthenticatedHttpRequest) -> HttpResponse:
                   {"plan": plan, "form": form}, status=status)
 
 
-_password_reset = auth_views.PasswordResetView.as_view()
-
-
-def password_reset(request: HttpRequest) -> HttpResponseBase:
-    """Ask for a password-reset link: Django's ``PasswordResetView``, which mails it only to
-    active accounts with a usable password and answers every valid address alike (the same
-    redirect to "password_reset_done"), so the page never tells whether an account exists.
+def password_reset(request: HttpRequest) -> HttpResponse:
+    """Ask for a password-reset link: a valid address is answered with the redirect to
+    "password_reset_done", whether or not an account has it, so the page never tells whether
+    an account exists. The request only queues the mail
+    (:func:`accounts.services.password_reset_request`) and the worker sends it, so the answer
+    takes as long for a known address as for an unknown one. The link points at the host
+    this request came to (``request.get_host()``, which Django allows only for
+    ``ALLOWED_HOSTS``), so a forged ``Host`` header is refused rather than put in a link.
 
     At most PASSWORD_RESET_RATE requests per client address (core/limits.py), counted for
     known and unknown addresses alike: past it, the page and the form answer 429 saying when
-    to try again, and nothing is sent. A form refused for its content does not count.
+    to try again, and nothing is sent. A form refused for its content does not count, and is
+    shown again with the reason.
     """
     wait = limits.peek(request, limits.PASSWORD_RESET)
     if wait:
         return limits.refused(request, limits.PASSWORD_RESET, wait)
-    if request.method == "POST" and PasswordResetForm(request.POST).is_valid():
-        wait = limits.spend(request, limits.PASSWORD_RESET)
-        if wait:  # two requests at once from an address at its last free one
-            return limits.refused(request, limits.PASSWORD_RESET, wait)
-    return _password_reset(request)
+    if request.method == "POST":
+        form = PasswordResetForm(request.POST)
+        if form.is_valid():
+            wait = limits.spend(request, limits.PASSWORD_RESET)
+            if wait:  # two requests at once from an address at its last free one
+                return limits.refused(request, limits.PASSWORD_RESET, wait)
+            services.password_reset_request(email=form.cleaned_data["email"],
+                                            domain=request.get_host(),
+                                            use_https=request.is_secure())
+            return redirect("password_reset_done")
+    else:
+        form = PasswordResetForm()
+    return render(request, "registration/password_reset_form.html", {"form": form})
 
 
 def locked_out(

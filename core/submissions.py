@@ -7,6 +7,10 @@ to make: the first request with that token makes the change and stores the token
 in the same transaction; any later request with the same token (a double click, a browser
 resending the form) makes nothing and gets the first one's result to show. A form without a
 token (an older page, a script) acts every time, as before.
+
+A token is kept for ``core.housekeeping.SUBMISSIONS_KEPT`` (a day), as long as a copy of its
+form may come; the worker deletes older ones (``core.housekeeping.prune``, queued from here
+at most hourly), so the table holds about a day of guarded submits.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from django.db import DatabaseError, transaction
 
+from core import housekeeping
 from core.models import FormSubmission
 
 if TYPE_CHECKING:
@@ -110,6 +115,8 @@ def submit_once(
         if done is None:
             raise
         return Submitted(None, done)
+    # Where tokens are added, old ones are pruned: queued for the worker, not run here.
+    housekeeping.prune_when_due()
     return Submitted(result, result_id(result))
 
 

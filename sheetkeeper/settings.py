@@ -127,6 +127,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "axes",
+    # Work done off the request path (the reset email, pruning): Django's tasks API, backported
+    # to 5.2, and its database backend's queue table and `db_worker` command.
+    "django_tasks",
+    "django_tasks_db",
     "django_htmx",
     "template_partials",
     "rulesets",
@@ -341,6 +345,7 @@ AXES_CLIENT_IP_CALLABLE = "core.net.client_ip"
 # processes must share the counts, so with REDIS_URL set it is Redis (Django's own backend;
 # short socket timeouts, so a Redis outage delays nobody: the limits then let requests through
 # with a warning). Without it, the process's memory: right for one process.
+CACHES: dict[str, dict[str, object]]
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -352,6 +357,18 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Rendered Markdown (core/markdown.py), kept by each process in its own memory even with
+# REDIS_URL set: a render takes at most 50 ms, so each process rendering a text once is cheap,
+# while in Redis every saved version of every text would stay until it expired, in the memory
+# that carries the live events and the limits' counts, with nothing to bound it. Not the
+# default cache either: rendered texts filling it would push out the limits' counts. At most
+# 300 texts: a few MB for texts people write, about 60 MB if every one were a bomb.
+CACHES["markdown"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "markdown",
+    "TIMEOUT": None,
+    "OPTIONS": {"MAX_ENTRIES": 300},
+}
 
 
 # Sign-ups, password-reset requests and joins by invite link per client address
@@ -381,6 +398,15 @@ if EMAIL_USE_TLS and EMAIL_USE_SSL:
 # A mail server that does not answer must not hold a request (and its worker) for ever.
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", default=10, minimum=1)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "webmaster@localhost"
+
+# Tasks (django-tasks, Django's own API from 6.0): the reset email and the pruning of old rows
+# (core/housekeeping.py) are queued in the database and run by `manage.py db_worker`, a process
+# of its own beside the server (`make run` starts both; the Procfile's `worker`). Without a
+# worker nothing is lost: the tasks wait in the queue until one starts (docs/configuration.md,
+# "Tasks").
+TASKS = {
+    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]},
+}
 
 # Errors and warnings to standard error, where systemd's journal or the platform's log keeps
 # them; Django's default sends nothing anywhere when DEBUG is off.

@@ -29,6 +29,15 @@ TEST_ONLY_SYSTEMS: tuple[str, ...] = (TALLY.slug,)
 
 _TALLY_APP = override_settings(INSTALLED_APPS=[*django_settings.INSTALLED_APPS, "tests.tally"])
 
+IMMEDIATE_TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+"""Tasks run where they are queued, for the whole session (servers the tests fork included):
+a test of a reset finds its mail in the outbox as the user would find it in theirs, without
+a worker. What the queue itself promises (the request sends nothing, the worker sends one
+mail) is tested with the database backend the settings name
+(tests/accounts/test_password_reset_queue.py, tests/core/test_housekeeping.py)."""
+
+_IMMEDIATE_TASKS = override_settings(TASKS=IMMEDIATE_TASKS)
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Register tally for the whole session, the ways a real system is registered: its
@@ -38,10 +47,11 @@ def pytest_configure(config: pytest.Config) -> None:
     ``rulesets.errors.BOOKS``, so its refusals cite "Tally rules, ..." as a book's rule. Here,
     before collection, so the shared suites that iterate the registry (the authorization
     matrix, the fuzz, the transfer round trips, the quick rolls) are parametrized over it
-    too."""
+    too. And tasks run where they are queued (:data:`IMMEDIATE_TASKS`)."""
     registry.RULESETS[TALLY.slug] = TALLY
     errors.BOOKS[tally_rules.SOURCE] = tally_rules.SOURCE
     _TALLY_APP.enable()
+    _IMMEDIATE_TASKS.enable()
 
 
 DATABASE_FIXTURES = frozenset({
@@ -68,6 +78,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Undo :func:`pytest_configure`."""
+    _IMMEDIATE_TASKS.disable()
     _TALLY_APP.disable()
     registry.RULESETS.pop(TALLY.slug, None)
     errors.BOOKS.pop(tally_rules.SOURCE, None)
