@@ -18,10 +18,9 @@ PAYLOADS = {
                "&lt;script&gt;alert('xss')&lt;/script&gt;"),
     "img-onerror": ("<img src=x onerror=alert('xss')>",
                     "&lt;img src=x onerror=alert('xss')&gt;"),
-    "markdown-link": ("[click me](javascript:alert('xss'))",
-                      "[click me](javascript:alert('xss'))"),
-    "entity-link": ("[click me](&#106;avascript:alert('xss'))",
-                    "[click me](javascript:alert('xss'))"),
+    # A link to an address the sanitiser would not keep is shown as its text alone.
+    "markdown-link": ("[click me](javascript:alert('xss'))", "<p>click me</p>"),
+    "entity-link": ("[click me](&#106;avascript:alert('xss'))", "<p>click me</p>"),
     "html-link": ('<a href="javascript:alert(\'xss\')">click me</a>',
                   "&lt;a href=\"javascript:alert('xss')\"&gt;click me&lt;/a&gt;"),
     "iframe": ('<iframe src="https://evil.example/"></iframe>',
