@@ -15,8 +15,6 @@ from django.contrib.auth.models import User
 from core import text
 from core.forms import Form, TextRules
 
-EMAIL_TAKEN = "Another account already uses this email address."
-
 DISPLAY_NAME_MAX = 60
 """The longest display name, in characters (after stripping spaces at either end): long enough
 for "Captain Ysolde of the Drowned Coast", short enough for a party card on a phone."""
@@ -42,15 +40,6 @@ class LoginForm(TextRules, AuthenticationForm):
         max_length=get_user_model()._meta.get_field("username").max_length,
         widget=forms.TextInput(attrs={"autofocus": True}),
     )
-
-
-def email_taken(email: str, *, exclude: User | None = None) -> bool:
-    """Whether an account other than ``exclude`` has ``email``, compared case-insensitively
-    (the password reset looks addresses up so too: ``PasswordResetForm.get_users``)."""
-    others = get_user_model().objects.filter(email__iexact=email)
-    if exclude is not None:
-        others = others.exclude(pk=exclude.pk)
-    return others.exists()
 
 
 def _email_field() -> forms.EmailField:
@@ -107,12 +96,12 @@ def _display_name_field(label: str) -> forms.CharField:
 
 
 class SignupForm(TextRules, UserCreationForm[User]):
-    """Django's ``UserCreationForm`` with a required email, unique among the accounts
-    (case-insensitively): the address a password reset is sent to; and an optional display
-    name (:func:`clean_display_name`).
+    """Django's ``UserCreationForm`` with a required email, the address a password reset is
+    sent to, and an optional display name (:func:`clean_display_name`).
 
-    Raises nothing; a taken address is a form error (:data:`EMAIL_TAKEN`), and so is a login
-    name beginning with :data:`FORMER_PLAYER_PREFIX`.
+    The address is never looked up here: whether another account has it is not the form's to
+    say (accounts.addresses). The view makes the account without it and mails it a link that
+    confirms it. A login name beginning with :data:`FORMER_PLAYER_PREFIX` is a form error.
     """
 
     first_name = _display_name_field("Display name (optional)")
@@ -136,30 +125,20 @@ class SignupForm(TextRules, UserCreationForm[User]):
         """The display name, checked and stripped (:func:`clean_display_name`)."""
         return clean_display_name(self.cleaned_data["first_name"])
 
-    def clean_email(self) -> str:
-        """The address, refused when another account has it."""
-        email: str = self.cleaned_data["email"]
-        if email_taken(email):
-            raise forms.ValidationError(EMAIL_TAKEN, code="email_taken")
-        return email
+    def save(self, commit: bool = True) -> User:
+        """The new account, without the address (it is mailed a link that confirms it)."""
+        user = super().save(commit=False)
+        user.email = ""
+        if commit:
+            user.save()
+        return user
 
 
-class EmailForm(TextRules, forms.ModelForm[User]):
-    """The account page's form: add or change the signed-in user's email, unique among the
-    accounts (case-insensitively) as on sign-up."""
+class EmailForm(Form):
+    """The account page's form: the address to add or change to. It is not stored, nor looked
+    up: the view mails it a link that confirms it (accounts.addresses)."""
 
     email = _email_field()
-
-    class Meta:
-        model = User
-        fields = ("email",)
-
-    def clean_email(self) -> str:
-        """The address, refused when another account has it."""
-        email: str = self.cleaned_data["email"]
-        if email_taken(email, exclude=self.instance):
-            raise forms.ValidationError(EMAIL_TAKEN, code="email_taken")
-        return email
 
 
 class DisplayNameForm(TextRules, forms.ModelForm[User]):

@@ -18,8 +18,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from accounts import addresses
 from accounts.forms import FORMER_PLAYER_PREFIX
-from accounts.tasks import password_reset_mail
+from accounts.tasks import address_mail, password_reset_mail
 from campaigns.models import Campaign, Membership
 from campaigns.services import campaign_delete
 from characters.models import Character
@@ -296,3 +297,54 @@ def _end_login_sessions(user_id: int) -> None:
     doomed = [s.pk for s in LoginSession.objects.filter(expire_date__gt=timezone.now())
               if s.get_decoded().get("_auth_user_id") == str(user_id)]
     LoginSession.objects.filter(pk__in=doomed).delete()
+
+
+def address_change_request(*, user: User, email: str, domain: str, use_https: bool) -> None:
+    """Queue the mail that lets ``email`` become ``user``'s address
+    (:func:`accounts.tasks.address_mail`: a confirming link, or a note to the address's
+    owner that it is in use), without looking the address up, so that the answer is the
+    same, in the same time, whether or not another account has it. Nothing is stored.
+
+    Args:
+        user: the account (just signed up, or signed in on its account page).
+        email: the address typed, a valid address (the form checked it).
+        domain: ``request.get_host()``, where the link points; use_https:
+            ``request.is_secure()``, the link's scheme.
+    """
+    address_mail.enqueue(user_id=user.pk, email=email, domain=domain, use_https=use_https)
+
+
+def address_confirm(*, token: str) -> User:
+    """Set the address a confirmation link carries on its account (accounts.addresses).
+
+    Args:
+        token: the link's token, as the mail gave it.
+
+    Returns:
+        The account, its address now the link's.
+
+    Raises:
+        addresses.LinkError: a link this site did not sign or that expired; an account
+            deleted since; a link made before the account's address changed; or an address
+            another account took meanwhile. Nothing is written.
+    """
+    confirmation = addresses.read_token(token)
+    with transaction.atomic():
+        locked = (get_user_model().objects.select_for_update(no_key=True)
+                  .filter(pk=confirmation.user_id, is_active=True).first())
+        if locked is None:
+            raise addresses.LinkError("The account this link was for has been deleted.")
+        if locked.email.lower() == confirmation.email.lower():
+            return locked  # the link followed twice: done already
+        if locked.email != confirmation.was:
+            raise addresses.LinkError("This link is from before the account's address last "
+                                      "changed, so it no longer works. Add the address again "
+                                      "on your account page for a new one.")
+        try:
+            with transaction.atomic():
+                locked.email = confirmation.email
+                locked.save(update_fields=["email"])
+        except IntegrityError:  # the unique index on the lower-cased address
+            raise addresses.LinkError("Another account has this address now, so it cannot "
+                                      "be this account's as well.") from None
+    return locked

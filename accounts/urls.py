@@ -25,6 +25,8 @@ urlpatterns = [
     path("account/", views.account, name="account"),
     path("account/display-name/", views.account_display_name, name="account-display-name"),
     path("account/delete/", views.account_delete, name="account-delete"),
+    path("account/address/<str:token>/", views.account_address_confirm,
+         name="account-address-confirm"),
     # Django's password views with their default templates (registration/password_*.html,
     # accounts/templates) and tokens; they log in nobody and keep the session of a user who
     # changes their password (update_session_auth_hash).

@@ -25,14 +25,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services
-from accounts.forms import (
-    EMAIL_TAKEN,
-    AccountDeleteForm,
-    DisplayNameForm,
-    EmailForm,
-    SignupForm,
-    email_taken,
-)
+from accounts.addresses import LINK_DAYS, LinkError, read_token
+from accounts.forms import AccountDeleteForm, DisplayNameForm, EmailForm, SignupForm
 from core import limits
 from core.templatetags.text import display_name
 
@@ -43,13 +37,17 @@ if TYPE_CHECKING:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account (with its email, :class:`accounts.forms.SignupForm`), log it in,
-    and continue to ``next`` (e.g. an invite link: the login page's "Sign up" links carry
-    it here), or to the campaign list when there is none or it points off this site.
+    """Create an account (:class:`accounts.forms.SignupForm`), log it in, mail the address
+    given a link that confirms it (accounts.addresses), and continue to ``next`` (e.g. an
+    invite link: the login page's "Sign up" links carry it here), or to the campaign list
+    when there is none or it points off this site.
 
-    At most SIGNUP_RATE accounts per client address (core/limits.py): past it, the page and
-    the form answer 429 saying when to try again, and no account is made. A form refused for
-    its content does not count.
+    The address is not stored until its link is followed, and the answer is the same for
+    every address: nothing here tells whether another account has it.
+
+    At most SIGNUP_RATE tries per client address (core/limits.py), every form sent counting,
+    refused or not (a refusal could otherwise be asked again and again for free): past it,
+    the page and the form answer 429 saying when to try again, and no account is made.
     """
     # Only a page of this site is carried on (in the form, and in the "Log in" links): an
     # off-site next is dropped here rather than kept for a later redirect to refuse.
@@ -58,69 +56,100 @@ def signup(request: HttpRequest) -> HttpResponse:
     if wait:
         return limits.refused(request, limits.SIGNUP, wait)
     if request.method == "POST":
+        wait = limits.spend(request, limits.SIGNUP)
+        if wait:  # two sign-ups at once from an address at its last free one
+            return limits.refused(request, limits.SIGNUP, wait)
         form = SignupForm(request.POST)
         if form.is_valid():
-            wait = limits.spend(request, limits.SIGNUP)
-            if wait:  # two sign-ups at once from an address at its last free one
-                return limits.refused(request, limits.SIGNUP, wait)
             try:
                 with transaction.atomic():
                     user = form.save()
             except IntegrityError:
-                # Another sign-up took the address or the name since the form's checks: the
-                # database's unique indexes refused this one (accounts/migrations/0001).
-                if not _name_what_was_taken(form):
+                # Another sign-up took the name since the form's check: the database's unique
+                # index refused this one.
+                if not get_user_model().objects.filter(
+                        username__iexact=form.cleaned_data["username"]).exists():
                     raise
+                form.add_error("username", "A user with that username already exists.")
             else:
+                email = form.cleaned_data["email"]
+                services.address_change_request(user=user, email=email,
+                                                domain=request.get_host(),
+                                                use_https=request.is_secure())
                 # Several authentication backends (django-axes first): name the one that
                 # knows this freshly made account.
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-                messages.success(request, f"Welcome to Sheetkeeper, {display_name(user)}.")
+                messages.success(request, f"Welcome to Sheetkeeper, {display_name(user)}. "
+                                 f"{_link_sent(email)}")
                 return redirect(next_url or reverse("campaigns:campaign-list"))
     else:
         form = SignupForm()
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
-def _name_what_was_taken(form: SignupForm) -> bool:
-    """Put the reason a sign-up that passed its checks was refused by the database on the
-    field it concerns: the address (case aside) or the login name, taken meanwhile. False
-    when neither is taken now: the refusal was something else, for the caller to raise."""
-    if email_taken(form.cleaned_data["email"]):
-        form.add_error("email", EMAIL_TAKEN)
-        return True
-    name = form.cleaned_data["username"]
-    if get_user_model().objects.filter(username__iexact=name).exists():
-        form.add_error("username", "A user with that username already exists.")
-        return True
-    return False
+def _link_sent(email: str) -> str:
+    """What the pages say once an address is given, whatever the address."""
+    return (f"We sent a link to {email}: open it within {LINK_DAYS} days to confirm the "
+            "address, which a forgotten password's reset link is sent to.")
 
 
 @login_required
 def account(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The signed-in user's account: their username, their email with a form to add or change
-    it (unique among the accounts, :class:`accounts.forms.EmailForm`), their display name
-    (its form posts to :func:`account_display_name`), the way to change the password and the
-    way to delete the account. A refused address re-renders the form with the input and the
-    reason. Only the email's column is written (:func:`accounts.services.account_update`); an
-    account deleted since this request began is logged out with a message, and nothing is
-    saved."""
+    it, their display name (its form posts to :func:`account_display_name`), the way to
+    change the password and the way to delete the account.
+
+    An address given here is not stored: it is mailed a link that confirms it
+    (accounts.addresses), and the page says so for every address alike, so nothing here
+    tells whether another account has it. At most ADDRESS_RATE addresses per client address
+    (core/limits.py), every form sent counting; past it, 429. A refused address re-renders
+    the form with the input and the reason.
+    """
     if request.method == "POST":
-        form = EmailForm(request.POST, instance=request.user)
+        wait = limits.spend(request, limits.ADDRESS)
+        if wait:
+            return limits.refused(request, limits.ADDRESS, wait)
+        form = EmailForm(request.POST)
         if form.is_valid():
-            try:
-                services.account_update(user=request.user, email=form.cleaned_data["email"])
-            except services.EmailTaken:
-                form.add_error("email", EMAIL_TAKEN)
-            except services.AccountError as exc:
-                return _account_gone(request, exc)
+            email = form.cleaned_data["email"]
+            if email.lower() == request.user.email.lower():
+                messages.info(request, f"{email} is already your address.")
             else:
-                messages.success(request, "Your email address is saved.")
-                return redirect("account")
+                services.address_change_request(user=request.user, email=email,
+                                                domain=request.get_host(),
+                                                use_https=request.is_secure())
+                messages.success(request, f"{_link_sent(email)} Until then your address "
+                                 "stays as it is.")
+            return redirect("account")
     else:
-        form = EmailForm(instance=request.user)
+        form = EmailForm(initial={"email": request.user.email})
     return render(request, "registration/account.html",
                   {"form": form, "name_form": DisplayNameForm(instance=request.user)})
+
+
+@require_http_methods(["GET", "POST"])
+def account_address_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The page a confirmation link opens: GET asks to confirm the address (a mail program
+    that opens links to look at them changes nothing); POST sets it on the account
+    (:func:`accounts.services.address_confirm`) and goes to the account page, or to the log-in
+    page for someone not signed in as that account. A link that cannot be used says why
+    (400). Anyone holding the link may follow it: it went to the address's mailbox."""
+    try:
+        confirmation = read_token(token)
+    except LinkError as exc:
+        return render(request, "registration/address_confirm.html", {"error": str(exc)},
+                      status=400)
+    if request.method == "POST":
+        try:
+            user = services.address_confirm(token=token)
+        except LinkError as exc:
+            return render(request, "registration/address_confirm.html",
+                          {"error": str(exc)}, status=400)
+        messages.success(request, f"{user.email} is now the address of your account.")
+        same = request.user.is_authenticated and request.user.pk == user.pk
+        return redirect("account" if same else "login")
+    return render(request, "registration/address_confirm.html",
+                  {"email": confirmation.email, "token": token})
 
 
 @require_POST
@@ -146,7 +175,8 @@ def account_display_name(request: AuthenticatedHttpRequest) -> HttpResponse:
                          "You are shown by your login name at the table.")
         return redirect("account")
     return render(request, "registration/account.html",
-                  {"form": EmailForm(instance=request.user), "name_form": form})
+                  {"form": EmailForm(initial={"email": request.user.email}),
+                   "name_form": form})
 
 
 @require_http_methods(["GET", "POST"])

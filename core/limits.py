@@ -50,6 +50,7 @@ class Limit:
 SIGNUP = Limit("signup", "SIGNUP_RATE", "sign-ups")
 INVITE_JOIN = Limit("invite-join", "INVITE_JOIN_RATE", "joins by invite link")
 PASSWORD_RESET = Limit("password-reset", "PASSWORD_RESET_RATE", "password-reset requests")
+ADDRESS = Limit("address", "ADDRESS_RATE", "addresses given on the account page")
 
 
 def _usage(request: HttpRequest, limit: Limit, *, spend: bool) -> dict[str, int] | None:

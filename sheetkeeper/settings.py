@@ -378,6 +378,7 @@ SIGNUP_RATE = env_rate("SIGNUP_RATE", "10/h")
 INVITE_JOIN_RATE = env_rate("INVITE_JOIN_RATE", "10/10m")
 # Password-reset requests, counted alike for known and unknown addresses (no enumeration).
 PASSWORD_RESET_RATE = env_rate("PASSWORD_RESET_RATE", "5/h")
+ADDRESS_RATE = env_rate("ADDRESS_RATE", "10/h")
 RATELIMIT_IP_META_KEY = "core.net.client_ip"
 # A count the cache could not keep (Redis restarting) lets the request through.
 RATELIMIT_FAIL_OPEN = True

@@ -1,7 +1,7 @@
 """An email address belongs to one account, whatever its case, guarded by the database
-(accounts/migrations/0001): the forms' check cannot see a sign-up or an address change that
-commits between the check and the save, so the unique index on the lower-cased address
-refuses the second, and the form says so as its own check would."""
+(accounts/migrations/0001): the index on the lower-cased address refuses a second account
+with it, and a confirmation link for an address another account confirmed meanwhile says
+so and saves nothing (the forms never look an address up: accounts.addresses)."""
 
 from __future__ import annotations
 
@@ -13,24 +13,15 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.loader import MigrationLoader
-from django.test import Client
 from django.urls import reverse
 
-from accounts.forms import EMAIL_TAKEN
-from tests.accounts.test_auth import STRONG_PASSWORD
+from accounts.addresses import make_token
 from tests.factories import PASSWORD, UserFactory
 from tests.helpers import text_of
 
 User = get_user_model()
 MIGRATION = ("accounts", "0001_email_unique_whatever_its_case")
 INDEX = "accounts_user_email_lower_unique"
-
-
-@pytest.fixture
-def check_passes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The forms' own check sees every address free, as it does when the other account
-    commits after it looked."""
-    monkeypatch.setattr("accounts.forms.email_taken", lambda *args, **kwargs: False)
 
 
 @pytest.mark.django_db
@@ -61,29 +52,16 @@ def test_the_migration_comes_after_the_last_change_to_the_user_table() -> None:
 
 
 @pytest.mark.django_db
-def test_a_sign_up_whose_address_was_taken_meanwhile_is_told_so_and_nothing_is_made(
-        check_passes: None) -> None:
-    UserFactory(username="first", email="rook@example.org")
-
-    response = Client().post(reverse("signup"), {
-        "username": "second", "email": "ROOK@example.org",
-        "password1": STRONG_PASSWORD, "password2": STRONG_PASSWORD})
-
-    assert response.status_code == 200
-    assert EMAIL_TAKEN in text_of(response)
-    assert not User.objects.filter(username="second").exists()
-
-
-@pytest.mark.django_db
-def test_an_address_change_to_one_taken_meanwhile_is_told_so_and_nothing_is_saved(
-        check_passes: None, client_for: Any, bob: Any) -> None:
+def test_a_link_to_an_address_another_account_confirmed_meanwhile_saves_nothing(
+        client_for: Any, bob: Any) -> None:
+    link = reverse("account-address-confirm", args=[make_token(bob, "Rook@example.org")])
     UserFactory(username="first", email="rook@example.org")
     before = User.objects.get(pk=bob.pk).email
 
-    response = client_for(bob).post(reverse("account"), {"email": "Rook@example.org"})
+    response = client_for(bob).post(link)
 
-    assert response.status_code == 200
-    assert EMAIL_TAKEN in text_of(response)
+    assert response.status_code == 400
+    assert "Another account has this address now" in text_of(response)
     assert User.objects.get(pk=bob.pk).email == before
 
 

@@ -13,6 +13,7 @@ from django.contrib import auth
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from accounts.addresses import make_token
 from accounts.services import AccountError, account_delete, account_update
 from tests.factories import PASSWORD
 from tests.helpers import fresh, text_of
@@ -97,9 +98,9 @@ def test_the_service_changes_only_the_email_and_the_display_name(bob):
 # --- The pages -------------------------------------------------------------------------------
 
 
+# The address form stores nothing (it mails a link: tests/accounts/test_addresses.py).
 @pytest.mark.parametrize(("url", "data"), [
     (NAME_URL, {"first_name": "Robert the Bold"}),
-    (ACCOUNT, {"email": "robert@example.org"}),
 ])
 def test_a_form_sent_as_the_account_is_deleted_elsewhere_saves_nothing_and_logs_out(
         client_for, bob_in_full, meanwhile, url, data):
@@ -129,12 +130,13 @@ def test_a_display_name_saved_from_the_page_leaves_an_email_changed_meanwhile(
     assert (row.first_name, row.email) == ("Robert the Bold", "new@example.org")
 
 
-def test_an_email_saved_from_the_page_leaves_a_display_name_changed_meanwhile(
-        client_for, bob_in_full, meanwhile):
-    client = client_for(bob_in_full)
-    meanwhile(lambda pk: get_user_model().objects.filter(pk=pk).update(first_name="Rob"))
+def test_an_address_confirmed_by_its_link_leaves_a_display_name_changed_meanwhile(
+        client_for, bob_in_full):
+    link = reverse("account-address-confirm", args=[make_token(bob_in_full,
+                                                               "robert@example.org")])
+    get_user_model().objects.filter(pk=bob_in_full.pk).update(first_name="Rob")
 
-    response = client.post(ACCOUNT, {"email": "robert@example.org"})
+    response = client_for(bob_in_full).post(link)
 
     assert response.status_code == 302 and response.url == ACCOUNT
     row = fresh(bob_in_full)

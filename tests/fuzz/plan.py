@@ -12,7 +12,8 @@ steps of Maelstrom's creation wizard, so the crawl sees every step's form), and 
 - every GET form and ``hx-get`` (the odds, the quote, the live refreshes, the log filter).
 
 The visitor also opens a password-reset link (Django's token for the stranger), so the form
-that sets a new password is crawled and fuzzed like the reset request the log-in page links.
+that sets a new password is crawled and fuzzed like the reset request the log-in page links;
+the stranger opens the link that confirms an address, so its form is too.
 
 An endpoint that can answer differently by system (tests/by_system.py) is fuzzed in every
 system's world. The others are the same code in every world, so each is fuzzed in one:
@@ -36,6 +37,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 import systems
+from accounts.addresses import make_token
 from tests.by_system import by_system, system_in_turn
 from tests.fuzz.checks import Table
 from tests.fuzz.crawl import Endpoint, Page, crawl, pattern_of
@@ -82,7 +84,8 @@ def open_table(system: str, reseed: Callable[[], None] | None = None) -> Crawled
     _walk_creation(clients["player"], world, fixtures_for(system).creation_steps)
     starts = {"gm": ["/campaigns/"], "player": ["/campaigns/"],
               "visitor": ["/", "/login/", "/signup/", _reset_link(world.stranger)],
-              "stranger": [world.campaign.invite_url() or "", "/campaigns/"]}
+              "stranger": [world.campaign.invite_url() or "", "/campaigns/",
+                           _address_link(world.stranger)]}
     pages, endpoints = crawl(clients, starts)
     downloads = [p.body for p in pages if p.body is not None]
     table = Table(clients=clients, downloads=downloads, reseed=reseed or (lambda: None))
@@ -95,6 +98,12 @@ def _reset_link(user: Any) -> str:
     the log-in page."""
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     return reverse("password_reset_confirm", args=[uid, default_token_generator.make_token(user)])
+
+
+def _address_link(user: Any) -> str:
+    """The link an address confirmation mails ``user`` (accounts.addresses), so the crawl
+    reaches the page that confirms it."""
+    return reverse("account-address-confirm", args=[make_token(user, "fuzz@example.org")])
 
 
 def _walk_creation(client: Client, world: World, steps: Sequence[Mapping[str, Any]]) -> None:
