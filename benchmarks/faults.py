@@ -209,13 +209,14 @@ class Postgres:
     def version(self) -> str:
         return run([str(self.bin / "postgres"), "--version"]).strip()
 
-    def rolls_present(self, ids: list[int]) -> set[int]:
-        """Which of ``ids`` are rows of the roll log."""
+    def rolls_present(self, codes: list[str]) -> set[str]:
+        """Which of ``codes`` (``Roll.code``, as pages name rolls) are rows of the roll log."""
         import psycopg
 
         with psycopg.connect(host="127.0.0.1", port=self.port, user="postgres",
                              dbname="sheetkeeper") as conn:
-            rows = conn.execute("SELECT id FROM rolls_roll WHERE id = ANY(%s)", (ids,))
+            rows = conn.execute("SELECT code::text FROM rolls_roll WHERE code::text = ANY(%s)",
+                                (codes,))
             return {row[0] for row in rows}
 
 
@@ -378,25 +379,27 @@ def encode(fields: dict[str, str], extra: str = "") -> bytes:
     return "&".join(part for part in (urlencode(fields), extra) if part).encode()
 
 
-def roll_id(answer: Answer) -> int | None:
-    """The id in a roll's ``HX-Trigger: {"rollMade": {"id": N}}``, or None (no roll made)."""
+def roll_id(answer: Answer) -> str | None:
+    """The roll's code in its ``HX-Trigger: {"rollMade": {"id": "<code>"}}``, or None (no
+    roll made)."""
     trigger = answer.head.get("hx-trigger", "")
     try:
-        return int(json.loads(trigger)["rollMade"]["id"])
+        return str(json.loads(trigger)["rollMade"]["id"])
     except (ValueError, KeyError, TypeError):
-        match = re.search(r'"rollMade"\s*:\s*\{\s*"id"\s*:\s*(\d+)', trigger)
-        return int(match.group(1)) if match else None
+        match = re.search(r'"rollMade"\s*:\s*\{\s*"id"\s*:\s*"([0-9a-f-]+)"', trigger)
+        return match.group(1) if match else None
 
 
 @dataclass
 class MadeRoll:
-    """A roll answered 200 with its id: which table and character, when it was sent."""
+    """A roll answered 200 with its code (``id``): which table and character, when it was
+    sent."""
 
     table: int
     character: int | None
     sent: float
     answered: float
-    id: int
+    id: str
 
 
 class Recorder:
@@ -804,7 +807,7 @@ def missed(pages: list[Page], recorder: Recorder) -> tuple[int, int, int]:
     for page in pages:
         pages_of[page.table].append(page)
     pairs = missed_pairs = 0
-    rolls_missed: set[int] = set()
+    rolls_missed: set[str] = set()
     for rolls in by_character.values():
         rolls.sort(key=lambda roll: roll.sent)
         for page in pages_of[rolls[0].table]:

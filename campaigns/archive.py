@@ -1,12 +1,13 @@
 """An archived campaign is read-only for everyone: one middleware refuses every write to it.
 
 A campaign's pages and rows are reached by a small set of URL parameters (the URL design of
-docs/architecture.md, "URLs"): ``campaign_id``, ``character_id`` or ``roll_id``, or a bare
-``pk`` after ``campaigns/``, ``characters/`` or ``rolls/``. Rather than asking every view to
-remember the archive, the middleware finds the campaign of any unsafe request (POST, PUT,
-PATCH, DELETE) from those parameters, before the view runs, and refuses it when the campaign
-is archived: nothing is written, and the member is told why. Only views marked with
-``core.http.allowed_when_archived`` (the GM's restore and delete) pass.
+docs/architecture.md, "URLs"): ``campaign_id``, ``character_id``, ``roll_id`` or
+``roll_code``, or a bare ``pk`` after ``campaigns/``, ``characters/`` or ``rolls/``. Rather
+than asking every view to remember the archive, the middleware finds the campaign of any
+unsafe request (POST, PUT, PATCH, DELETE) from those parameters, before the view runs, and
+refuses it when the campaign is archived: nothing is written, and the member is told why.
+Only views marked with ``core.http.allowed_when_archived`` (the GM's restore and delete)
+pass.
 
 A request from someone who is not a member of the campaign is left to the view, whose
 permission helper answers 404 as for any campaign: telling an outsider that a campaign is
@@ -32,7 +33,7 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 _PK_OWNERS = {"campaigns": "campaign_id", "characters": "campaign__characters__pk",
               "rolls": "campaign__rolls__pk"}
 _NAMED = {"campaign_id": "campaign_id", "character_id": "campaign__characters__pk",
-          "roll_id": "campaign__rolls__pk"}
+          "roll_id": "campaign__rolls__pk", "roll_code": "campaign__rolls__code"}
 
 
 def archived_membership(user: Any, route: str, kwargs: dict[str, Any]) -> Membership | None:

@@ -8,9 +8,11 @@ How it works (docs/architecture.md, "The live table"):
 2. :func:`campaign_events` is a Server-Sent Events stream, one per open page, subscribed to
    the campaign's group on the Channels layer (in memory in one process; Redis when
    ``REDIS_URL`` is set, so several server processes share events, through
-   :class:`core.live.RedisLayer`). The GM's stream also hears the GM-only group, and every
-   stream its viewer's seat group, which :func:`core.live.announce_seat_closed` uses to end
-   the streams of a removed player.
+   :class:`core.live.RedisLayer`). A player's stream hears the players' group, the GM's the
+   GM's group instead, which carries every change with the GM's version (a change hidden from
+   players moves only the GM's: core.live.Versions); every stream also hears its viewer's seat
+   group, which :func:`core.live.announce_seat_closed` uses to end the streams of a removed
+   player.
 3. Events carry names and ids: ``rollMade``, ``trackChanged-12``. The page (htmx's SSE
    extension) reacts by asking its own view for the fresh fragment, so what a person sees is
    always what the permission-checked view shows them, read from the database. The one
@@ -115,7 +117,8 @@ async def campaign_events(
     """The campaign's live events as a Server-Sent Events stream, for members only.
 
     Non-members (and unknown campaigns) get 404 like every other campaign URL; the GM's
-    stream also carries GM-only events. The stream sends ``retry`` and a comment at once,
+    stream also carries GM-only events, and every event's version as the GM's pages count
+    it. The stream sends ``retry`` and a comment at once,
     a keepalive comment every :data:`KEEPALIVE_SECONDS`, and one frame per event name:
     ``event: rollMade`` / ``data: {"campaign": 7, "character": 12, "version": 42}`` (each
     name's also with the lines drawn for the regions that hear it, ``"prepend"``), then
@@ -129,9 +132,9 @@ async def campaign_events(
     """
     user = await request.auser()
     membership = await sync_to_async(_membership_then_release)(user, pk)
-    groups = [group_name(pk), seat_group_name(pk, membership.user_id)]
-    if membership.is_gm:
-        groups.append(group_name(pk, gm_only=True))
+    # One audience's group each: the GM's carries every change the players' does, with the
+    # GM's version, so a GM's stream in both would hear each change twice.
+    groups = [group_name(pk, gm_only=membership.is_gm), seat_group_name(pk, membership.user_id)]
     stream = _stream(groups)
     try:
         first = await anext(stream)  # subscribes: an unreachable layer shows here

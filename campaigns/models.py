@@ -43,10 +43,14 @@ class Campaign(models.Model):
     # (campaigns.archive refuses every write to it but the GM's restore and delete), listed
     # apart, and its export still works.
     archived_at = models.DateTimeField(null=True, blank=True)
-    # One more each time anything its open pages show changes (issue 18): every announced
-    # change bumps it once committed (campaigns.versions). A page knows the version it was
-    # drawn at; a live region asked at the same version answers 304 (core/regions.py).
+    # One more each time anything every member's pages may show changes (issue 18): every
+    # announced change bumps it once committed (campaigns.versions). A page knows the version
+    # it was drawn at; a live region asked at the same version answers 304 (core/regions.py).
     live_version = models.PositiveBigIntegerField(default=0, editable=False)
+    # One more each time a change only the GM's pages show is announced (a GM-only roll):
+    # kept apart so that no number a player's page sees moves for it (issue 31,
+    # docs/security.md, "Hidden activity"). The GM's pages count both (page_version).
+    hidden_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -61,6 +65,14 @@ class Campaign(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("table:campaign-detail", args=[self.pk])
+
+    def page_version(self, *, is_gm: bool) -> int:
+        """The live version this campaign's pages are drawn at for their viewer, as loaded:
+        ``live_version`` for a player; for the GM, who also sees what players may not,
+        ``live_version + hidden_version``. Each announcement moves exactly one of the two by
+        one (campaigns.versions), so each viewer's version goes up by one per change that
+        viewer's pages hear, and a player's never moves for a change hidden from players."""
+        return self.live_version + self.hidden_version if is_gm else self.live_version
 
     @property
     def ruleset_name(self) -> str:

@@ -150,7 +150,7 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
     """
     campaign = get_campaign_as_gm(request.user, pk)
     regions = asked_regions(request) if request.method == "GET" else None
-    if regions is not None and (same := unchanged(request, campaign.live_version)):
+    if regions is not None and (same := unchanged(request, campaign.page_version(is_gm=True))):
         return same  # nothing at the table changed since the page drew its panel
     if request.method == "POST":
         # A copy: an invalid form must not rename the campaign shown around it.
@@ -191,14 +191,15 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
 
 
 def live_settings(campaign: Campaign, url: str) -> LivePage:
-    """What is live on the settings page (core/regions.py): the system's panel, redrawn when
-    the campaign's system data changes (another tab), or the party does, or a character's
-    tracks (a panel may list the party: Shahquest's plot points). Nothing in an archived
-    campaign. Reads the campaign's character ids (one query)."""
+    """What is live on the GM's settings page (core/regions.py), at the GM's version: the
+    system's panel, redrawn when the campaign's system data changes (another tab), or the
+    party does, or a character's tracks (a panel may list the party: Shahquest's plot
+    points). Nothing in an archived campaign. Reads the campaign's character ids (one
+    query)."""
     if campaign.is_archived:
         return LivePage(url=url, regions=())
     tracks = [f"trackChanged-{pk}" for pk in campaign.characters.values_list("pk", flat=True)]
-    return LivePage(url=url, version=campaign.live_version, regions=by_event(
+    return LivePage(url=url, version=campaign.page_version(is_gm=True), regions=by_event(
         (event, ("system-panel",)) for event in ("campaignChanged", "partyChanged", *tracks)))
 
 

@@ -13,7 +13,8 @@ from rolls.models import Roll
 # What the recent-rolls box (characters/_recent_rolls.html) reads of a roll and of its
 # follow-ups. The rest of a row (the pool, the dice, the engine's whole result as JSON) is
 # most of its bytes and of the time spent reading it.
-_RECENT_ROLL_FIELDS = ("id", "description", "outcome", "summary", "imported", "created_at")
+_RECENT_ROLL_FIELDS = ("id", "code", "description", "outcome", "summary", "imported",
+                       "created_at")
 _FOLLOWUP_FIELDS = ("id", "parent_id", "kind", "summary")
 
 RECENT_ROLLS = 5

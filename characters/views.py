@@ -87,7 +87,8 @@ def live_sheet(character: Character, system: systems.SheetSystem) -> LivePage:
     if character.campaign.is_archived:
         return LivePage(url=url, regions=())
     pk = character.pk
-    return LivePage(url=url, version=character.campaign.live_version, regions=by_event([
+    version = character.campaign.page_version(is_gm=viewer_is_gm(character))
+    return LivePage(url=url, version=version, regions=by_event([
         (f"trackChanged-{pk}", system.live_tracks),
         (f"xpChanged-{pk}", system.live_xp),
         ("campaignChanged", (*system.live_tracks, *system.live_xp)),
@@ -148,7 +149,8 @@ def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     character = get_character(request.user, pk)
     system = systems.for_campaign(character.campaign)
     regions = asked_regions(request)
-    if regions is not None and (same := unchanged(request, character.campaign.live_version)):
+    version = character.campaign.page_version(is_gm=viewer_is_gm(character))
+    if regions is not None and (same := unchanged(request, version)):
         return same  # nothing at the table changed since the page drew these regions
     context = _sheet_context(character, system, regions)
     if regions is not None:
@@ -167,7 +169,7 @@ def character_action(request: AuthenticatedHttpRequest, pk: int, action: str) ->
     made on the XP page), a plain POST a redirect with a message. A GM-only action gives
     players 404."""
     character = get_character(request.user, pk)
-    since = character.campaign.live_version
+    since = character.campaign.page_version(is_gm=viewer_is_gm(character))
     system = systems.for_campaign(character.campaign)
     track = system.actions.get(action)
     if track is None or (track.gm_only and not viewer_is_gm(character)):
@@ -199,10 +201,10 @@ def _respond(
     """The sheet's partial for HTMX, or a redirect to the sheet with a message.
 
     A change made from the GM dashboard's card (``from=dashboard``) answers with that card,
-    or redirects back to the dashboard. ``since``: the campaign's live version read before
-    the change; the card is then labelled with the version the change brought
-    (:func:`core.regions.drawn`), so the dashboard does not ask for the card again when the
-    change's own event arrives.
+    or redirects back to the dashboard. ``since``: the campaign's live version for the
+    viewer (``Campaign.page_version``) read before the change; the card is then labelled
+    with the version the change brought (:func:`core.regions.drawn`), so the dashboard does
+    not ask for the card again when the change's own event arrives.
     """
     from_dashboard = request.POST.get("from") == "dashboard"
     if request.htmx and from_dashboard:
@@ -210,7 +212,8 @@ def _respond(
         answer = render(request, "table/campaign_detail.html#party-card", card)
         if since is None:
             return answer
-        return drawn(answer, bumped(character.campaign_id, since), [f"card-{character.pk}"])
+        version = bumped(character.campaign_id, since, is_gm=viewer_is_gm(character))
+        return drawn(answer, version, [f"card-{character.pk}"])
     if request.htmx:
         # The track's answer also refreshes the roll dialog's wound note (out of band).
         context = {"error": error, "success": success, "oob_wound_note": True,

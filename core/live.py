@@ -10,6 +10,11 @@ rolls and in its character's recent rolls, which a page current just before the 
 place without asking.
 The pages' stream is ``campaigns.live`` (docs/architecture.md, "The live table"); with
 ``REDIS_URL`` set the layer is :class:`RedisLayer`, so several server processes share events.
+
+Two audiences, two groups: the players' pages hear the campaign's group, the GM's pages the
+GM's group, which hears every change (those the players hear too, each with the GM's
+version, and the GM-only ones). Nothing sent to the players' group says anything of a change
+hidden from them, not even as a number (issue 31, docs/security.md, "Hidden activity").
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -50,8 +56,9 @@ soon and often (static/js/live.js) rather than backing off, as the new server is
 away."""
 VERSION_EVENT = "liveVersion"
 """Sent after each change's own frames: ``{"version": n, "names": [...]}``, the campaign's
-live version once the change was committed (campaigns.versions). A page learns from it that
-its regions the change did not concern are still current at ``n`` (static/js/live.js)."""
+live version as the stream's viewer counts it once the change was committed
+(campaigns.versions, :class:`Versions`). A page learns from it that its regions the change
+did not concern are still current at ``n`` (static/js/live.js)."""
 """The last frame of a stream whose viewer lost their seat: the page stops reconnecting."""
 
 LAYER_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
@@ -80,8 +87,8 @@ def layer_warning(message: str, *args: object, exc_info: bool = False) -> None:
 
 
 def group_name(campaign_id: int, *, gm_only: bool = False) -> str:
-    """The Channels group of a campaign's open pages (``campaign-7``), or of its GM's
-    (``campaign-7-gm``)."""
+    """The Channels group of a campaign's players' open pages (``campaign-7``), or of its
+    GM's (``campaign-7-gm``), which hears every change of the campaign (:func:`announce`)."""
     return f"campaign-{campaign_id}-gm" if gm_only else f"campaign-{campaign_id}"
 
 
@@ -97,44 +104,73 @@ goes with the frame of the name its region hears: ``rollMade`` for the campaign'
 rolls, ``rollMade-12`` for character 12's recent rolls."""
 
 
-def _send_on_commit(group: str, message: dict[str, Any], what: object, *,
-                    version: Callable[[], int | None] | None = None,
+@dataclass(frozen=True)
+class Versions:
+    """A campaign's live versions just after a change (campaigns.versions), by audience.
+
+    Attributes:
+        players: the version a player's pages count (``Campaign.live_version``): it moves
+            only for changes every member hears of.
+        gm: the version the GM's pages count (``Campaign.page_version`` for the GM): it
+            moves for every change, those only the GM hears of too.
+    """
+
+    players: int
+    gm: int
+
+
+Audience = tuple[str, Callable[[Versions], int] | None]
+"""A group to send an event to, and which of the change's :class:`Versions` its pages
+count (None: a message that carries no version)."""
+
+
+def _send_on_commit(audiences: Sequence[Audience], message: dict[str, Any], what: object, *,
+                    version: Callable[[], Versions | None] | None = None,
                     drawn: list[Callable[[], Lines]] | None = None) -> None:
-    """Send ``message`` to ``group`` once the current transaction commits (at once outside
-    one); a layer that cannot be reached is logged, never raised. ``version``, if given, is
-    asked then for the campaign's live version, which goes into the message's data;
-    ``drawn`` (:data:`drawing`'s answers) for the lines that go with it, as the message's
-    ``lines`` (``{event name: {region id: html}}``; the stream sends each name's with that
-    name's frame, as its ``prepend``), only when the version is known."""
+    """Send ``message`` to each group of ``audiences`` once the current transaction commits
+    (at once outside one); a layer that cannot be reached is logged, never raised.
+    ``version``, if given, is asked then for the campaign's versions, and each group's
+    message carries the one its pages count in its data (a group's message holds no other);
+    ``drawn`` (:data:`drawing`'s answers) for the lines that go with it, drawn once for every
+    group, as the message's ``lines`` (``{event name: {region id: html}}``; the stream sends
+    each name's with that name's frame, as its ``prepend``), only when the version is
+    known."""
 
     def send() -> None:
-        nonlocal message
         layer = get_channel_layer()
         if layer is None:
             return
         now = version() if version is not None else None
-        if now is not None:
-            message = {**message, "data": {**message["data"], "version": now}}
-            lines = _lines(drawn or [], what)
-            if lines:
-                message["lines"] = lines
-        try:
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:  # the usual case: a sync view or service, no loop here
-                async_to_sync(layer.group_send)(group, message)
-            else:  # committed from code running inside an event loop's thread
-                loop.create_task(layer.group_send(group, message))
-        except LAYER_ERRORS as exc:  # Redis down: one line a minute, no traceback
-            layer_warning("could not announce %s to %s: %s: %s",
-                           what, group, type(exc).__name__, exc)
-        except Exception as exc:  # a live update must never undo or fail a committed change
-            # Throttled too: while Redis is down redis-py also fails in other ways (make
-            # faults saw RuntimeError 'no running event loop' 454 times in a 30 s outage).
-            layer_warning("could not announce %s to %s: %s: %s",
-                           what, group, type(exc).__name__, exc, exc_info=True)
+        lines = _lines(drawn or [], what) if now is not None else {}
+        for group, counts in audiences:
+            sent = message
+            if now is not None and counts is not None:
+                sent = {**message, "data": {**message["data"], "version": counts(now)}}
+                if lines:
+                    sent["lines"] = lines
+            _group_send(layer, group, sent, what)
 
     transaction.on_commit(send)
+
+
+def _group_send(layer: Any, group: str, message: dict[str, Any], what: object) -> None:
+    """``layer.group_send(group, message)`` from a committed change's callback; a layer that
+    cannot be reached is logged (:func:`layer_warning`), never raised."""
+    try:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # the usual case: a sync view or service, no loop here
+            async_to_sync(layer.group_send)(group, message)
+        else:  # committed from code running inside an event loop's thread
+            loop.create_task(layer.group_send(group, message))
+    except LAYER_ERRORS as exc:  # Redis down: one line a minute, no traceback
+        layer_warning("could not announce %s to %s: %s: %s",
+                       what, group, type(exc).__name__, exc)
+    except Exception as exc:  # a live update must never undo or fail a committed change
+        # Throttled too: while Redis is down redis-py also fails in other ways (make
+        # faults saw RuntimeError 'no running event loop' 454 times in a 30 s outage).
+        layer_warning("could not announce %s to %s: %s: %s",
+                       what, group, type(exc).__name__, exc, exc_info=True)
 
 
 def _lines(drawn: list[Callable[[], Lines]], what: object) -> Lines:
@@ -163,14 +199,17 @@ item at the head of the region's ``data-live-list`` and asks nothing (static/js/
 any other page asks as usual. Answer None for anything else.
 
 What a line may hold: only what every member hearing the event may see (the event goes to
-the campaign's group, or to the GM's alone for a GM-only change). Each announcement bumps the
-version by one (campaigns.versions), so a line is exactly the change from one version to
-the next."""
+the players' group and the GM's, or to the GM's alone for a GM-only change). Each
+announcement bumps by one the version of each audience that hears it, and no other
+(campaigns.versions, :class:`Versions`), so a line is exactly the change from one version
+to the next for every page that hears it."""
 
 announced = Signal()
-"""Sent by :func:`announce`, inside the change's transaction, with ``campaign_id``: before
-the event itself is queued for the commit, so that a receiver's own on-commit work (the
-campaign's live version, campaigns.versions) is done before any page hears of the change."""
+"""Sent by :func:`announce`, inside the change's transaction, with ``campaign_id`` and
+``gm_only``: before the event itself is queued for the commit, so that a receiver's own
+on-commit work (the campaign's live versions, campaigns.versions) is done before any page
+hears of the change. A receiver may answer with a function giving the change's
+:class:`Versions` once it has run (None if it could not)."""
 
 
 def announce(
@@ -184,21 +223,25 @@ def announce(
         event: the event's name, e.g. ``"rollMade"``, ``"trackChanged"``, ``"xpChanged"``.
         character_id: the character concerned; the event is then sent twice, as ``event``
             (for pages showing the whole party) and as ``event-<id>`` (for that sheet).
-        gm_only: send to the GM's pages only (a GM-only roll): players never hear of it.
+        gm_only: send to the GM's pages only (a GM-only roll): players never hear of it,
+            and no version their pages count moves for it.
         subject: what the change made (the Roll just stored), for :data:`drawing`'s
             receivers, which may draw a line of it to travel with the event.
+
+    The event goes to the GM's group with the GM's version and, unless ``gm_only``, to the
+    players' group with theirs.
 
     Call it inside the ``transaction.atomic()`` block that makes the change; outside one,
     Django runs ``on_commit`` callbacks at once. A layer that cannot be reached is logged,
     never raised: the change itself is already safe in the database, and pages catch up on
     their next load.
     """
-    # A receiver (campaigns.versions) may answer with the campaign's version after the
+    # A receiver (campaigns.versions) may answer with the campaign's versions after the
     # change, known once it has run on commit, before the send. (Any: django-stubs types a
     # receiver's answer as str | None.)
     answers: list[Any] = [answer for _, answer in announced.send(
-        sender=None, campaign_id=campaign_id)]
-    versions: list[Callable[[], int | None]] = [a for a in answers if callable(a)]
+        sender=None, campaign_id=campaign_id, gm_only=gm_only)]
+    versions: list[Callable[[], Versions | None]] = [a for a in answers if callable(a)]
     lines: list[Any] = [answer for _, answer in drawing.send(
         sender=None, campaign_id=campaign_id, event=event, subject=subject)]
     drawn: list[Callable[[], Lines]] = [a for a in lines if callable(a)]
@@ -208,8 +251,19 @@ def announce(
         "names": names,
         "data": {"campaign": campaign_id, "character": character_id},
     }
-    _send_on_commit(group_name(campaign_id, gm_only=gm_only), message, names,
+    audiences: list[Audience] = [(group_name(campaign_id, gm_only=True), _gm_version)]
+    if not gm_only:
+        audiences.insert(0, (group_name(campaign_id), _players_version))
+    _send_on_commit(audiences, message, names,
                     version=versions[0] if versions else None, drawn=drawn)
+
+
+def _players_version(versions: Versions) -> int:
+    return versions.players
+
+
+def _gm_version(versions: Versions) -> int:
+    return versions.gm
 
 
 def announce_seat_closed(campaign_id: int, user_id: int, *, changed: bool = False) -> None:
@@ -227,7 +281,7 @@ def announce_seat_closed(campaign_id: int, user_id: int, *, changed: bool = Fals
     """
     message = {"type": "campaign.close",
                "data": {"campaign": campaign_id, **({"changed": True} if changed else {})}}
-    _send_on_commit(seat_group_name(campaign_id, user_id), message, CLOSED_EVENT)
+    _send_on_commit([(seat_group_name(campaign_id, user_id), None)], message, CLOSED_EVENT)
 
 
 class RedisLayer(RedisChannelLayer):  # type: ignore[misc]  # channels_redis ships no type hints: its layer is Any

@@ -60,9 +60,10 @@ class LivePage:
         sync: the ids asked for, in one request, after a reconnection; by default every
             region's ids. A page whose region holds others (the dashboard's party holds its
             cards) names only the outer one.
-        version: the campaign's live version the page is drawn at (``Campaign.live_version``,
-            campaigns.versions): each element carries it, and static/js/live.js sends the
-            version it holds with each ask (:func:`unchanged`).
+        version: the campaign's live version the page is drawn at, as its viewer counts it
+            (``Campaign.page_version``: a player's never moves for a change hidden from
+            players; campaigns.versions): each element carries it, and static/js/live.js
+            sends the version it holds with each ask (:func:`unchanged`).
     """
 
     url: str
@@ -125,11 +126,11 @@ def etag(version: int) -> str:
 
 def unchanged(request: HttpRequest, version: int) -> HttpResponse | None:
     """304 Not Modified when the request's ``If-None-Match`` is the campaign's current live
-    ``version`` (static/js/live.js sends the version its page holds for the regions asked):
-    nothing the campaign's pages show has changed since (campaigns.versions), so nothing
-    is built or rendered. None otherwise. Call it after the viewer's check, before anything
-    the regions read is built; the version must have been read before their content (it
-    comes with the viewer's check)."""
+    ``version`` for the viewer (``Campaign.page_version``; static/js/live.js sends the
+    version its page holds for the regions asked): nothing the viewer's pages show has
+    changed since (campaigns.versions), so nothing is built or rendered. None otherwise.
+    Call it after the viewer's check, before anything the regions read is built; the version
+    must have been read before their content (it comes with the viewer's check)."""
     if request.headers.get("If-None-Match") != etag(version):
         return None
     response = HttpResponseNotModified()

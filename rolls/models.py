@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -32,6 +34,12 @@ class Roll(AppendOnlyModel):
     An ``imported`` roll came in a file (``transfer``): this server did not roll it, whatever
     its date says. It is shown marked wherever rolls are shown, takes no follow-up and
     answers no request made here; every roll made here has ``imported`` False.
+
+    Pages name a roll by its ``code``, a random UUID, never by its ``id``: ids are handed
+    out in order to every roll, GM-only ones too, so a player who saw rolls 11 and 13 would
+    know that the GM rolled 12 in secret (issue 31, docs/security.md, "Hidden activity").
+    Its URL, its DOM keys, its follow-ups' URLs and the name a page gives it (:attr:`label`)
+    all come from the code.
     """
 
     edit_refusal = "Rolls are never edited; the log is append-only."
@@ -92,6 +100,10 @@ class Roll(AppendOnlyModel):
         default=False, help_text="Came in an imported file: not rolled by this server."
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    code = models.UUIDField(
+        default=uuid.uuid4, unique=True, editable=False,
+        help_text="How pages name the roll: random, so that it says nothing of other rolls.",
+    )
 
     objects = RollQuerySet.as_manager()
 
@@ -120,7 +132,13 @@ class Roll(AppendOnlyModel):
         return f"{self.description}: {self.summary}"
 
     def get_absolute_url(self) -> str:
-        return reverse("rolls:roll-detail", args=[self.pk])
+        return reverse("rolls:roll-detail", args=[self.code])
+
+    @property
+    def label(self) -> str:
+        """The roll's name for people, its code's first eight hex digits ("3f2a9c1e"): short
+        to read, and, drawn at random, no count of anything."""
+        return self.code.hex[:8]
 
 
 class RequestedRoll(models.Model):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 from urllib.parse import urlencode
+from uuid import UUID
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -35,12 +36,14 @@ DIALOG = "roll-form"
 """The roll dialog's form id on every system's sheet and roll page."""
 
 
-def _visible_roll(request: AuthenticatedHttpRequest, pk: int) -> Roll:
-    """A roll the user may see: any member of its campaign sees its rolls (the table's log).
-    Raises Http404 for everyone else."""
+def _visible_roll(request: AuthenticatedHttpRequest, **where: object) -> Roll:
+    """The roll ``where`` names (its ``code`` from a URL; its ``pk`` only for a roll this
+    user's own submission made, never from a page), if the user may see it: any member of
+    its campaign sees its rolls (the table's log), the GM alone a GM-only one. Raises
+    Http404 for everyone else."""
     roll = get_object_or_404(
         Roll.objects.select_related("character", "rolled_by", "campaign", "parent", "answers"),
-        pk=pk,
+        **where,
     )
     membership = get_membership(request.user, roll.campaign_id)
     if roll.gm_only and not membership.is_gm:
@@ -84,17 +87,18 @@ def _show_roll(
     request: AuthenticatedHttpRequest, roll: Roll, *, just_made: bool = False,
     editable: bool | None = None, next_token: str = "",
 ) -> HttpResponse:
-    """A roll just made or followed up: its result partial (and a ``rollMade`` event) for
-    HTMX, otherwise a redirect to its page. ``just_made`` and ``editable`` as for
-    :func:`_result_context`; ``next_token``: the answer to a roll form, which stays on the
-    page for the next roll: the id of its submission input, handed a fresh token."""
+    """A roll just made or followed up: its result partial (and a ``rollMade`` event naming
+    the roll by its code) for HTMX, otherwise a redirect to its page. ``just_made`` and
+    ``editable`` as for :func:`_result_context`; ``next_token``: the answer to a roll form,
+    which stays on the page for the next roll: the id of its submission input, handed a
+    fresh token."""
     if request.htmx:
         context = _result_context(roll, request, just_made=just_made, editable=editable)
         if next_token:
             context["next_submission"] = submissions.new_token()
             context["next_submission_id"] = next_token
         response = render(request, RESULT, context)
-        return trigger_client_event(response, "rollMade", {"id": roll.pk})
+        return trigger_client_event(response, "rollMade", {"id": str(roll.code)})
     return redirect(roll)
 
 
@@ -106,7 +110,7 @@ def _answer_roll(request: AuthenticatedHttpRequest, done: submissions.Submitted[
     if done.result is not None:
         return _show_roll(request, done.result, just_made=True, editable=editable,
                           next_token=token_id)
-    return _show_roll(request, _visible_roll(request, done.result_id), editable=editable,
+    return _show_roll(request, _visible_roll(request, pk=done.result_id), editable=editable,
                       next_token=token_id)
 
 
@@ -227,13 +231,13 @@ def roll_odds(request: AuthenticatedHttpRequest, character_id: int) -> HttpRespo
 
 @require_POST
 @login_required
-def roll_act(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
+def roll_act(request: AuthenticatedHttpRequest, roll_code: UUID, action: str) -> HttpResponse:
     """A follow-up on a roll (``action`` names one of its system's ``roll_actions``:
     Maelstrom's "experience-die" and "willpower-spend", Shahquest's "choose"). Only the
     character's player and the GM may; the follow-up is stored as a new roll, so the log
     stays append-only. HTMX gets the roll's result partial (with the refusal, if any), a
     plain POST a redirect to the roll (the refusal as a message)."""
-    roll = _visible_roll(request, pk)
+    roll = _visible_roll(request, code=roll_code)
     system = systems.for_ruleset(roll.ruleset)
     followup = system.roll_actions.get(action)
     if followup is None or roll.character_id is None or not _can_edit(request, roll):
@@ -335,10 +339,22 @@ def requested_roll_create(request: AuthenticatedHttpRequest, campaign_id: int) -
 
 
 @login_required
-def roll_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """One roll with every die and its outcome, and its follow-ups."""
-    roll = _visible_roll(request, pk)
+def roll_detail(request: AuthenticatedHttpRequest, roll_code: UUID) -> HttpResponse:
+    """One roll with every die and its outcome, and its follow-ups, found by its code."""
+    roll = _visible_roll(request, code=roll_code)
     return render(request, "rolls/roll_detail.html", _result_context(roll, request))
+
+
+@require_GET
+@login_required
+def roll_by_number(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """A roll by its id (``/rolls/12/``: a link made before rolls had codes, or the last
+    general danger on Shahquest's tension panel, which keeps the id): the GM of its campaign
+    is redirected to the roll's page. Anyone else gets 404, for a roll of their own as for
+    one that does not exist, so no id tells a player anything (Roll.code)."""
+    roll = get_object_or_404(Roll.objects.only("code", "campaign_id"), pk=pk)
+    get_campaign_as_gm(request.user, roll.campaign_id)
+    return redirect(roll)
 
 
 @login_required

@@ -194,7 +194,10 @@ def campaign_system_change(
     """A GM change of the campaign's system data (grow or roll the tension pool, edit the
     skill list), all or nothing: lock the campaign row, let the system's action change
     ``system_data`` (RuleError refuses it and nothing is written), save, and announce
-    ``campaignChanged`` after commit. Returns the campaign, the message and any roll made."""
+    ``campaignChanged`` after commit: to the GM's pages alone when the action made a GM-only
+    roll (Shahquest's general danger rolled in secret), whose record in ``system_data`` only
+    the GM's panel shows; players hear nothing of it (docs/security.md, "Hidden activity").
+    Returns the campaign, the message and any roll made."""
     with transaction.atomic():
         # FOR NO KEY UPDATE, not FOR UPDATE: two changes of system_data still queue, but a
         # row that merely points at the campaign (a player's Roll, stored while that player's
@@ -206,5 +209,5 @@ def campaign_system_change(
         locked = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
         message, roll = action.apply(locked, data, by, rng)
         locked.save(update_fields=["system_data"])
-        announce(locked.pk, "campaignChanged")
+        announce(locked.pk, "campaignChanged", gm_only=roll is not None and roll.gm_only)
     return locked, message, roll

@@ -36,13 +36,13 @@ if TYPE_CHECKING:
     from characters.models import Character
 
 RECENT_ROLLS = 10
-LATEST_ROLL_FIELDS = ("id", "campaign", "character__name", "outcome", "summary", "description",
-                      "result", "imported", "created_at")
-"""What the latest rolls (``campaign-rolls``) read of a roll: its line, and its header
-(``SheetSystem.roll_header`` reads the description and at most the result); the campaign's
-id, which ``campaign.rolls`` sets the campaign from (a query per roll without it). Not the
-character's sheet, nor the roller's user row: every roll at the table redraws this list for
-the GM, and those were most of what it read."""
+LATEST_ROLL_FIELDS = ("id", "code", "campaign", "character__name", "outcome", "summary",
+                      "description", "result", "imported", "created_at")
+"""What the latest rolls (``campaign-rolls``) read of a roll: its line (its code names it),
+and its header (``SheetSystem.roll_header`` reads the description and at most the result);
+the campaign's id, which ``campaign.rolls`` sets the campaign from (a query per roll without
+it). Not the character's sheet, nor the roller's user row: every roll at the table redraws
+this list for the GM, and those were most of what it read."""
 
 
 @login_required
@@ -65,7 +65,8 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     membership = get_membership(request.user, pk)
     campaign = membership.campaign
     regions = asked_regions(request)
-    if regions is not None and (same := unchanged(request, campaign.live_version)):
+    version = campaign.page_version(is_gm=membership.is_gm)
+    if regions is not None and (same := unchanged(request, version)):
         return same  # nothing at the table changed since the page drew these regions
     members = campaign.memberships.select_related("user")
     everyone = list(campaign.characters.select_related("owner"))
@@ -183,7 +184,8 @@ def live_board(campaign: Campaign, is_gm: bool, party: list[Character]) -> LiveP
     sync = tuple(sorted(dict.fromkeys(i for region in regions for i in region.ids
                                       if not i.startswith("card-")),
                         key=lambda i: i == "live-regions"))
-    return LivePage(url=url, regions=regions, sync=sync, version=campaign.live_version)
+    return LivePage(url=url, regions=regions, sync=sync,
+                    version=campaign.page_version(is_gm=is_gm))
 
 
 @require_POST

@@ -36,6 +36,8 @@ SHARED: frozenset[str] = frozenset({
     "characters:character-delete", "characters:character-move",
     # Django's password reset link, about an account and no campaign.
     "password_reset_confirm",
+    # A roll by its id: the GM is redirected to the roll's page (its code), no system code.
+    "rolls:roll-by-number",
 })
 """URL names (``app:name``) whose views run the same code whatever the campaign's system."""
 

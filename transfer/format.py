@@ -123,7 +123,8 @@ LINKS: dict[type[models.Model], dict[str, str]] = {
                "is a key to the table; the import issues a fresh one (none for an "
                "archived campaign, whose invites stay revoked until the GM issues one)",
                "live_version": "never exported: the open pages' bookkeeping of this server "
-               "(campaigns.versions); an imported campaign starts at 0"},
+               "(campaigns.versions); an imported campaign starts at 0",
+               "hidden_version": "never exported: as ``live_version``"},
     Membership: {"id": _NUMBER, "campaign": "the campaign's ``members``", "user": "a username"},
     Session: {"id": _NUMBER, "campaign": "the document's campaign"},
     Character: {"id": _NUMBER, "campaign": "the document's or the target campaign",
@@ -133,7 +134,9 @@ LINKS: dict[type[models.Model], dict[str, str]] = {
     XpEntry: {"id": _NUMBER, "character": "listed under its character",
               "reverses": _NUMBER, "session": _NUMBER, "created_by": "a username"},
     Roll: {"id": _NUMBER, "campaign": "the document's campaign", "character": _NUMBER,
-           "parent": _NUMBER, "rolled_by": "a username"},
+           "parent": _NUMBER, "rolled_by": "a username",
+           "code": "never exported: how this server's pages name the roll; the import draws "
+                   "a fresh one"},
     RequestedRoll: {"id": _NUMBER, "campaign": "the document's campaign",
                     "character": _NUMBER, "answer": _NUMBER, "requested_by": "a username"},
 }

@@ -94,9 +94,12 @@
       try { changed = JSON.parse(event.data).changed === true; } catch (e) { changed = false; }
       if (changed) {
         // The seat changed (the GM seat handed over): a new stream joins the groups of the
-        // seat as it is now; the page itself was drawn for the old seat.
+        // seat as it is now; the page itself was drawn for the old seat. The GM's pages and
+        // a player's count versions apart (campaigns.versions): what the page holds means
+        // nothing to the new seat's stream, so every region asks once it is back.
         source.close();
         self._source = null;
+        forgetVersions();
         self._connect();
         status("Your seat at this table changed: reload the page to see it as it is now.");
         return;
@@ -167,6 +170,14 @@
   // them all to its version.
   var held = {}; // hx-get URL -> the version its regions were last drawn at
 
+  // Hold no version: every region asks at its next event, and the reconnection's ask brings
+  // them all to the version its answer was drawn at.
+  function forgetVersions() {
+    held = {};
+    Array.prototype.forEach.call(document.querySelectorAll("[data-live-version]"),
+      function (elt) { elt.setAttribute("data-live-version", "0"); });
+  }
+
   function liveUrl(elt) {
     var url = elt && elt.getAttribute && elt.getAttribute("hx-get");
     return url && url.indexOf("?live=") >= 0 ? url : null;
@@ -184,8 +195,8 @@
 
   // A change (version n, its event names) that a region does not listen for leaves that
   // region as it was: it is current at n too, if it was current just before (n - 1: a
-  // version this page did not hear of, a GM's change heard only by the GM's pages, or one
-  // heard out of order, leaves it where it was). One that it listens for makes it ask; its
+  // version this page did not hear of, or one heard out of order, leaves it where it was).
+  // A change hidden from this page's viewer moves no version it counts. One that it listens for makes it ask; its
   // answer brings its own version.
   function noteVersion(version, names) {
     regionElements().forEach(function (elt) {

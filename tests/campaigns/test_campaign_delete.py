@@ -43,7 +43,7 @@ def full_table(client_for, alice, bob, campaign, bobs_character, seeded_rng):
     player, gm = client_for(bob), client_for(alice)
     player.post(reverse("rolls:roll-create", args=[bobs_character.pk]), MOTORCYCLE_POOL)
     roll = Roll.objects.get()
-    player.post(reverse("rolls:roll-act", args=[roll.pk, "experience-die"]),
+    player.post(reverse("rolls:roll-act", args=[roll.code, "experience-die"]),
                 {"key": "ability:Driving"})
     ask = reverse("rolls:requested-roll-create", args=[campaign.pk])
     gm.post(ask, {**ASK, "character": str(bobs_character.pk)})

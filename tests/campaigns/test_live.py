@@ -345,8 +345,8 @@ def test_a_removed_players_open_stream_is_closed_at_removal(campaign, alice, bob
         end = await player.communicator.receive_output(timeout=2)
         assert end.get("more_body", False) is False
         await player.communicator.wait(timeout=2)
-        # The GM's stream is untouched.
-        await send(campaign.pk)
+        # The GM's stream is untouched (it hears the campaign through the GM's group).
+        await send(campaign.pk, gm_only=True)
         assert (await gm.next_frame()).startswith(b"event: rollMade\n")
         await gm.close()
 

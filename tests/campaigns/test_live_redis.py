@@ -209,8 +209,9 @@ def test_a_stream_whose_redis_goes_away_ends_with_one_warning_and_pages_keep_wor
 def test_five_hundred_streams_closing_at_once_leave_no_group_member_behind(
     campaign, alice, bob, redis_layer
 ) -> None:  # type: ignore[no-untyped-def]
-    # Five hundred tabs: a GM's (three groups each) and a player's (two each), all closed
-    # together, as when a server process stops or a proxy drops its connections.
+    # Five hundred tabs: a GM's and a player's (two groups each: their audience's and their
+    # seat's), all closed together, as when a server process stops or a proxy drops its
+    # connections.
     scopes = [_scope(alice, campaign.pk), _scope(bob, campaign.pk)]
     streams = [Stream(None, campaign.pk, scope=scopes[i % 2]) for i in range(500)]
 
@@ -219,13 +220,15 @@ def test_five_hundred_streams_closing_at_once_leave_no_group_member_behind(
             statuses = await asyncio.gather(*(s.open() for s in streams[start:start + 50]))
             assert {status for status, _ in statuses} == {200}
         assert redis_layer.group_members() == {
-            group_name(campaign.pk): 500,
+            group_name(campaign.pk): 250,
             group_name(campaign.pk, gm_only=True): 250,
             seat_group_name(campaign.pk, alice.pk): 250,
             seat_group_name(campaign.pk, bob.pk): 250,
         }
         # Every page hears an event and then closes: the layer is busiest right after one.
+        # (An announcement goes to both audiences' groups: core.live.announce.)
         await send(campaign.pk)
+        await send(campaign.pk, gm_only=True)
         for stream in streams:
             assert (await _next_event(stream, within=10)).startswith(b"event: rollMade\n")
         for stream in streams:

@@ -159,7 +159,7 @@ def test_a_roll_s_event_brings_its_line_as_the_sheets_recent_rolls_draw_it(
     line = parse_html(made["lines"][f"rollMade-{character.pk}"]["recent-rolls"])
     assert "recent-rolls" not in made["lines"]["rollMade"]  # the campaign's page has none
     roll = Roll.objects.filter(character=character).latest("pk")
-    assert dict(line.attributes)["data-live-key"] == f"roll-{roll.pk}"
+    assert dict(line.attributes)["data-live-key"] == f"roll-{roll.code}"
     assert roll.get_absolute_url() in str(line)
     for who, client in (("gm", gm), ("player", player)):
         assert recent(client, character) == [line, *before[who]][:SHEET_ROLLS], who
@@ -297,7 +297,7 @@ def test_a_roll_s_event_brings_its_line_as_the_latest_rolls_draw_it_for_everyone
     assert made["data"]["version"] == held + 1
     line = parse_html(made["lines"]["rollMade"]["campaign-rolls"])
     roll = Roll.objects.filter(character=character).latest("pk")
-    assert dict(line.attributes)["data-roll"] == str(roll.pk)
+    assert dict(line.attributes)["data-roll"] == str(roll.code)
     for who, client in (("gm", gm), ("player", player)):
         after = latest_rolls(client, campaign)
         assert after == [line, *before[who]][:len(after)], who

@@ -666,7 +666,7 @@ def test_no_open_page_is_left_stale(world: World, path_name: str, layer: Recordi
         path.before(world)
         world.reread()
     seen = [look(world, page) for page in PAGES]
-    version = Campaign.objects.get(pk=world.campaign.pk).live_version
+    before = Campaign.objects.get(pk=world.campaign.pk)
     layer.sent.clear()
     # The test's transaction never commits: the change's on-commit callbacks (the
     # announcements) run here, those of a rolled-back savepoint not at all, as in production.
@@ -677,9 +677,15 @@ def test_no_open_page_is_left_stale(world: World, path_name: str, layer: Recordi
 
     verdict = judge(world, seen, after, layer)
     assert verdict.changed, f"{path_name} changed no region of any open page"
-    # Every write path bumps the campaign's live version (campaigns.versions), or a page
-    # that asks at the version it holds would be told nothing changed.
-    assert Campaign.objects.get(pk=world.campaign.pk).live_version > version, path_name
+    # Every write path bumps the live version of each viewer whose page it changed
+    # (campaigns.versions), or a page that asks at the version it holds would be told
+    # nothing changed; one hidden from players bumps the GM's alone (docs/security.md).
+    now = Campaign.objects.get(pk=world.campaign.pk)
+    changed_pages = {name for name, _ in verdict.changed}
+    for viewer in {page.page.viewer for page in seen if page.page.name in changed_pages}:
+        is_gm = viewer == "gm"
+        assert now.page_version(is_gm=is_gm) > before.page_version(is_gm=is_gm), (
+            path_name, viewer)
     wanted = [(page, region.format(pk=world.character.pk)) for page, region in path.expect]
     missing = [want for want in wanted if want not in verdict.changed]
     assert not missing, f"{path_name} left {missing} as they were; changed: {verdict.changed}"

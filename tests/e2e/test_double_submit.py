@@ -32,7 +32,7 @@ def test_two_presses_of_roll_are_two_rolls_and_a_resent_form_is_not_a_third(
     expect(token).not_to_have_attribute("value", first_token or "")
     first = Roll.objects.get(character=vex)
     player.locator("#roll-form .actions button").click()
-    expect(player.locator("#roll-result")).not_to_contain_text(f"#{first.pk}")
+    expect(player.locator("#roll-result")).not_to_contain_text(f"#{first.label}")
     assert Roll.objects.filter(character=vex).count() == 2
 
     # The first form sent again, as a browser resending it would: the first roll, not a third.

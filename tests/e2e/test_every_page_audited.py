@@ -64,7 +64,7 @@ def test_every_other_page_passes_axe(new_page, table, phone) -> None:  # type: i
         reverse("home"),
         reverse("campaigns:campaign-list"),
         campaign.get_absolute_url(),
-        reverse("rolls:roll-detail", args=[roll.pk]),
+        reverse("rolls:roll-detail", args=[roll.code]),
         reverse("rolls:roll-create", args=[vex.pk]),
         reverse("rolls:roll-odds", args=[vex.pk]) + "?kind=action&trait=Precision&difficulty=6"
         "&threshold=0",

@@ -13,8 +13,10 @@ import time
 from typing import Any
 
 import pytest
+from django.db.models import F
 from playwright.sync_api import Page, expect
 
+from campaigns.models import Campaign
 from characters.models import Character
 from rolls.models import Roll
 from tests.e2e.test_maelstrom_at_the_table import log_in, table  # noqa: F401 (fixture)
@@ -188,29 +190,43 @@ def test_a_roll_s_line_comes_with_its_event_to_a_current_page_and_another_asks(
     heard(fellow, "rollMade")
     for page, asked in ((gm, by_gm), (fellow, by_fellow)):
         expect(page.locator("#campaign-rolls li").first).to_have_attribute(
-            "data-roll", str(made.pk))
+            "data-roll", str(made.code))
         assert not asked_latest(asked), asked
         assert page.evaluate(SHOWN) == page.evaluate(LATEST)  # what it would have asked for
     expect(gm.locator("#campaign-rolls li").first).to_have_class(re.compile("roll-new"))
 
     # The GM's own GM-only NPC roll: the GM's page takes its line from its event while its
-    # POST is in flight; the player's page never hears of it, so it is not current just
-    # before the next roll, and asks for the list instead of taking that roll's line.
+    # POST is in flight; the player's page never hears of it, and no version it counts
+    # moves for it (issue 31): it is still current just before the next roll, and takes
+    # that roll's line without asking.
     gm.fill("#npc-text", "5 dice diff 6")
     gm.check("input[name=gm_only]")
     gm.click("text=Roll for the NPC")
     npc = Roll.objects.filter(character=None)
     expect(gm.locator("#campaign-rolls li").first).to_contain_text("GM")
     assert gm.locator("#campaign-rolls li").first.get_attribute("data-roll") == str(
-        npc.get().pk)
+        npc.get().code)
     made = roll()
     heard(fellow, "rollMade")
     expect(fellow.locator("#campaign-rolls li").first).to_have_attribute(
-        "data-roll", str(made.pk))
-    assert asked_latest(by_fellow), by_fellow
+        "data-roll", str(made.code))
+    assert not asked_latest(by_fellow), by_fellow
     assert fellow.evaluate(SHOWN) == fellow.evaluate(LATEST)
     assert gm.evaluate(SHOWN) == gm.evaluate(LATEST)  # the GM heard both: lines both times
     assert not asked_latest(by_gm), by_gm
+
+    # A change the pages never heard of (its event lost on the way, here a version bumped
+    # behind their backs): neither is current just before the next roll, so both ask for
+    # the list instead of taking that roll's line.
+    Campaign.objects.filter(pk=vex.campaign_id).update(live_version=F("live_version") + 1)
+    made = roll()
+    heard(gm, "rollMade")
+    heard(fellow, "rollMade")
+    for page, asked in ((gm, by_gm), (fellow, by_fellow)):
+        expect(page.locator("#campaign-rolls li").first).to_have_attribute(
+            "data-roll", str(made.code))
+        assert asked_latest(asked), asked
+        assert page.evaluate(SHOWN) == page.evaluate(LATEST)
 
 
 def test_a_line_waits_for_an_answer_already_on_its_way_to_the_same_list(
@@ -256,5 +272,5 @@ def test_a_line_waits_for_an_answer_already_on_its_way_to_the_same_list(
     expect(gm.locator("#campaign-rolls li")).to_have_count(1)
     for waiting in asked:  # ...then the latest rolls' own, drawn now
         waiting.continue_()
-    expect(gm.locator("#campaign-rolls li").first).to_have_attribute("data-roll", str(made.pk))
+    expect(gm.locator("#campaign-rolls li").first).to_have_attribute("data-roll", str(made.code))
     assert gm.evaluate(SHOWN) == gm.evaluate(LATEST)

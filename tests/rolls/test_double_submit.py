@@ -161,14 +161,14 @@ def test_with_htmx_the_second_copy_shows_the_same_roll_and_the_dialog_gets_a_new
                                ).count() == 1
     for response in (first, second):
         assert response.status_code == 200
-        assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": roll.pk}}
-        assert f"#{roll.pk}" in response.content.decode()
+        assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": str(roll.code)}}
+        assert f"#{roll.label}" in response.content.decode()
     fresh = re.findall(r'name="submission" value="([^"]+)" id="roll-submission" '
                        r'hx-swap-oob="true"', first.content.decode())
     assert len(fresh) == 1 and fresh[0] != data["submission"][0]
     # The next roll from the same dialog, with the token it was handed, is a new roll.
     third = client.post(url, {**data, "submission": fresh})
-    assert json.loads(third["HX-Trigger"])["rollMade"]["id"] != roll.pk
+    assert json.loads(third["HX-Trigger"])["rollMade"]["id"] != str(roll.code)
 
 
 def test_a_form_without_a_token_rolls_every_time_as_before(world):
@@ -266,7 +266,7 @@ def test_the_gms_quick_npc_roll_sent_twice_rolls_once(world):
     htmx = Client(headers={"HX-Request": "true"})
     htmx.force_login(world.gm)
     answer = htmx.post(url, data)
-    assert json.loads(answer["HX-Trigger"]) == {"rollMade": {"id": rolls[0].pk}}
+    assert json.loads(answer["HX-Trigger"]) == {"rollMade": {"id": str(rolls[0].code)}}
     assert 'id="npc-roll-submission" hx-swap-oob="true"' in answer.content.decode()
     assert Roll.objects.filter(campaign=world.campaign, kind=Roll.Kind.NPC).count() == 1
 

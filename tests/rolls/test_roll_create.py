@@ -98,8 +98,8 @@ def test_the_roll_is_stored_before_it_is_shown_with_htmx_as_its_result_and_a_rol
     assert response.status_code == 200
     assert "<html" not in content
     assert 'class="roll-result roll-fresh"' in content  # a roll just made: its dice settle in
-    assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": roll.pk}}
-    assert f"#{roll.pk}" in text_of(response)
+    assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": str(roll.code)}}
+    assert f"#{roll.label}" in text_of(response)
 
 
 def test_a_plain_roll_redirects_to_the_rolls_page_which_shows_it(
@@ -115,7 +115,7 @@ def test_a_plain_roll_redirects_to_the_rolls_page_which_shows_it(
     assert response.status_code == 302
     assert response.url == roll.get_absolute_url()
     assert "HX-Trigger" not in response
-    assert f"Roll #{roll.pk}" in text_of(page)
+    assert f"Roll #{roll.label}" in text_of(page)
 
 
 # --- Bad input and refusals: shown again, nothing stored ----------------------------------

@@ -49,7 +49,7 @@ def make_roll(character: Character, description: str, *, dice: Sequence[int] = (
 
 def descriptions(response) -> list[str]:  # type: ignore[no-untyped-def]
     """The roll descriptions of the log, top to bottom."""
-    return re.findall(r'<a href="/rolls/\d+/">([^<]+)</a>', response.content.decode())
+    return re.findall(r'<a href="/rolls/[0-9a-f-]{36}/">([^<]+)</a>', response.content.decode())
 
 
 @pytest.fixture

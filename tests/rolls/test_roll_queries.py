@@ -44,7 +44,7 @@ def test_a_plain_roll_takes_eight_queries_and_leaves_the_character_row_alone(
     with django_assert_num_queries(MAELSTROM_ROLL_QUERIES) as queries:
         response = client.post(roll_url(rider), ACTION)
     roll = Roll.objects.get(character=rider)
-    assert response.headers["HX-Trigger"] == f'{{"rollMade": {{"id": {roll.pk}}}}}'
+    assert response.headers["HX-Trigger"] == f'{{"rollMade": {{"id": "{roll.code}"}}}}'
     assert str(systems.for_ruleset(roll.ruleset).roll_header(roll)) in response.content.decode()
     # The result offers the experience die: the player may act on a roll just made.
     assert "Add an experience die" in response.content.decode()

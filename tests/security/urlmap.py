@@ -39,6 +39,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.resolvers import RegexPattern, RoutePattern
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from django_tasks_db.models import DBTaskResult
 
 import systems
 from campaigns.models import Campaign, Membership, Session
@@ -83,6 +84,7 @@ PK_SUBJECTS = {"campaigns": "campaign", "characters": "character", "rolls": "rol
 # Parameters named for what they hold.
 NAMED_SUBJECTS = {
     "campaign_id": "campaign", "character_id": "character", "roll_id": "roll",
+    "roll_code": "roll",
     "membership_id": "membership", "session_pk": "session", "session_id": "session",
     "entry_id": "xp-entry", "token": "invite-token", "action": "action",
 }
@@ -90,6 +92,7 @@ NAMED_SUBJECTS = {
 # (``reset/<uidb64>/<token>/``) names an account and a reset token, not an invite's.
 ROUTE_SUBJECTS = {
     "password_reset_confirm": {"uidb64": "reset-uid", "token": "reset-token"},
+    "account-address-confirm": {"token": "address-token"},
 }
 # Inside a campaign: a URL with any of these is asked once per rule system.
 CAMPAIGN_SCOPED = {"campaign", "character", "roll", "membership", "session", "xp-entry",
@@ -552,6 +555,8 @@ def _admin_objects(world: World) -> dict[str, models.Model]:
         AccessAttempt.objects.create(**stamp, get_data="", post_data="", failures_since_start=1),
         AccessLog.objects.create(**stamp),
         AccessFailureLog.objects.create(**stamp),
+        DBTaskResult.objects.create(args_kwargs={"args": [], "kwargs": {}},
+                                    task_path="core.housekeeping.prune", backend_name="default"),
     ]
     return {f"{o._meta.app_label}.{o._meta.model_name}": o for o in made}
 
@@ -589,6 +594,9 @@ def concrete_url(plan: Plan, world: World) -> Target:
             if subject == "roll":
                 roll = table.rolls["gm-roll" if plan.roll == "gm-roll" else "roll"]
             values[parameter] = _in_table(table, subject, roll)
+            if parameter == "roll_code":  # the roll by its code, not its id (Roll.code)
+                assert roll is not None, plan
+                values[parameter] = roll.code
         elif subject == "action":
             assert table is not None, plan
             values[parameter] = plan.action
@@ -607,7 +615,9 @@ def concrete_url(plan: Plan, world: World) -> Target:
             # The owner's account, with a token that is not one: the link a guess or a
             # tampered email gives (a valid link is tests/accounts/test_passwords.py's).
             values[parameter] = urlsafe_base64_encode(force_bytes(world.users["owner"].pk))
-        elif subject == "reset-token":
+        elif subject in {"reset-token", "address-token"}:
+            # Not one the site signed: a valid address link is tests/accounts/
+            # test_addresses.py's.
             values[parameter] = "no-such-token"
         else:  # pragma: no cover - _subjects only returns the kinds above
             raise UnknownParameter(f"{route.key}: {parameter} -> {subject}")

@@ -332,7 +332,7 @@ def test_a_shahquest_imported_roll_offers_no_choice_of_dice(
                                data={"effort": [0, 1], "effect": [2]}, by=gm,
                                rng=random.Random(1))
     page = client_for(gm).get(roll.get_absolute_url()).content.decode()
-    assert reverse("rolls:roll-act", args=[roll.pk, "choose"]) not in page
+    assert reverse("rolls:roll-act", args=[roll.code, "choose"]) not in page
 
 
 @pytest.mark.django_db

@@ -66,7 +66,7 @@ def test_the_experience_die_is_drawn_dashed_and_named_as_the_experience_die(
     roll = Roll.objects.get()
     scripted_dice([9])
 
-    client.post(reverse("rolls:roll-act", args=[roll.pk, "experience-die"]),
+    client.post(reverse("rolls:roll-act", args=[roll.code, "experience-die"]),
                 {"key": "ability:Firearms"})
     page = client.get(response.url)
 

@@ -27,11 +27,11 @@ WILLPOWER_BUTTON = "Spend a willpower dot to succeed"
 
 
 def experience_url(roll: Roll) -> str:
-    return reverse("rolls:roll-act", args=[roll.pk, "experience-die"])
+    return reverse("rolls:roll-act", args=[roll.code, "experience-die"])
 
 
 def willpower_url(roll: Roll) -> str:
-    return reverse("rolls:roll-act", args=[roll.pk, "willpower-spend"])
+    return reverse("rolls:roll-act", args=[roll.code, "willpower-spend"])
 
 
 @pytest.fixture
@@ -174,7 +174,7 @@ def test_the_experience_die_banks_one_xp_in_the_chosen_trait(
     bank = XpEntry.objects.get(character=rider, kind=XpEntry.Kind.BANK)
     assert (bank.available_delta, bank.banked_delta) == (-1, 1)
     assert (bank.trait_key, bank.bank_key) == ("ability:Driving", "ability:Driving")
-    assert f"roll #{one_success.pk}" in bank.reason
+    assert f"roll #{one_success.label}" in bank.reason
     assert banked_xp(rider) == {"ability:Driving": 1}
     sheet = client_for(bob).get(rider.get_absolute_url())
     assert "Driving ●●○○○ 1 banked" in text_of(sheet)
@@ -350,7 +350,7 @@ def test_an_htmx_experience_die_answers_with_the_result_partial_and_a_roll_made_
     assert 'class="roll-result"' in content
     # trackChanged: the sheet's roll dialog asks for its odds again (a follow-up may spend
     # what its pool counts).
-    assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": one_success.pk},
+    assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": str(one_success.code)},
                                                   "trackChanged": {}}
 
 
@@ -401,7 +401,7 @@ def test_spending_willpower_after_a_willpower_roll_succeeds_with_the_dots_left(
     assert current_willpower(rider) == 2
     assert "Now: 2 successes (willpower spent)" in text_of(response)
     # The willpower spent changes the dialog's pool: it asks for its odds again.
-    assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": roll.pk},
+    assert json.loads(response["HX-Trigger"]) == {"rollMade": {"id": str(roll.code)},
                                                   "trackChanged": {}}
 
 

@@ -33,7 +33,7 @@ Athletics (2d8), and the GM's d6 setting die for the chandelier: d10 3d8 d6."""
 
 
 def choose_url(roll: Roll) -> str:
-    return reverse("rolls:roll-act", args=[roll.pk, "choose"])
+    return reverse("rolls:roll-act", args=[roll.code, "choose"])
 
 
 def last_roll(character: Character) -> Roll:

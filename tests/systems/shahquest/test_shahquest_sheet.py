@@ -453,7 +453,7 @@ def _views(character: Character) -> list[tuple[str, str, dict[str, Any]]]:
         ("get", reverse("rolls:roll-create", args=[character.pk]), {}),
         ("post", reverse("rolls:roll-create", args=[character.pk]), {"feature": ["3"]}),
         ("get", reverse("rolls:roll-odds", args=[character.pk]), {"feature": ["3"]}),
-        ("post", reverse("rolls:roll-act", args=[roll.pk, "choose"]),
+        ("post", reverse("rolls:roll-act", args=[roll.code, "choose"]),
          {"effort": ["0"], "effect": []}),
         ("get", reverse("characters:character-xp", args=[character.pk]), {}),
         ("get", spend_url(character), {"key": "skill:Physical"}),

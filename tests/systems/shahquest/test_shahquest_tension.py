@@ -509,7 +509,10 @@ def test_the_general_danger_roll_opens_from_the_panel(client_for, alice, table,
     client_for(alice).post(campaign_action_url(table, "tension-danger"), {"setting_die": ""})
     roll = Roll.objects.get()
     page = client_for(alice).get(table.get_absolute_url())
-    assert reverse("rolls:roll-detail", args=[roll.pk]) in page.content.decode()
-    detail = client_for(alice).get(reverse("rolls:roll-detail", args=[roll.pk]))
+    # The panel keeps the roll's id: its link sends the GM (and the GM alone) to the roll.
+    assert reverse("rolls:roll-by-number", args=[roll.pk]) in page.content.decode()
+    found = client_for(alice).get(reverse("rolls:roll-by-number", args=[roll.pk]))
+    assert found.status_code == 302 and found["Location"] == roll.get_absolute_url()
+    detail = client_for(alice).get(roll.get_absolute_url())
     assert detail.status_code == 200
     assert "General danger: tension pool 3d6" in text_of(detail)

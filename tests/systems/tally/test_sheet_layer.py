@@ -292,10 +292,10 @@ def test_a_follow_up_is_a_new_roll_on_its_parent(client_for, bob, carol, tallier
     scripted_dice([2, 5])
     client_for(bob, htmx=True).post(reverse("rolls:roll-create", args=[tallier.pk]), {})
     roll = Roll.objects.get()
-    url = reverse("rolls:roll-act", args=[roll.pk, "reroll"])
+    url = reverse("rolls:roll-act", args=[roll.code, "reroll"])
 
     assert client_for(carol).post(url).status_code == 404
-    assert client_for(bob).post(reverse("rolls:roll-act", args=[roll.pk, "nope"])
+    assert client_for(bob).post(reverse("rolls:roll-act", args=[roll.code, "nope"])
                                 ).status_code == 404
     response = client_for(bob, htmx=True).post(url)
 
@@ -447,7 +447,7 @@ def test_another_systems_roll_follow_ups_are_404_on_this_roll(client_for, bob, t
     client_for(bob, htmx=True).post(reverse("rolls:roll-create", args=[tallier.pk]), {})
     roll = Roll.objects.get()
 
-    response = client_for(bob).post(reverse("rolls:roll-act", args=[roll.pk, action]),
+    response = client_for(bob).post(reverse("rolls:roll-act", args=[roll.code, action]),
                                     {"key": "willpower"})
 
     assert response.status_code == 404
