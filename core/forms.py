@@ -51,8 +51,8 @@ def text_rule(value: str) -> None:
     problem = text.text_problem(value)
     if problem:
         raise ValidationError(
-            f"Write this as plain text: {problem}, which a page cannot show and a backup "
-            "cannot carry. Remove it and save again.", code="control_character")
+            f"Write this as plain text: {problem}. Remove it and save again.",
+            code="control_character")
 
 
 def _rule_for(field: forms.Field) -> Callable[[str], None] | None:
