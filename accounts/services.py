@@ -41,13 +41,9 @@ class AccountError(ValueError):
     """An account change the rules do not allow; the message is fit to show the user."""
 
 
-class EmailTaken(AccountError):
-    """Another account took the address first: the database's unique index on the
-    lower-cased email (accounts/migrations/0001) refused it after the form's check passed."""
-
-
-ACCOUNT_FIELDS = frozenset({"email", "first_name"})
-"""What :func:`account_update` may change: the account page's email and display name."""
+ACCOUNT_FIELDS = frozenset({"first_name"})
+"""What :func:`account_update` may change: the account page's display name. (The address
+changes only by its confirmation link: :func:`address_confirm`.)"""
 
 
 @dataclass
@@ -181,8 +177,8 @@ def account_delete(*, user: User) -> None:
 
 
 def account_update(*, user: User, **fields: str) -> User:
-    """Change the signed-in user's own email or display name (``first_name``), writing those
-    columns and nothing else.
+    """Change the signed-in user's own display name (``first_name``), writing that column and
+    nothing else.
 
     The row is read again under its lock and must still be an active account: a form sent
     from a page opened before :func:`account_delete` anonymised the account carries a stale
@@ -199,15 +195,13 @@ def account_update(*, user: User, **fields: str) -> User:
 
     Raises:
         ValueError: a field that is not in :data:`ACCOUNT_FIELDS`.
-        EmailTaken: another account took the address since the form checked it; nothing is
-            written.
         AccountError: the account was deleted meanwhile; nothing is written.
     """
     unknown = set(fields) - ACCOUNT_FIELDS
     if unknown:
         raise ValueError(f"account_update cannot change {', '.join(sorted(unknown))}")
     with transaction.atomic():
-        # Conflicts with the FOR UPDATE account_delete takes first, so the two queue: an
+        # Conflicts with the FOR UPDATE account_delete takes on the row, so the two queue: an
         # update either lands before the anonymising (which then overwrites it) or finds the
         # row inactive. NO KEY: rows pointing at the user (a roll) may be written meanwhile.
         locked = (get_user_model().objects.select_for_update(no_key=True)
@@ -216,11 +210,7 @@ def account_update(*, user: User, **fields: str) -> User:
             raise AccountError("This account was deleted, so nothing was saved.")
         for name, value in fields.items():
             setattr(locked, name, value)
-        try:
-            with transaction.atomic():
-                locked.save(update_fields=list(fields))
-        except IntegrityError as exc:  # the only unique column written here is the email
-            raise EmailTaken("Another account already uses this email address.") from exc
+        locked.save(update_fields=list(fields))
     return locked
 
 

@@ -32,12 +32,8 @@ def line_rule(value: str) -> None:
         ValidationError: naming the first character a line may not hold, code
             ``"control_character"``.
     """
-    problem = text.line_problem(value)
-    if problem:
-        raise ValidationError(
-            "Write this as one line of plain text, with no tabs, line breaks or other control "
-            f"characters: {problem}. Remove it and save again.",
-            code="control_character")
+    _refuse(text.line_problem(value), "Write this as one line of plain text, with no tabs, "
+                                      "line breaks or other control characters")
 
 
 def text_rule(value: str) -> None:
@@ -48,11 +44,14 @@ def text_rule(value: str) -> None:
         ValidationError: naming the first character the text may not hold, code
             ``"control_character"``.
     """
-    problem = text.text_problem(value)
+    _refuse(text.text_problem(value), "Write this as plain text")
+
+
+def _refuse(problem: str | None, what_to_write: str) -> None:
+    """Raise the rule's ValidationError for ``problem`` (core.text's words), if any."""
     if problem:
-        raise ValidationError(
-            f"Write this as plain text: {problem}. Remove it and save again.",
-            code="control_character")
+        raise ValidationError(f"{what_to_write}: {problem}. Remove it and save again.",
+                              code="control_character")
 
 
 def _rule_for(field: forms.Field) -> Callable[[str], None] | None:
