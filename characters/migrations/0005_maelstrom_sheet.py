@@ -14,7 +14,7 @@ from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
 
-from systems.maelstrom import legacy
+from characters.migrations._maelstrom_0005 import CHARACTER_COLUMNS, sheet_from_rows
 
 _CHUNK = 2000
 
@@ -38,7 +38,8 @@ def _refuse(apps: Any, schema_editor: Any) -> None:
 
 def sheets_from_rows(apps: Any, schema_editor: Any) -> None:
     """Write every Maelstrom character's sheet from its Trait and MeritFlaw rows and its
-    track columns (systems.maelstrom.legacy.sheet_from_rows)."""
+    track columns (:func:`characters.migrations._maelstrom_0005.sheet_from_rows`, this
+    migration's own copy of the conversion)."""
     Character = apps.get_model("characters", "Character")
     Trait = apps.get_model("characters", "Trait")
     MeritFlaw = apps.get_model("characters", "MeritFlaw")
@@ -53,11 +54,11 @@ def sheets_from_rows(apps: Any, schema_editor: Any) -> None:
             traits[row["character_id"]].append(row)
         for row in MeritFlaw.objects.filter(character_id__in=chunk).order_by("pk").values():
             merits[row["character_id"]].append(row)
-        rows = list(Character.objects.filter(pk__in=chunk).only("pk", *legacy.CHARACTER_COLUMNS))
+        rows = list(Character.objects.filter(pk__in=chunk).only("pk", *CHARACTER_COLUMNS))
         for character in rows:
-            columns = {name: getattr(character, name) for name in legacy.CHARACTER_COLUMNS}
-            character.sheet = legacy.sheet_from_rows(columns, traits[character.pk],
-                                                     merits[character.pk])
+            columns = {name: getattr(character, name) for name in CHARACTER_COLUMNS}
+            character.sheet = sheet_from_rows(columns, traits[character.pk],
+                                              merits[character.pk])
         Character.objects.bulk_update(rows, ["sheet"], batch_size=1000)
 
 

@@ -12,8 +12,13 @@ from typing import Any
 
 from django.db import migrations
 
-from rulesets.errors import RuleError
-from systems.maelstrom import legacy
+from rolls.migrations._maelstrom_0009 import (
+    Unreadable,
+    is_full_result,
+    request_from_columns,
+    result_as_stored,
+    result_from_columns,
+)
 
 _CHUNK = 2000
 _BATCH = 1000
@@ -60,7 +65,8 @@ def _update(schema_editor: Any, model: Any, fields: tuple[str, ...],
 def results_from_columns(apps: Any, schema_editor: Any) -> None:
     """Fill ``Roll.result`` and ``pool`` of every Maelstrom roll whose result is not already
     whole (an NPC's quick roll's is), and ``RequestedRoll.data``/``description`` of every
-    Maelstrom request that has no data (systems.maelstrom.legacy)."""
+    Maelstrom request that has no data (:mod:`rolls.migrations._maelstrom_0009`, this
+    migration's own copy of the conversions)."""
     Roll = apps.get_model("rolls", "Roll")
     RequestedRoll = apps.get_model("rolls", "RequestedRoll")
     columns = ("pool", "dice", "bonus_dice", "experience_die", "net", "botches", "outcome",
@@ -69,15 +75,15 @@ def results_from_columns(apps: Any, schema_editor: Any) -> None:
         "pk", "result", *columns)
     pending: list[tuple[Any, ...]] = []
     for pk, stored, *values in rolls.iterator(chunk_size=_CHUNK):
-        if legacy.is_full_result(stored):
+        if is_full_result(stored):
             continue
         row = dict(zip(columns, values, strict=True))
         try:
-            result = legacy.result_from_columns(row)
-        except RuleError:
+            result = result_from_columns(row)
+        except Unreadable:
             # No roll made here has a pool or face the engine cannot read; should an old
             # import have brought one, it is kept as stored rather than lost.
-            result = legacy.result_as_stored(row)
+            result = result_as_stored(row)
         pending.append((pk, result, result["pool"]))
         if len(pending) >= _BATCH:
             _update(schema_editor, Roll, ("result", "pool"), pending)
@@ -90,7 +96,7 @@ def results_from_columns(apps: Any, schema_editor: Any) -> None:
     for pk, data, kind, traits, difficulty, threshold in requests.iterator(chunk_size=_CHUNK):
         if data:
             continue
-        pending.append((pk, *legacy.request_from_columns(
+        pending.append((pk, *request_from_columns(
             {"kind": kind, "traits": traits, "difficulty": difficulty,
              "threshold": threshold})))
     _update(schema_editor, RequestedRoll, ("data", "description"), pending)

@@ -1,19 +1,21 @@
-"""Maelstrom's data as the old storage kept it, turned into the shared storage's shapes.
+"""Maelstrom's data in the storage of format version 1 (docs/backup.md, "Format version 1"),
+turned into the shared storage's shapes.
 
-Before issue 15 a Maelstrom character kept its traits in ``Trait`` rows, its merits and flaws
-in ``MeritFlaw`` rows and its tracks in seven ``Character`` columns; a character's roll kept
+In that storage a Maelstrom character keeps its traits in ``Trait`` rows, its merits and flaws
+in ``MeritFlaw`` rows and its tracks in seven ``Character`` columns; a character's roll keeps
 its faces in the ``Roll.dice``, ``bonus_dice`` and ``experience_die`` columns (its
-``result`` was ``{}``); a roll request kept its pool in the ``RequestedRoll.kind``,
+``result`` is ``{}``); a roll request keeps its pool in the ``RequestedRoll.kind``,
 ``traits``, ``difficulty`` and ``threshold`` columns. The functions here convert one such
 row at a time into ``Character.sheet``, ``Roll.result`` and ``RequestedRoll.data`` /
 ``description`` (the shapes are described in the module docstring of
 :mod:`systems.maelstrom.sheet` and in docs/architecture.md).
 
-They take plain mappings (a row's ``values()``, or an object of a version-1 export file), so
-that the data migrations (characters 0005, rolls 0009) and the version-1 import of
-``transfer`` share them. Pure: no queries, no Django. They convert faithfully and check
-nothing beyond what they must read: a sheet with a bad value comes out with the same bad
-value, for the system's check of stored data (:mod:`systems.maelstrom.checks`) to refuse.
+They take plain mappings (an object of a version-1 export file), for the version-1 import
+of ``transfer``; the data migrations that made the same conversion of a database (characters
+0005, rolls 0009) carry frozen copies of their own. Pure: no queries, no Django. They convert
+faithfully and check nothing beyond what they must read: a sheet with a bad value comes out
+with the same bad value, for the system's check of stored data (:mod:`systems.maelstrom.
+checks`) to refuse.
 """
 
 from __future__ import annotations
@@ -121,8 +123,8 @@ def sheet_from_rows(
 
 def is_full_result(result: object) -> bool:
     """Whether a stored ``Roll.result`` already holds a whole
-    :meth:`rulesets.maelstrom.RollResult.as_dict` (an NPC's quick roll stored it so before
-    the switch), so that :func:`result_from_columns` has nothing to add."""
+    :meth:`rulesets.maelstrom.RollResult.as_dict` (an NPC's quick roll keeps it so in
+    format version 1), so that :func:`result_from_columns` has nothing to add."""
     return isinstance(result, Mapping) and result.get("system") == "maelstrom" and all(
         key in result for key in ("pool", "dice", "bonus_dice", "experience_die",
                                   "resolution"))
@@ -134,12 +136,12 @@ def result_from_columns(roll: Mapping[str, Any]) -> dict[str, Any]:
 
     The resolution and summary are recomputed by the engine from the pool and the faces
     (:meth:`rulesets.maelstrom.RollResult.from_dict`, Maelstrom rules.md, Resolving the
-    Result), exactly as the old code recomputed them whenever it read a stored roll, so
-    ``RollResult.from_dict`` of the answer reads back the same outcome, net successes and
-    botches. For a follow-up the faces are the whole roll's: an experience die's row holds
-    its parent's dice and bonus dice and its ``experience_die``; a willpower spend's row
-    holds its parent's faces, so its result is the parent's (its own ``outcome``, ``net``
-    and ``summary`` columns say what the spend made of it).
+    Result), as every read of a stored roll recomputes them, so ``RollResult.from_dict`` of
+    the answer reads back the same outcome, net successes and botches. For a follow-up the
+    faces are the whole roll's: an experience die's row holds its parent's dice and bonus
+    dice and its ``experience_die``; a willpower spend's row holds its parent's faces, so its
+    result is the parent's (its own ``outcome``, ``net`` and ``summary`` columns say what the
+    spend made of it).
 
     Args:
         roll: the old columns :data:`ROLL_COLUMNS`: ``pool`` (the
@@ -193,8 +195,8 @@ def request_from_columns(row: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
     Maelstrom request becomes the roll dialog's POST data that answers it, the values as
     strings: ``{"kind": "action", "trait": ["Precision", "Driving"], "difficulty": "7",
     "threshold": "0"}`` (``"trait": []`` for a Willpower request); its description is the
-    text the old ``RequestedRoll.describe()`` gave: "Precision + Driving, difficulty 7,
-    threshold 1" (the threshold only when set), "Willpower, difficulty 8".
+    request in words: "Precision + Driving, difficulty 7, threshold 1" (the threshold only
+    when set), "Willpower, difficulty 8".
 
     Args:
         row: the old columns :data:`REQUEST_COLUMNS` (``kind`` "action" or "willpower",

@@ -10,8 +10,8 @@ faces among it) and every request's data the roll dialog's data that answers it
 Format version 1 kept Maelstrom's sheet in trait rows, merits and flaws and track columns, a
 character's roll's faces in the roll's dice columns and a request's pool in its columns:
 :data:`VERSION_1` makes the version 2 parts from them (through
-:mod:`systems.maelstrom.legacy`, as the upgrade's data migrations do), and ``dice`` and
-``request_traits`` type those version 1 columns.
+:mod:`systems.maelstrom.legacy`, the conversion the upgrade's data migrations froze), and
+``dice`` and ``request_traits`` type those version 1 columns.
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ IMPORT_SCHEMA = ImportSchema(
                          "npc"), (Pool, Result)),
     request_data=RequestData,
     # Format version 1's columns: a character's roll kept its faces there, a request its
-    # traits (transfer.schema.check_version_1).
+    # traits (transfer.schema.check_rows, for a version 1 file).
     dice=Annotated[list[_Face], sk.max_items(_DICE_MAX)],
     request_traits=Annotated[list[_Trait], sk.max_items(20)],
 )

@@ -1,56 +1,67 @@
-"""The conversions from Maelstrom's old storage (systems/maelstrom/legacy.py), without a
-database: what the upgrade and the version-1 import both rely on."""
+"""The conversions the Maelstrom upgrade runs (characters 0005, rolls 0009), without a
+database, reached through the migration modules themselves: each migration's own frozen copy
+(characters/migrations/_maelstrom_0005.py, rolls/migrations/_maelstrom_0009.py), against the
+sheets, results and requests written out whole. tests/systems/maelstrom/test_legacy.py runs
+the same rows through the live systems/maelstrom/legacy.py, and test_legacy_frozen.py there
+compares the two byte for byte."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
-from rulesets import maelstrom
-from rulesets.errors import RuleError
-from systems.maelstrom import legacy
-from systems.maelstrom import sheet as maelstrom_sheet
+from tests.migrations.maelstrom_rows import (
+    ATTRIBUTES,
+    COLUMNS,
+    DAMAGED_ROLL,
+    MERITS_FLAWS,
+    REQUESTS,
+    ROLL,
+    TRAITS,
+    TRAITS_OFF_CATALOGUE,
+)
 
-COLUMNS = {"willpower_permanent": 5, "willpower_current": 2, "health_bashing": 1,
-           "health_lethal": 2, "health_aggravated": 1, "dead": False, "huge_size": True}
+SHEET = importlib.import_module("characters.migrations.0005_maelstrom_sheet")
+RESULTS = importlib.import_module("rolls.migrations.0009_maelstrom_results")
 
-
-def _trait(kind: str, name: str, dots: int, ability: str = "",
-           advanced: bool = False) -> dict[str, object]:
-    return {"kind": kind, "name": name, "group": "", "ability": ability, "advanced": advanced,
-            "dots": dots, "position": 0}
+ABILITIES = (
+    "Alertness", "Athletics", "Investigation", "Melee", "Performance", "Stealth",
+    "Streetwise", "Technology",
+    "Artistry", "Driving", "Firearms", "Heavy Weapons", "Piloting", "Remote Weapons",
+    "Survival", "Tradecraft",
+    "Computer Science", "Engineering", "Humanities", "Manufacturing", "Medicine", "Science",
+    "Statecraft", "Navigation",
+)
+"""The 24 abilities, Talents, Skills then Knowledges, in the catalogue's order at the
+upgrade."""
 
 
 def test_a_sheet_keeps_every_value_of_the_rows() -> None:
-    traits = [_trait("attribute", name, 2) for name in maelstrom.ATTRIBUTES]
-    traits += [_trait("ability", "Driving", 3), _trait("ability", "Firearms", 1),
-               _trait("specialty", "Motorcycles", 1, "Driving", True),
-               _trait("specialty", "Lost Art", 0, "Driving"),
-               _trait("specialty", "Cars", 1, "Driving")]
-    merits = [{"kind": "merit", "name": "Huge Size", "points": 4, "detail": ""},
-              {"kind": "flaw", "name": "Addiction", "points": 2, "detail": "stims"},
-              {"kind": "flaw", "name": "Hunted", "points": 4, "detail": None}]
+    sheet = SHEET.sheet_from_rows(COLUMNS, TRAITS, MERITS_FLAWS)
 
-    sheet = legacy.sheet_from_rows(COLUMNS, traits, merits)
-
-    assert sheet["attributes"] == dict.fromkeys(maelstrom.ATTRIBUTES, 2)
-    assert sheet["abilities"] == {**dict.fromkeys(maelstrom.ABILITIES, 0),
-                                  "Driving": 3, "Firearms": 1}
-    # In the order acquired; a specialty at 0 dots was not owned.
-    assert sheet["specialties"] == [
-        {"ability": "Driving", "name": "Motorcycles", "advanced": True},
-        {"ability": "Driving", "name": "Cars", "advanced": False}]
-    assert [(m["kind"], m["name"], m["detail"]) for m in sheet["merits_flaws"]] == [
-        ("flaw", "Addiction", "stims"), ("flaw", "Hunted", ""), ("merit", "Huge Size", "")]
-    assert maelstrom_sheet.willpower(sheet) == (5, 2)
-    assert maelstrom_sheet.health(sheet) == maelstrom.HealthChart(
-        bashing=1, lethal=2, aggravated=1, huge_size=True, dead=False)
+    assert sheet == {
+        "attributes": dict.fromkeys(ATTRIBUTES, 2),
+        "abilities": {**dict.fromkeys(ABILITIES, 0), "Driving": 3, "Firearms": 1},
+        # In the order acquired; a specialty at 0 dots was not owned.
+        "specialties": [{"ability": "Driving", "name": "Motorcycles", "advanced": True},
+                        {"ability": "Driving", "name": "Cars", "advanced": False}],
+        "merits_flaws": [{"kind": "flaw", "name": "Addiction", "points": 2, "detail": "stims"},
+                         {"kind": "flaw", "name": "Hunted", "points": 4, "detail": ""},
+                         {"kind": "merit", "name": "Huge Size", "points": 4, "detail": ""}],
+        "willpower": {"permanent": 5, "current": 2},
+        "health": {"bashing": 1, "lethal": 2, "aggravated": 1, "dead": False,
+                   "huge_size": True},
+    }
+    # Key order too: the sheet is stored as this JSON text.
+    assert list(sheet) == ["attributes", "abilities", "specialties", "merits_flaws",
+                           "willpower", "health"]
+    assert (list(sheet["attributes"]), list(sheet["abilities"])) == (list(ATTRIBUTES),
+                                                                     list(ABILITIES))
 
 
 def test_a_sheet_keeps_what_the_catalogue_lacks_for_the_checks_to_refuse() -> None:
-    traits = [_trait("attribute", "Strength", 2), _trait("attribute", "Charm", 3),
-              _trait("ability", "Basket Weaving", 2)]
-
-    sheet = legacy.sheet_from_rows(COLUMNS, traits, [])
+    sheet = SHEET.sheet_from_rows(COLUMNS, TRAITS_OFF_CATALOGUE, [])
 
     assert sheet["attributes"] == {"Strength": 2, "Charm": 3}
     assert sheet["abilities"]["Basket Weaving"] == 2
@@ -58,51 +69,38 @@ def test_a_sheet_keeps_what_the_catalogue_lacks_for_the_checks_to_refuse() -> No
 
 def test_a_rank_that_is_not_a_whole_number_is_refused() -> None:
     with pytest.raises(ValueError):
-        legacy.sheet_from_rows({**COLUMNS, "willpower_current": "2"}, [], [])
+        SHEET.sheet_from_rows({**COLUMNS, "willpower_current": "2"}, [], [])
     with pytest.raises(KeyError):
-        legacy.sheet_from_rows({}, [], [])
+        SHEET.sheet_from_rows({}, [], [])
 
 
 def test_a_result_is_the_engines_reading_of_the_faces() -> None:
-    pool = maelstrom.build_willpower_pool(current=4, difficulty=7, threshold=1)
-    row = {"pool": pool.as_dict(), "dice": [7, 8, 1, 3], "bonus_dice": [],
-           "experience_die": [9]}
+    result = RESULTS.result_from_columns(ROLL)
 
-    result = legacy.result_from_columns(row)
-
-    read = maelstrom.RollResult.from_dict(result)
-    assert read.as_dict() == result
-    assert (result["dice"], result["experience_die"]) == ([7, 8, 1, 3], [9])
-    assert (read.outcome, read.net, read.resolution.botches) == ("success", 1, 1)
-    assert result["summary"] == "1 success"
-    assert legacy.is_full_result(result) and not legacy.is_full_result({})
+    # Against 7: 7, 8 and the experience die's 9 succeed; the threshold takes one, the 1
+    # cancels one.
+    assert result == {
+        "system": "maelstrom", "pool": ROLL["pool"], "dice": [7, 8, 1, 3], "bonus_dice": [],
+        "experience_die": [9],
+        "resolution": {"successes": 3, "removed_by_threshold": 1, "botches": 1, "net": 1,
+                       "outcome": "success"},
+        "summary": "1 success",
+    }
+    assert list(result) == ["system", "pool", "dice", "bonus_dice", "experience_die",
+                            "resolution", "summary"]
+    assert list(result["pool"]) == list(ROLL["pool"])
+    assert RESULTS.is_full_result(result) and not RESULTS.is_full_result({})
 
 
 def test_a_result_the_engine_cannot_read_is_refused_or_kept_as_stored() -> None:
-    row = {"pool": {"kind": "action"}, "dice": [11], "bonus_dice": [], "experience_die": [],
-           "net": 0, "botches": 0, "outcome": "failure", "summary": "Failure"}
-
-    with pytest.raises(RuleError):
-        legacy.result_from_columns(row)
-    kept = legacy.result_as_stored(row)
+    with pytest.raises(RESULTS.Unreadable):
+        RESULTS.result_from_columns(DAMAGED_ROLL)
+    kept = RESULTS.result_as_stored(DAMAGED_ROLL)
     assert (kept["dice"], kept["resolution"]["outcome"], kept["summary"]) == (
         [11], "failure", "Failure")
 
 
-@pytest.mark.parametrize(("row", "data", "words"), [
-    ({"kind": "action", "traits": ["Precision", "Driving"], "difficulty": 7, "threshold": 1},
-     {"kind": "action", "trait": ["Precision", "Driving"], "difficulty": "7", "threshold": "1"},
-     "Precision + Driving, difficulty 7, threshold 1"),
-    ({"kind": "action", "traits": ["Wits"], "difficulty": 6, "threshold": 0},
-     {"kind": "action", "trait": ["Wits"], "difficulty": "6", "threshold": "0"},
-     "Wits, difficulty 6"),
-    ({"kind": "willpower", "traits": [], "difficulty": 8, "threshold": 0},
-     {"kind": "willpower", "trait": [], "difficulty": "8", "threshold": "0"},
-     "Willpower, difficulty 8"),
-    ({"kind": "action", "traits": [], "difficulty": 6, "threshold": 0,
-      "data": {"skill": "Athletics"}, "description": "Athletics (Brawn), Average"},
-     {"skill": "Athletics"}, "Athletics (Brawn), Average"),
-])
+@pytest.mark.parametrize(("row", "data", "words"), REQUESTS)
 def test_a_request_becomes_the_dialogs_data_and_its_old_words(
         row: dict[str, object], data: dict[str, object], words: str) -> None:
-    assert legacy.request_from_columns(row) == (data, words)
+    assert RESULTS.request_from_columns(row) == (data, words)

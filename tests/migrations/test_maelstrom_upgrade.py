@@ -14,10 +14,9 @@ schema), so it is a transactional test.
 
 from __future__ import annotations
 
-import random
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -29,7 +28,18 @@ from campaigns.models import Campaign
 from characters.models import Character, XpEntry
 from rolls.models import RequestedRoll, Roll
 from rulesets import maelstrom
-from systems.maelstrom import sheet as maelstrom_sheet
+from tests.migrations.maelstrom_rows import (
+    ANA,
+    BEN,
+    DEMO_REQUESTS,
+    GHOST,
+    WILLPOWER_SPENT,
+    demo_results,
+    long_campaign_results,
+    merit_rows,
+    roll_columns,
+    trait_rows,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,16 +53,6 @@ LONG_CAMPAIGN_ROLLS = 10_000
 UPGRADE_SECONDS_MAX = 60
 """A guard against a migration that grows worse than linear, not a benchmark: 10,000 rolls
 take a few seconds on either database."""
-
-
-class Faces:
-    """An RNG that rolls the faces given, in order (then 5s): the old rows get chosen dice."""
-
-    def __init__(self, faces: Sequence[int]) -> None:
-        self._faces = iter(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        return next(self._faces, 5)
 
 
 def _executor() -> MigrationExecutor:
@@ -84,75 +84,18 @@ def old_apps() -> Iterator[Any]:
 
 # --- The old data ----------------------------------------------------------------------------
 
-ANA = {
-    "name": "Ana Reyes", "concept": "Smuggler pilot who owes the wrong people",
-    "attributes": {"Strength": 2, "Precision": 4, "Reflexes": 3,
-                   "Perception": 3, "Intelligence": 2, "Wits": 2},
-    "abilities": {"Piloting": 4, "Driving": 3, "Firearms": 2, "Alertness": 2,
-                  "Streetwise": 2, "Athletics": 2, "Stealth": 1, "Technology": 1,
-                  "Engineering": 1, "Navigation": 1, "Melee": 1, "Tradecraft": 1},
-    "specialties": [("Piloting", "Close Quarters", True), ("Driving", "Motorcycles", True),
-                    ("Firearms", "Pistols", False)],
-    "merits_flaws": [("merit", "Ambidexterous", 1, ""), ("flaw", "Hunted", 4, "the cartel"),
-                     ("flaw", "Addiction", 2, "stims")],
-    "columns": {"willpower_permanent": 4, "willpower_current": 2, "health_bashing": 0,
-                "health_lethal": 0, "health_aggravated": 0, "dead": False,
-                "huge_size": False},
-}
-BEN = {
-    "name": "Ben Okafor", "concept": "Ship's medic with a steady hand",
-    "attributes": {"Strength": 2, "Precision": 3, "Reflexes": 2,
-                   "Perception": 3, "Intelligence": 4, "Wits": 2},
-    "abilities": {"Medicine": 3, "Science": 3, "Investigation": 2, "Alertness": 2,
-                  "Technology": 2, "Humanities": 2, "Athletics": 1, "Melee": 1,
-                  "Survival": 1, "Statecraft": 1, "Engineering": 1, "Performance": 1},
-    "specialties": [("Medicine", "Battlefield Medicine", True), ("Medicine", "First Aid", False),
-                    ("Science", "Chemistry", False)],
-    "merits_flaws": [("merit", "Huge Size", 4, ""), ("flaw", "Soft-Hearted", 1, "")],
-    "columns": {"willpower_permanent": 5, "willpower_current": 5, "health_bashing": 2,
-                "health_lethal": 1, "health_aggravated": 1, "dead": False,
-                "huge_size": True},
-}
-GHOST = {
-    "name": "Ghost", "concept": "Died in the reactor room",
-    "attributes": {"Strength": 3, "Precision": 2, "Reflexes": 2,
-                   "Perception": 2, "Intelligence": 2, "Wits": 3},
-    "abilities": {"Athletics": 3, "Survival": 2},
-    "specialties": [],
-    "merits_flaws": [],
-    "columns": {"willpower_permanent": 3, "willpower_current": 0, "health_bashing": 0,
-                "health_lethal": 6, "health_aggravated": 2, "dead": True,
-                "huge_size": False},
-}
-
-
 def _old_character(apps: Any, campaign: Any, owner: Any, spec: dict[str, Any]) -> Any:
-    """A character as the old wizard wrote it: columns, one Trait per attribute and ability
-    (positions in catalogue order, 0 dots included), one per specialty, MeritFlaw rows."""
+    """A character as the old wizard wrote it: its columns, its Trait rows (one per attribute
+    and ability, positions in catalogue order, 0 dots included; one per specialty; one
+    refunded) and its MeritFlaw rows (tests/migrations/maelstrom_rows.py)."""
     Character = apps.get_model("characters", "Character")
     Trait = apps.get_model("characters", "Trait")
     MeritFlaw = apps.get_model("characters", "MeritFlaw")
     character = Character.objects.create(campaign=campaign, owner=owner, name=spec["name"],
                                          concept=spec["concept"], **spec["columns"])
-    rows = []
-    for group, names in maelstrom.ATTRIBUTE_GROUPS.items():
-        rows += [Trait(character=character, kind="attribute", name=name, group=group,
-                       dots=spec["attributes"][name], position=len(rows) + i)
-                 for i, name in enumerate(names)]
-    for group, names in maelstrom.ABILITY_GROUPS.items():
-        rows += [Trait(character=character, kind="ability", name=name, group=group,
-                       dots=spec["abilities"].get(name, 0), position=len(rows) + i)
-                 for i, name in enumerate(names)]
-    rows += [Trait(character=character, kind="specialty", name=name, ability=ability,
-                   advanced=advanced, dots=1, group=maelstrom.ABILITIES[ability].group)
-             for ability, name, advanced in spec["specialties"]]
-    Trait.objects.bulk_create(rows)
-    # A specialty bought and refunded since: its row stayed at 0 dots, not owned.
-    Trait.objects.create(character=character, kind="specialty", name="Lost Art",
-                         ability="Athletics", dots=0)
-    MeritFlaw.objects.bulk_create(
-        MeritFlaw(character=character, kind=kind, name=name, points=points, detail=detail)
-        for kind, name, points, detail in spec["merits_flaws"])
+    Trait.objects.bulk_create(Trait(character=character, **row) for row in trait_rows(spec))
+    MeritFlaw.objects.bulk_create(MeritFlaw(character=character, **row)
+                                  for row in merit_rows(spec))
     return character
 
 
@@ -194,22 +137,11 @@ def _old_roll(apps: Any, character: Any, by: Any, result: maelstrom.RollResult, 
     """A character's roll as the old ``rolls.services._store`` wrote it: faces in the
     columns, ``result`` empty."""
     Roll = apps.get_model("rolls", "Roll")
-    data = result.as_dict()
     return Roll.objects.create(
         campaign_id=character.campaign_id, character=character, rolled_by=by,
         ruleset="maelstrom", kind=kind, parent=parent, description=result.pool.describe(),
-        pool=data["pool"], dice=data["dice"], bonus_dice=data["bonus_dice"],
-        experience_die=data["experience_die"],
-        outcome=verdict.get("outcome", result.outcome),
-        net=verdict.get("net", result.net), botches=result.resolution.botches,
-        summary=verdict.get("summary", result.summary()), result={},
+        **roll_columns(result, **verdict), result={},
     )
-
-
-def _ref(spec: dict[str, Any], name: str) -> maelstrom.TraitRef:
-    if name in maelstrom.ATTRIBUTES:
-        return maelstrom.TraitRef(name=name, kind="attribute", dots=spec["attributes"][name])
-    return maelstrom.TraitRef(name=name, kind="ability", dots=spec["abilities"].get(name, 0))
 
 
 def _old_world(apps: Any) -> dict[str, Any]:
@@ -233,38 +165,24 @@ def _old_world(apps: Any) -> dict[str, Any]:
     for character, owner in ((ana, ana_player), (ben, ben_player), (ghost, gm)):
         _old_ledger(apps, character, owner, gm, drift.starting_xp)
 
+    results = demo_results()
     # Ana: an action with a specialty (exploding tens) and its experience die; a botch.
-    pool = maelstrom.build_action_pool(
-        traits=[_ref(ANA, "Precision"), _ref(ANA, "Driving")],
-        specialties=[maelstrom.SpecialtyRef("Motorcycles", "Driving", True)])
-    first = maelstrom.roll(pool, Faces([10, 7, 3, 2, 1, 6, 10, 4, 9]))
-    action = _old_roll(apps, ana, ana_player, first, "action")
-    more = maelstrom.add_experience_die(first, Faces([10, 8, 2]))
-    _old_roll(apps, ana, ana_player, more, "experience_die", parent=action)
-    pool = maelstrom.build_action_pool(
-        traits=[_ref(ANA, "Reflexes"), _ref(ANA, "Piloting")], difficulty=7, threshold=1)
-    _old_roll(apps, ana, ana_player, maelstrom.roll(pool, Faces([1, 1, 3, 7, 2, 4, 5])), "action")
+    action = _old_roll(apps, ana, ana_player, results["ana_action"], "action")
+    _old_roll(apps, ana, ana_player, results["ana_experience_die"], "experience_die",
+              parent=action)
+    _old_roll(apps, ana, ana_player, results["ana_botch"], "action")
     # Ben: a Willpower roll cancelled by spending a dot; a soak; a failure.
-    pool = maelstrom.build_willpower_pool(current=5, difficulty=8)
-    willpower = maelstrom.roll(pool, Faces([3, 4, 2, 7, 5]))
+    willpower = results["ben_willpower"]
     parent = _old_roll(apps, ben, ben_player, willpower, "willpower")
     _old_roll(apps, ben, ben_player, willpower, "willpower_spend", parent=parent,
-              outcome="success", net=4, summary="4 successes (willpower spent)")
-    soak = maelstrom.roll(maelstrom.build_soak_pool(damage_kind="bashing", strength=2, armor=1),
-                          Faces([6, 2, 9]))
-    _old_roll(apps, ben, ben_player, soak, "soak")
-    pool = maelstrom.build_action_pool(
-        traits=[_ref(BEN, "Intelligence"), _ref(BEN, "Medicine")],
-        specialties=[maelstrom.SpecialtyRef("First Aid", "Medicine", False)], wound_penalty=1)
-    answer = _old_roll(apps, ben, ben_player, maelstrom.roll(pool, Faces([2, 3, 4, 5, 5, 4])),
-                       "action")
+              **WILLPOWER_SPENT)
+    _old_roll(apps, ben, ben_player, results["ben_soak"], "soak")
+    answer = _old_roll(apps, ben, ben_player, results["ben_answer"], "action")
     # An imported roll: faces in the columns like any other.
-    pool = maelstrom.build_action_pool(traits=[_ref(ANA, "Wits")], difficulty=5)
-    imported = _old_roll(apps, ana, ana_player, maelstrom.roll(pool, Faces([8, 9])), "action")
+    imported = _old_roll(apps, ana, ana_player, results["ana_imported"], "action")
     Roll.objects.filter(pk=imported.pk).update(imported=True)
     # The GM's quick roll for an NPC: already stored whole, and faces in the columns too.
-    npc = maelstrom.roll(maelstrom.quick_roll("5 dice diff 7 threshold 1"),
-                         Faces([7, 8, 1, 10, 3]))
+    npc = results["npc"]
     data = npc.as_dict()
     Roll.objects.create(campaign=drift, character=None, rolled_by=gm, ruleset="maelstrom",
                         kind="npc", description=f"NPC: {npc.pool.describe()}",
@@ -272,40 +190,22 @@ def _old_world(apps: Any) -> dict[str, Any]:
                         outcome=npc.outcome, net=npc.net, summary=npc.summary(), result=data,
                         gm_only=True)
     # Requests: an action with threshold, a Willpower one, one answered.
-    RequestedRoll.objects.create(campaign=drift, character=ana, requested_by=gm, kind="action",
-                                 traits=["Precision", "Driving"], difficulty=7, threshold=1,
-                                 note="Outrun the patrol")
+    RequestedRoll.objects.create(campaign=drift, character=ana, requested_by=gm,
+                                 **DEMO_REQUESTS["outrun"], note="Outrun the patrol")
     RequestedRoll.objects.create(campaign=drift, character=ben, requested_by=gm,
-                                 kind="willpower", traits=[], difficulty=8, threshold=0)
-    RequestedRoll.objects.create(campaign=drift, character=ben, requested_by=gm, kind="action",
-                                 traits=["Intelligence", "Medicine"], difficulty=6,
-                                 threshold=0, answer=answer)
+                                 **DEMO_REQUESTS["willpower"])
+    RequestedRoll.objects.create(campaign=drift, character=ben, requested_by=gm,
+                                 **DEMO_REQUESTS["answered"], answer=answer)
 
     # A long campaign: 10,000 rolls of one character, written in bulk.
     long = Campaign.objects.create(name="The Long Haul", ruleset="maelstrom", starting_xp=30,
                                    created_by=gm)
     veteran = _old_character(apps, long, ana_player, {**ANA, "name": "Veteran"})
     _old_ledger(apps, veteran, ana_player, gm, long.starting_xp)
-    rng = random.Random(15)
-    pools = [
-        maelstrom.build_action_pool(traits=[_ref(ANA, "Precision"), _ref(ANA, "Driving")],
-                                    specialties=[maelstrom.SpecialtyRef("Motorcycles",
-                                                                        "Driving", True)]),
-        maelstrom.build_action_pool(traits=[_ref(ANA, "Wits"), _ref(ANA, "Alertness")],
-                                    difficulty=8, threshold=1),
-        maelstrom.build_willpower_pool(current=2, difficulty=7),
-        maelstrom.build_soak_pool(damage_kind="lethal", strength=2, armor=2),
-    ]
-    rows = []
-    for n in range(LONG_CAMPAIGN_ROLLS):
-        result = maelstrom.roll(pools[n % len(pools)], rng)
-        data = result.as_dict()
-        rows.append(Roll(
-            campaign=long, character=veteran, rolled_by=ana_player, ruleset="maelstrom",
-            kind=result.pool.kind, description=result.pool.describe(), pool=data["pool"],
-            dice=data["dice"], bonus_dice=data["bonus_dice"],
-            experience_die=data["experience_die"], outcome=result.outcome, net=result.net,
-            botches=result.resolution.botches, summary=result.summary(), result={}))
+    rows = [Roll(campaign=long, character=veteran, rolled_by=ana_player, ruleset="maelstrom",
+                 kind=result.pool.kind, description=result.pool.describe(),
+                 **roll_columns(result), result={})
+            for result in long_campaign_results(LONG_CAMPAIGN_ROLLS)]
     Roll.objects.bulk_create(rows, batch_size=1000)
 
     # Another system's campaign: its sheet, roll and request stay exactly as they are.
@@ -345,17 +245,19 @@ def _old_sheet(apps: Any, character: Any) -> dict[str, Any]:
 
 
 def _new_sheet(character: Character) -> dict[str, Any]:
+    """The stored sheet, read key by key (tests/systems/maelstrom/test_legacy_frozen.py reads
+    the same conversion's sheets through the live Maelstrom sheet); its health counts must
+    fit the engine's chart."""
     sheet = character.sheet
-    refs = maelstrom_sheet.trait_refs(sheet)
-    chart = maelstrom_sheet.health(sheet)
+    willpower, health = sheet["willpower"], sheet["health"]
+    chart = maelstrom.HealthChart(**health)
     return {
-        "attributes": {name: ref.dots for name, ref in refs.items() if ref.kind == "attribute"},
-        "abilities": {name: ref.dots for name, ref in refs.items() if ref.kind == "ability"},
-        "specialties": [(ref.ability, ref.name, ref.advanced)
-                        for ref in maelstrom_sheet.specialty_refs(sheet).values()],
+        "attributes": dict(sheet["attributes"]),
+        "abilities": dict(sheet["abilities"]),
+        "specialties": [(s["ability"], s["name"], s["advanced"]) for s in sheet["specialties"]],
         "merits_flaws": [(m["kind"], m["name"], m["points"], m["detail"])
                          for m in sheet["merits_flaws"]],
-        "willpower": maelstrom_sheet.willpower(sheet),
+        "willpower": (willpower["permanent"], willpower["current"]),
         "health": (chart.bashing, chart.lethal, chart.aggravated, chart.dead, chart.huge_size),
     }
 
@@ -433,9 +335,10 @@ def test_the_upgrade_keeps_every_maelstrom_value(old_apps: Any) -> None:
                                                                 sums["total"])
         assert _ledger(XpEntry, pk) == old["ledger"]
     ben = Character.objects.get(name="Ben Okafor")
-    assert maelstrom_sheet.has_merit(ben.sheet, "Huge Size")
-    assert maelstrom_sheet.health(ben.sheet).boxes == 9
-    assert maelstrom_sheet.is_dead(Character.objects.get(name="Ghost").sheet)
+    assert {"kind": "merit", "name": "Huge Size", "points": 4,
+            "detail": ""} in ben.sheet["merits_flaws"]
+    assert maelstrom.HealthChart(**ben.sheet["health"]).boxes == 9
+    assert Character.objects.get(name="Ghost").sheet["health"]["dead"] is True
 
     # Rolls: as many, the same verdicts, the same faces, now in the result.
     for campaign, old in before["rolls"].items():
