@@ -15,6 +15,8 @@ from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
 from django.urls import reverse
 
 from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
+from rulesets import registry
+from rulesets.base import StoredBound
 from rulesets.errors import RuleError
 
 RULE_IMPORTS = "docs/backup.md, What an import is trusted for"
@@ -26,13 +28,33 @@ def _sheet_int(part: str, key: str) -> Cast:
     return Cast(KT(f"sheet__{part}__{key}"), models.IntegerField())
 
 
+def _bound_constraint(bound: StoredBound) -> models.CheckConstraint:
+    """The check constraint keeping ``bound`` on every stored sheet (a sheet without its
+    part passes).
+
+    Both sides are cast to integers: Django cannot compare two key transforms with a numeric
+    lookup on SQLite (``sheet__a__b__lte=F("sheet__a__c")`` fails to compile there), and the
+    cast also compares numbers on PostgreSQL rather than two jsonb values.
+    """
+    checks: list[LessThanOrEqual[int] | GreaterThanOrEqual[int]] = []
+    if bound.maximum_key:
+        checks += [LessThanOrEqual(_sheet_int(bound.part, key),
+                                   _sheet_int(bound.part, bound.maximum_key))
+                   for key in bound.keys]
+    checks += [GreaterThanOrEqual(_sheet_int(bound.part, key), bound.minimum)
+               for key in bound.keys]
+    return models.CheckConstraint(
+        condition=models.Q(*checks) | models.Q(**{f"sheet__{bound.part}__isnull": True}),
+        name=bound.name,
+    )
+
+
 class Character(models.Model):
     """A player character in one campaign, of the campaign's system.
 
     Every system keeps the character's whole sheet in ``sheet`` (systems/): a JSON object
-    whose shape the system's sheet layer owns. One rule of a shape is also kept by the
-    database: where a sheet has a ``willpower`` object (Maelstrom's), its ``current`` never
-    exceeds its ``permanent`` (Maelstrom rules.md, Willpower).
+    whose shape the system's sheet layer owns. The bounds a system declares on it
+    (:class:`rulesets.base.StoredBound`) are check constraints here, kept by the database.
 
     ``xp_available`` and ``xp_total`` are kept in step with the ledger (``XpEntry``) inside the
     same transaction as every entry; they always equal the ledger's sums.
@@ -72,7 +94,7 @@ class Character(models.Model):
     gm_notes = models.TextField(blank=True)
 
     # Retired or dead: out of the party (no card, no roll dialog, no XP) but readable with its
-    # whole history; the GM brings it back. Every row before this field is in the party.
+    # whole history; the GM brings it back. Blank (the default) is in the party.
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE,
                               blank=True)
 
@@ -84,8 +106,8 @@ class Character(models.Model):
     xp_available = models.IntegerField(default=0)
     xp_total = models.IntegerField(default=0)
 
-    # Every row made before imports were reviewed is "made here" (the migration's default):
-    # only a player's import since then arrives pending.
+    # Blank ("made here", the default) for a character made here or brought by the GM; only
+    # a player's import arrives pending.
     review = models.CharField(max_length=8, choices=Review.choices, default=Review.NONE,
                               blank=True)
 
@@ -94,36 +116,13 @@ class Character(models.Model):
 
     class Meta:
         # The id breaks ties: two characters of one name (a demo built twice, a player's
-        # copy) kept no order of their own, and PostgreSQL returned them in whatever order
-        # its last update left the rows, so the dashboard's cards swapped places.
+        # copy) have no order of their own, and PostgreSQL returns them in whatever order
+        # its last update left the rows, which would swap the dashboard's cards.
         ordering = ["name", "id"]
         constraints = [
-            # Maelstrom rules.md, Willpower: current Willpower never exceeds permanent and
-            # never falls below 0. Kept by the database too (as the old columns' check and
-            # unsigned types did), so that no code path can store a sheet that breaks it; a
-            # sheet without "willpower" (every other system) passes. Both sides are cast to
-            # integers: Django cannot compare two key transforms with a numeric lookup on
-            # SQLite (``sheet__willpower__current__lte=F("sheet__willpower__permanent")``
-            # fails to compile there), and the cast also compares the numbers on PostgreSQL
-            # rather than two jsonb values.
-            models.CheckConstraint(
-                condition=models.Q(
-                    LessThanOrEqual(_sheet_int("willpower", "current"),
-                                    _sheet_int("willpower", "permanent")),
-                    GreaterThanOrEqual(_sheet_int("willpower", "current"), 0),
-                ) | models.Q(sheet__willpower__isnull=True),
-                name="sheet_willpower_current_within_permanent",
-            ),
-            # Maelstrom rules.md, Marking Damage: a count of boxes, never negative (the old
-            # columns were unsigned).
-            models.CheckConstraint(
-                condition=models.Q(
-                    GreaterThanOrEqual(_sheet_int("health", "bashing"), 0),
-                    GreaterThanOrEqual(_sheet_int("health", "lethal"), 0),
-                    GreaterThanOrEqual(_sheet_int("health", "aggravated"), 0),
-                ) | models.Q(sheet__health__isnull=True),
-                name="sheet_health_counts_not_negative",
-            ),
+            # Each system's bounds on its stored sheets (rulesets.registry.stored_bounds):
+            # kept by the database, so that no code path can store a sheet that breaks one.
+            *(_bound_constraint(bound) for bound in registry.stored_bounds()),
             models.CheckConstraint(
                 condition=models.Q(xp_available__gte=0), name="xp_available_not_negative"
             ),
@@ -217,36 +216,38 @@ class XpEntryQuerySet(AppendOnlyQuerySet["XpEntry"]):
 
 
 class XpEntry(AppendOnlyModel):
-    """One line of a character's append-only XP ledger (Maelstrom rules.md, Character
-    Progression).
+    """One line of a character's append-only XP ledger (docs/systems/<slug>.md gives each
+    system's advancement rules).
 
     Deltas are in XP: ``available_delta`` changes available XP, ``total_delta`` the XP ever
-    earned, ``banked_delta`` the XP banked in ``bank_key`` (an ability's bank also pays for its
-    specialties). ``trait_key`` names the trait bought or banked. A spend draws on the
-    trait's bank first (``banked_delta`` < 0), then on available XP. A mistake is corrected by a
-    ``reversal`` entry with negated deltas pointing at the entry it reverses.
+    earned, ``banked_delta`` the XP set aside for one trait in ``bank_key`` (a system that
+    banks XP, ``Advance.bank_key``). ``trait_key`` names the trait bought or banked. A spend
+    draws on the trait's banked XP first (``banked_delta`` < 0), then on available XP.
+    ``kind`` is one of :class:`Kind` or a kind the system declares (``Ruleset.ledger_kinds``).
+    A mistake is corrected by a ``reversal`` entry with negated deltas pointing at the entry
+    it reverses.
     """
 
     edit_refusal = "XP ledger entries are never edited; append a reversing entry."
     delete_refusal = "XP ledger entries are never deleted; append a reversing entry."
 
     class Kind(models.TextChoices):
+        """The kinds every system writes; a system's own come from its registry entry."""
+
         STARTING = "starting", "Starting XP"
         AWARD = "award", "Award"
         SPEND = "spend", "Spend"
-        BANK = "bank", "Bank"
-        MERIT = "merit", "Merit"
-        FLAW = "flaw", "Flaw"
         REVERSAL = "reversal", "Undo"
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="xp_entries")
-    kind = models.CharField(max_length=16, choices=Kind.choices)
+    kind = models.CharField(max_length=16,
+                            choices=[*Kind.choices, *registry.ledger_kinds()])
     available_delta = models.IntegerField(default=0)
     total_delta = models.IntegerField(default=0)
     banked_delta = models.IntegerField(default=0)
     trait_key = models.CharField(max_length=200, blank=True)
     bank_key = models.CharField(
-        max_length=200, blank=True, help_text="The trait whose bank banked_delta changes."
+        max_length=200, blank=True, help_text="The trait whose banked XP banked_delta changes."
     )
     rank_from = models.PositiveSmallIntegerField(null=True, blank=True)
     rank_to = models.PositiveSmallIntegerField(null=True, blank=True)

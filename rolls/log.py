@@ -10,12 +10,14 @@ from typing import TYPE_CHECKING
 
 from core.live import announce
 from rolls.models import Roll
+from rolls.rolled import RolledResult
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
     from characters.models import Character
-    from systems.base import RolledResult
+
+__all__ = ["RolledResult", "just_made", "roll_store"]
 
 
 def just_made(roll: Roll) -> Roll:

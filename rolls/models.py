@@ -9,6 +9,7 @@ from django.db import models
 from django.urls import reverse
 
 from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
+from rulesets import registry
 
 
 class RollQuerySet(AppendOnlyQuerySet["Roll"]):
@@ -37,7 +38,7 @@ class Roll(AppendOnlyModel):
 
     Pages name a roll by its ``code``, a random UUID, never by its ``id``: ids are handed
     out in order to every roll, GM-only ones too, so a player who saw rolls 11 and 13 would
-    know that the GM rolled 12 in secret (issue 31, docs/security.md, "Hidden activity").
+    know that the GM rolled 12 in secret (docs/security.md, "Hidden activity").
     Its URL, its DOM keys, its follow-ups' URLs and the name a page gives it (:attr:`label`)
     all come from the code.
     """
@@ -46,17 +47,10 @@ class Roll(AppendOnlyModel):
     delete_refusal = "Rolls are never deleted; the log is append-only."
 
     class Kind(models.TextChoices):
+        """The kinds every system may make; a system's own come from its registry entry."""
+
         ACTION = "action", "Action"
-        WILLPOWER = "willpower", "Willpower"
-        SOAK = "soak", "Soak"
-        EXPERIENCE_DIE = "experience_die", "Experience die"
-        WILLPOWER_SPEND = "willpower_spend", "Willpower spent to succeed"
         NPC = "npc", "NPC quick roll"
-        CHECK = "check", "Check"
-        TEST = "test", "Test"
-        CONTEST = "contest", "Contest"
-        CHOICE = "choice", "Dice chosen"
-        GENERAL_DANGER = "general_danger", "General danger"
 
     class Outcome(models.TextChoices):
         SUCCESS = "success", "Success"
@@ -78,7 +72,7 @@ class Roll(AppendOnlyModel):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rolls"
     )
     ruleset = models.CharField(max_length=32)
-    kind = models.CharField(max_length=20, choices=Kind.choices)
+    kind = models.CharField(max_length=20, choices=[*Kind.choices, *registry.roll_kinds()])
     parent = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="followups"
     )

@@ -16,7 +16,7 @@ import systems
 from characters.ledger import lock_character
 from characters.models import RULE_IMPORTS, Character
 from core.live import announce
-from rolls.log import roll_store
+from rolls.log import RolledResult, roll_store
 from rolls.models import RequestedRoll, Roll
 from rulesets import registry
 from rulesets.dice import Rng
@@ -65,16 +65,14 @@ def npc_roll_create(
         raise RuleError(f"{campaign.ruleset_name} has no rules engine yet.", "NPC quick roll")
     pool = module.quick_roll(text)
     result = module.roll(pool, rng)
-    data = result.as_dict()
-    outcome, net = systems.for_ruleset(campaign.ruleset).quick_roll_verdict(result)
+    outcome, net = result.verdict()
     with transaction.atomic():
-        roll = Roll.objects.create(
-            campaign=campaign, character=None, rolled_by=by, ruleset=campaign.ruleset,
-            kind=Roll.Kind.NPC, description=f"NPC: {pool.describe()}",
-            pool=data.get("pool", {}), outcome=outcome, net=net,
-            summary=result.summary()[:200], result=data, gm_only=gm_only,
+        roll = roll_store(
+            campaign_id=campaign.pk, character=None, ruleset=campaign.ruleset,
+            rolled=RolledResult(kind=Roll.Kind.NPC, description=f"NPC: {pool.describe()}",
+                                result=result, outcome=outcome, net=net),
+            by=by, gm_only=gm_only,
         )
-        announce(campaign.pk, "rollMade", gm_only=gm_only, subject=roll)
     return roll
 
 
@@ -101,7 +99,7 @@ def roll_create(
         savepoint: as Django's ``transaction.atomic``. False where the caller's transaction
             is rolled back whole on any error (``core.submissions.submit_once``'s, which
             stores the form's token beside the roll): a savepoint inside it would only add
-            two round trips to PostgreSQL to every roll (issue 18).
+            two round trips to PostgreSQL to every roll.
 
     Returns:
         The stored Roll.

@@ -14,10 +14,38 @@ A system's pool and result types are its own (Maelstrom's ``ActionPool``, Genesy
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rulesets.dice import Rng
 from rulesets.query import Parameter
+
+
+@dataclass(frozen=True)
+class StoredBound:
+    """A rule the database keeps on every stored sheet of one system, as a check constraint on
+    ``Character.sheet`` (characters/models.py builds it; docs/architecture.md, "What the
+    database keeps").
+
+    Each whole number ``sheet[part][key]``, for every ``key`` in ``keys``, is at least
+    ``minimum`` and, when ``maximum_key`` is set, at most ``sheet[part][maximum_key]``. A sheet
+    without ``part`` (another system's) passes.
+
+    Attributes:
+        name: the constraint's name in the database; never reused for another rule.
+        part: the sheet's top-level key, e.g. ``"willpower"``.
+        keys: the bounded numbers inside it, e.g. ``("current",)``.
+        minimum: the least each may be.
+        maximum_key: the number inside ``part`` each may not exceed, or ``""``.
+        rule: the rule's source, e.g. ``"Maelstrom rules.md, Willpower"``.
+    """
+
+    name: str
+    part: str
+    keys: tuple[str, ...]
+    minimum: int = 0
+    maximum_key: str = ""
+    rule: str = ""
 
 
 class RulesPool(Protocol):
@@ -42,6 +70,13 @@ class RulesResult(Protocol):
     def as_dict(self) -> dict[str, object]:
         """The whole result as a JSON-serialisable dict, stored in ``Roll.result``; every
         system's ``from_dict`` rebuilds it and its ``"summary"`` equals :meth:`summary`."""
+        ...
+
+    def verdict(self) -> tuple[str, int]:
+        """What the roll log keeps beside the result: ``(outcome, net)``, the outcome one of
+        ``"success"``, ``"failure"``, ``"botch"`` or ``"rolled"`` (no pass or fail in the
+        system's terms), ``net`` a whole number the log can sort by (0 where the system has
+        none)."""
         ...
 
 

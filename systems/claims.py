@@ -17,7 +17,7 @@ from typing import Any
 
 from rolls.models import Roll
 from rulesets.errors import RuleError
-from systems.base import require
+from systems.stored import require
 
 __all__ = ["claimed_by", "listed", "require_claims", "require_follow_up", "shown", "verdict"]
 
@@ -171,4 +171,4 @@ def require_follow_up(roll: Roll, parent: Roll | None, *, of: Collection[str] | 
 
 
 def _label(kind: str) -> str:
-    return str(Roll.Kind(kind).label) if kind in Roll.Kind.values else kind
+    return str(dict(Roll._meta.get_field("kind").flatchoices).get(kind, kind))

@@ -151,6 +151,11 @@ class RollResult:
         """Whether the check succeeds: net successes >= 1."""
         return self.tally.succeeded
 
+    def verdict(self) -> tuple[str, int]:
+        """The roll log's ``(outcome, net)``: a success with at least one net success, else a
+        failure; no number to sort by (0)."""
+        return ("success" if self.succeeded else "failure"), 0
+
     def summary(self) -> str:
         """Short text for the roll log.
 

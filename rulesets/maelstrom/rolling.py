@@ -149,6 +149,10 @@ class RollResult:
         """Net successes (0 unless the outcome is a success)."""
         return self.resolution.net
 
+    def verdict(self) -> tuple[str, int]:
+        """The roll log's ``(outcome, net)``: success, failure or botch, and net successes."""
+        return self.outcome, self.net
+
     def summary(self) -> str:
         """Short text for the UI: "2 successes", "1 success", "Failure" or "Botch (2 botches)"."""
         if self.outcome == "success":

@@ -173,6 +173,11 @@ class RollResult:
     def __post_init__(self) -> None:
         check_selection(self.pool.sizes, self.faces, self.selection)
 
+    def verdict(self) -> tuple[str, int]:
+        """The roll log's ``(outcome, net)``: "rolled", since an effort total has no pass or
+        fail (Shahquest wiki, Dice Pools), and no number to sort by (0)."""
+        return "rolled", 0
+
     @property
     def effort(self) -> int:
         """The effort total: the sum of the effort dice's faces (0 when every die shows 1)."""

@@ -112,6 +112,11 @@ class RollResult:
         """Whether the action succeeds."""
         return self.resolution.success
 
+    def verdict(self) -> tuple[str, int]:
+        """The roll log's ``(outcome, net)``: a success (a standard success too) or a
+        failure; no number to sort by (0)."""
+        return ("success" if self.success else "failure"), 0
+
     @property
     def degree(self) -> int:
         """Degree of success (>= 1), or 0 on a failure."""

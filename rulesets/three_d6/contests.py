@@ -196,6 +196,12 @@ class ContestResult:
         """The side that lost."""
         return self.second if self.winner == 1 else self.first
 
+    def verdict(self) -> tuple[str, int]:
+        """The roll log's ``(outcome, net)``: a success when the first side (the character
+        rolling) wins, else a failure; the first side's total less the second's."""
+        return (("success" if self.winner == 1 else "failure"),
+                self.first.result.total - self.second.result.total)
+
     def summary(self) -> str:
         """One short line for the roll log, e.g. "Aria wins 14 to 12" or
         "Aria wins 13 to 13 (tie: the PC wins against an NPC)"."""

@@ -134,6 +134,11 @@ class TestResult:
         """Whether the test succeeded (false for a contest roll without TD)."""
         return self.outcome == "success"
 
+    def verdict(self) -> tuple[str, int]:
+        """The roll log's ``(outcome, net)``: the test's outcome (success, failure, or rolled
+        without a TD); no number to sort by (0)."""
+        return self.outcome, 0
+
     def summary(self) -> str:
         """One short line for the roll log.
 

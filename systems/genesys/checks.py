@@ -107,12 +107,6 @@ def verdict_of_check(result: genesys.RollResult) -> tuple[str, int, str]:
             result.summary())
 
 
-def verdict_of_npc(result: genesys.RollResult) -> tuple[str, int]:
-    """What the roll log keeps beside an NPC's quick roll (``SheetSystem.quick_roll_verdict``):
-    a success with at least one net success, else a failure; no number to sort by (0)."""
-    return "success" if result.succeeded else "failure", 0
-
-
 def check_roll(roll: Roll, parent: Roll | None) -> None:
     """:meth:`GenesysSystem.check_roll`: a check (or an NPC's quick roll) holds one die of
     each type its pool counts, in the pool's order (Genesys dice pool, Basic Dice Pool); the
@@ -136,7 +130,7 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
         require(rolled["die"] == die, f"its die {n} is a {rolled['die']} die where its pool "
                                       f"rolls a {die} die", _RULE_POOL)
     result = genesys.RollResult.from_dict(roll.result)
-    outcome, net, summary = ((*verdict_of_npc(result), result.summary())
+    outcome, net, summary = ((*result.verdict(), result.summary())
                              if roll.kind == Roll.Kind.NPC else verdict_of_check(result))
     faces = listed([f"{d.die} {d.face}" for d in result.dice])
     require_claims(claimed_by(roll), {"result": result.as_dict(),

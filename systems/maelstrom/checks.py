@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from rolls.models import Roll
 from rulesets import maelstrom
 from rulesets.errors import RuleError
+from rulesets.maelstrom.storage import RollKind as maelstrom_kinds
 from systems import RULE_STORED, require, stored_int, stored_object
 from systems.claims import claimed_by, require_claims, require_follow_up, shown, verdict
 from systems.maelstrom.rolling import willpower_spend_summary
@@ -144,7 +145,7 @@ def check_sheet(sheet: Mapping[str, Any], campaign: Campaign | None = None) -> N
     Checks the health chart (counts that fit its 8 boxes, 9 with Huge Size), Willpower
     (permanent 1-10, current 0 to permanent), all six attributes at 1-5 dots, abilities of
     the catalogue at 0-5, specialties of known abilities with a name, merits and flaws from
-    the seed's lists at a listed price; in that order, as the import of version 1 did.
+    the seed's lists at a listed price; in that order, the first value refused named.
 
     Args:
         sheet: the would-be ``Character.sheet`` (module docstring of
@@ -163,13 +164,13 @@ def check_sheet(sheet: Mapping[str, Any], campaign: Campaign | None = None) -> N
 # --- a stored roll's check (SheetSystem.check_roll) ---------------------------------------------
 
 _FOLLOWS_UP: dict[str, tuple[str, ...]] = {
-    Roll.Kind.EXPERIENCE_DIE: (Roll.Kind.ACTION, Roll.Kind.WILLPOWER),
-    Roll.Kind.WILLPOWER_SPEND: (Roll.Kind.WILLPOWER,),
+    maelstrom_kinds.EXPERIENCE_DIE: (Roll.Kind.ACTION, maelstrom_kinds.WILLPOWER),
+    maelstrom_kinds.WILLPOWER_SPEND: (maelstrom_kinds.WILLPOWER,),
 }
 """Each follow-up kind -> the kinds of roll it is made on (``systems.maelstrom.rolling``: an
 experience die on a roll whose pool allows one, willpower spent on a Willpower roll)."""
 
-_POOL_KINDS = (Roll.Kind.ACTION, Roll.Kind.WILLPOWER, Roll.Kind.SOAK)
+_POOL_KINDS = (Roll.Kind.ACTION, maelstrom_kinds.WILLPOWER, maelstrom_kinds.SOAK)
 """The kinds of roll a character's roll dialog makes, each rolling a pool of its own kind."""
 
 _CLAIMS = {
@@ -186,12 +187,6 @@ _CLAIMS = {
 }
 """How a roll's claims that its dice do not bear out read (:func:`systems.claims.
 require_claims`)."""
-
-
-def verdict_of_npc(result: maelstrom.RollResult) -> tuple[str, int]:
-    """What the roll log keeps beside an NPC's quick roll (``SheetSystem.quick_roll_verdict``):
-    its outcome (success, failure or botch) and net successes."""
-    return result.outcome, result.net
 
 
 def _dice_text(result: maelstrom.RollResult) -> str:
@@ -227,14 +222,14 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
         require(pool.kind == roll.kind, f"a roll of kind {roll.get_kind_display()!r} rolls "
                                         f"a pool of kind {roll.kind!r}, not {pool.kind!r}",
                 _rule("Dice Pool"))
-    if roll.kind != Roll.Kind.EXPERIENCE_DIE:
+    if roll.kind != maelstrom_kinds.EXPERIENCE_DIE:
         require(not result.experience_die, "it holds an experience die, which only an "
                                            "experience die roll adds",
                 _rule("Adding Experience Dice"))
     maelstrom.check_dice(result)
     if roll.kind == Roll.Kind.NPC:
-        outcome, net, summary = (*verdict_of_npc(result), result.summary())
-    elif roll.kind == Roll.Kind.WILLPOWER_SPEND:
+        outcome, net, summary = (*result.verdict(), result.summary())
+    elif roll.kind == maelstrom_kinds.WILLPOWER_SPEND:
         outcome, net, summary = (Roll.Outcome.SUCCESS.value, roll.net,
                                  willpower_spend_summary(roll.net))
     else:
@@ -249,7 +244,7 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
 def _check_follow_up(roll: Roll, result: maelstrom.RollResult,
                      before: maelstrom.RollResult) -> None:
     """A follow-up's dice are its roll's (its own experience die aside)."""
-    if roll.kind == Roll.Kind.EXPERIENCE_DIE:
+    if roll.kind == maelstrom_kinds.EXPERIENCE_DIE:
         rule = _rule("Adding Experience Dice")
         require(bool(result.experience_die), "an experience die roll holds no experience "
                                              "die", rule)

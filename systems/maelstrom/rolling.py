@@ -18,11 +18,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from characters.ledger import ledger_append
-from characters.models import XpEntry
 from rolls.log import roll_store
 from rolls.models import Roll
 from rulesets import maelstrom
 from rulesets.errors import RuleError
+from rulesets.maelstrom import storage as ledger_kinds
+from rulesets.maelstrom.storage import RollKind as maelstrom_kinds
 from systems import RollAction, RolledResult, percent_text
 from systems.maelstrom import sheet
 from systems.maelstrom.roll_forms import (
@@ -203,8 +204,8 @@ def roll_form(character: Character, data: Mapping[str, Any] | None = None) -> Ro
     """The roll dialog for ``character``: its attributes and abilities, and the specialties
     it owns ("Ability: Name"), as the choices. No queries."""
     refs = sheet.trait_refs(character.sheet)
-    # Abilities before attributes: the order the dialog's own page has always listed them in
-    # (the old trait rows sorted by kind, then by their place in the catalogue).
+    # Abilities before attributes, each in the catalogue's order: the order of the XP page's
+    # lists (systems.maelstrom.forms.trait_choices).
     names = ([name for name, ref in refs.items() if ref.kind == sheet.ABILITY]
              + [name for name, ref in refs.items() if ref.kind == sheet.ATTRIBUTE])
     return RollForm(data, traits=names, specialties=list(sheet.specialty_refs(character.sheet)))
@@ -350,7 +351,7 @@ def experience_die_keys(roll: Roll) -> list[tuple[str, str]]:
             keys.append((sheet.trait_key(sheet.ATTRIBUTE, name), name))
         elif name in maelstrom.ABILITIES:
             keys.append((sheet.trait_key(sheet.ABILITY, name), name))
-    if roll.kind == Roll.Kind.WILLPOWER:
+    if roll.kind == maelstrom_kinds.WILLPOWER:
         keys.append((sheet.WILLPOWER_KEY, "Willpower"))
     return keys
 
@@ -383,10 +384,10 @@ def _experience_die(roll: Roll, character: Character, data: dict[str, Any], by: 
     if roll.parent_id is not None:
         raise RuleError("Add the experience die to the original roll.", RULE_EXPERIENCE_DICE)
     kinds = set(roll.followups.values_list("kind", flat=True))
-    if Roll.Kind.EXPERIENCE_DIE in kinds:
+    if maelstrom_kinds.EXPERIENCE_DIE in kinds:
         raise RuleError("This roll already has its experience die (once per roll).",
                         RULE_EXPERIENCE_DICE)
-    if Roll.Kind.WILLPOWER_SPEND in kinds:
+    if maelstrom_kinds.WILLPOWER_SPEND in kinds:
         raise RuleError("Willpower already turned this roll into an automatic success.",
                         RULE_ROLLING_WILLPOWER)
     allowed = dict(experience_die_keys(roll))
@@ -397,10 +398,10 @@ def _experience_die(roll: Roll, character: Character, data: dict[str, Any], by: 
     if character.xp_available < 1:
         raise RuleError("An experience die needs 1 available XP to bank; you have none.",
                         RULE_EXPERIENCE_DICE)
-    ledger_append(character, kind=XpEntry.Kind.BANK, available_delta=-1, banked_delta=1,
+    ledger_append(character, kind=ledger_kinds.BANK, available_delta=-1, banked_delta=1,
                   bank_key=key, trait_key=key, created_by=by,
                   reason=f"Experience die on roll #{roll.label}: banked in {allowed[key]}")
-    return _followup(roll, character, Roll.Kind.EXPERIENCE_DIE, result, by)
+    return _followup(roll, character, maelstrom_kinds.EXPERIENCE_DIE, result, by)
 
 
 def _willpower_spend(roll: Roll, character: Character, data: dict[str, Any], by: User,
@@ -413,16 +414,16 @@ def _willpower_spend(roll: Roll, character: Character, data: dict[str, Any], by:
         RuleError: a roll that is not a Willpower roll, one already cancelled, a botched
             one, or only the final dot left.
     """
-    if roll.kind != Roll.Kind.WILLPOWER:
+    if roll.kind != maelstrom_kinds.WILLPOWER:
         raise RuleError("Only a Willpower roll can be cancelled by spending willpower.",
                         RULE_ROLLING_WILLPOWER)
-    if roll.followups.filter(kind=Roll.Kind.WILLPOWER_SPEND).exists():
+    if roll.followups.filter(kind=maelstrom_kinds.WILLPOWER_SPEND).exists():
         raise RuleError("Willpower was already spent on this roll.", RULE_ROLLING_WILLPOWER)
     current = sheet.willpower(character.sheet)[1]
     successes = maelstrom.willpower_spend_successes(
         current, botched=roll.outcome == Roll.Outcome.BOTCH)
     _set_current_willpower(character, current - 1)
-    return _followup(roll, character, Roll.Kind.WILLPOWER_SPEND,
+    return _followup(roll, character, maelstrom_kinds.WILLPOWER_SPEND,
                      maelstrom.RollResult.from_dict(roll.result), by,
                      outcome=Roll.Outcome.SUCCESS, net=successes,
                      summary=willpower_spend_summary(successes))

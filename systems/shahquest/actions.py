@@ -22,6 +22,7 @@ from rulesets import shahquest as sq
 from rulesets.dice import format_dice, parse_dice, step_up
 from rulesets.errors import RuleError
 from rulesets.shahquest import TensionPool, roll_general_danger
+from rulesets.shahquest.storage import RollKind as shahquest_kinds
 from systems import CampaignAction, RollAction, RolledResult, TrackAction
 from systems.shahquest.checks import verdict_of_choice, verdict_of_effort
 from systems.shahquest.forms import (
@@ -177,7 +178,7 @@ def _choose_apply(roll: Roll, character: Character, data: dict[str, Any],
     Effort total; Extra Effect die). Runs with the character locked."""
     if roll.ruleset != SLUG or roll.kind != Roll.Kind.ACTION or roll.parent_id:
         raise RuleError("Only a roll from the sheet takes a choice of dice.", RULE_POOLS)
-    if roll.followups.filter(kind=Roll.Kind.CHOICE).exists():
+    if roll.followups.filter(kind=shahquest_kinds.CHOICE).exists():
         raise RuleError("The dice of this roll are already chosen.", RULE_POOLS)
     result = sq.RollResult.from_dict(roll.result)
     sizes = result.pool.sizes
@@ -190,7 +191,7 @@ def _choose_apply(roll: Roll, character: Character, data: dict[str, Any],
     outcome, net, summary = verdict_of_choice(chosen)
     return roll_store(
         campaign_id=roll.campaign_id, character=character, ruleset=SLUG,
-        rolled=RolledResult(kind=Roll.Kind.CHOICE.value, description=roll.description,
+        rolled=RolledResult(kind=shahquest_kinds.CHOICE, description=roll.description,
                             result=chosen, outcome=outcome, net=net, summary=summary),
         by=by, parent=roll)
 

@@ -13,6 +13,7 @@ from rolls.models import Roll
 from rulesets import shahquest as sq
 from rulesets.dice import format_dice
 from rulesets.errors import RuleError
+from rulesets.shahquest.storage import RollKind as shahquest_kinds
 from systems import require, stored_int
 from systems.claims import (
     claimed_by,
@@ -130,7 +131,7 @@ _CLAIMS = {
 """How a roll's claims that its dice do not bear out read (:func:`systems.claims.
 require_claims`)."""
 
-_FOLLOWS_UP: dict[str, tuple[str, ...]] = {Roll.Kind.CHOICE: (Roll.Kind.ACTION,)}
+_FOLLOWS_UP: dict[str, tuple[str, ...]] = {shahquest_kinds.CHOICE: (Roll.Kind.ACTION,)}
 """A choice of dice follows up a roll from the sheet (``systems.shahquest.actions``)."""
 
 
@@ -148,13 +149,6 @@ def verdict_of_choice(chosen: sq.RollResult) -> tuple[str, int, str]:
     spent = chosen.plot_points_after_roll
     note = f"; {spent} plot point{'s' if spent != 1 else ''} spent" if spent else ""
     return Roll.Outcome.ROLLED.value, chosen.effort, chosen.summary() + note
-
-
-def verdict_of_npc(result: sq.RollResult) -> tuple[str, int]:
-    """What the roll log keeps beside an NPC's quick roll (``SheetSystem.quick_roll_verdict``):
-    "rolled" (an effort total has no pass or fail) and no number to sort by (0), as for a
-    system without a verdict of its own."""
-    return Roll.Outcome.ROLLED.value, 0
 
 
 def check_roll(roll: Roll, parent: Roll | None) -> None:
@@ -185,13 +179,13 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
         require(die["size"] == size, f"its die {n} is a d{die['size']} where its pool rolls "
                                      f"a d{size}", _RULE_POOLS)
     stored = sq.RollResult.from_dict(roll.result)
-    if roll.kind == Roll.Kind.CHOICE:
+    if roll.kind == shahquest_kinds.CHOICE:
         result = stored  # the player's own choice, which from_dict checked
         outcome, net, summary = verdict_of_choice(result)
     else:
         result = sq.RollResult(pool=stored.pool, faces=stored.faces,
                                selection=sq.best_selection(sizes, stored.faces))
-        outcome, net, summary = ((*verdict_of_npc(result), result.summary())
+        outcome, net, summary = ((*result.verdict(), result.summary())
                                  if roll.kind == Roll.Kind.NPC else verdict_of_effort(result))
     faces = listed([f"d{size} {face}" for size, face in zip(sizes, result.faces,
                                                              strict=True)])

@@ -128,12 +128,6 @@ def verdict_of_action(result: sw.RollResult) -> tuple[str, int, str]:
     return "success" if result.success else "failure", result.degree, result.summary()
 
 
-def verdict_of_npc(result: sw.RollResult) -> tuple[str, int]:
-    """What the roll log keeps beside an NPC's quick roll (``SheetSystem.quick_roll_verdict``):
-    a success (a standard success too) or a failure; no number to sort by (0)."""
-    return "success" if result.success else "failure", 0
-
-
 def check_roll(roll: Roll, parent: Roll | None) -> None:
     """:meth:`ShatteredWorld.check_roll`: an action (or an NPC's quick roll) rolls its pool's
     one die, and its total, outcome, degree and summary are what that face gives against
@@ -151,7 +145,7 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
     require(len(dice) == 1, f"{len(dice)} {'die was' if len(dice) == 1 else 'dice were'} "
                             f"rolled for a pool of 1 (a d{pool.die})", _RULE_CORE)
     result = sw.RollResult.from_dict(roll.result)
-    outcome, net, summary = ((*verdict_of_npc(result), result.summary())
+    outcome, net, summary = ((*result.verdict(), result.summary())
                              if roll.kind == Roll.Kind.NPC else verdict_of_action(result))
     require_claims(claimed_by(roll), {"result": result.as_dict(),
                                       **verdict(outcome, net, summary)},

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from rolls.models import Roll
 from rulesets import three_d6
+from rulesets.three_d6.storage import RollKind as three_d6_kinds
 from systems import require, stored_int, stored_names, stored_object
 from systems.claims import claimed_by, require_claims, require_follow_up, shown, verdict
 from systems.three_d6.sheet import (
@@ -123,14 +124,7 @@ def verdict_of_contest(contest: three_d6.ContestResult) -> tuple[str, int, str]:
     """What the roll log keeps of a contest beside its result (``ThreeD6System.roll``): a
     success when the first side (the character rolling) wins, else a failure; the first
     side's total less the second's; the contest's summary."""
-    return ("success" if contest.winner == 1 else "failure",
-            contest.first.result.total - contest.second.result.total, contest.summary())
-
-
-def verdict_of_npc(result: three_d6.TestResult) -> tuple[str, int]:
-    """What the roll log keeps beside an NPC's quick roll (``SheetSystem.quick_roll_verdict``):
-    the test's outcome (success, failure, or rolled without a TD); no number to sort by (0)."""
-    return result.outcome, 0
+    return (*contest.verdict(), contest.summary())
 
 
 def _check_dice(test: Mapping[str, Any], side: str = "") -> None:
@@ -160,7 +154,7 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
     """
     require_follow_up(roll, parent, of=None, rule=_RULE_TESTS)
     claimed = claimed_by(roll)
-    if roll.kind == Roll.Kind.CONTEST:
+    if roll.kind == three_d6_kinds.CONTEST:
         first, second = roll.result["first"]["result"], roll.result["second"]["result"]
         _check_dice(first, "its first side: ")
         _check_dice(second, "its second side: ")
@@ -172,7 +166,7 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
         return
     _check_dice(roll.result)
     test = three_d6.TestResult.from_dict(roll.result)
-    outcome, net, summary = ((*verdict_of_npc(test), test.summary())
+    outcome, net, summary = ((*test.verdict(), test.summary())
                              if roll.kind == Roll.Kind.NPC else verdict_of_test(test))
     require_claims(claimed, {"result": test.as_dict(), **verdict(outcome, net, summary)},
                    words=_CLAIMS, dice=f"its dice {shown(list(test.dice))}", rule=_RULE_TESTS)

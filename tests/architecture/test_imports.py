@@ -30,7 +30,7 @@ LOWER = {
     # the ledger's writer and the roll log's. Ordered campaigns < characters < rolls.
     "campaigns.models": 2, "campaigns.permissions": 2,
     "characters.models": 3, "characters.permissions": 3, "characters.ledger": 3,
-    "rolls.models": 4, "rolls.log": 4,
+    "rolls.models": 4, "rolls.log": 4, "rolls.rolled": 4,
 }
 LAYER_NAMES = {0: "rulesets", 1: "core", 2: "campaigns' models", 3: "characters' models",
                4: "rolls' models", 5: "systems", 6: "services and views", 7: "transfer",

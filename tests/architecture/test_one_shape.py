@@ -123,3 +123,76 @@ def test_no_app_module_names_a_system(path: Path) -> None:
 def test_no_shared_template_names_a_system(path: Path) -> None:
     hits = list(_template_hits(path))
     assert not hits, "A system named in a shared template:\n" + "\n".join(hits)
+
+
+# --- A system's rules, ledger kinds and styles are declared in its package -------------------
+
+SHARED_CSS = sorted((ROOT / "static" / "css").glob("*.css"))
+SYSTEM_TEMPLATES = {slug: sorted((ROOT / "systems" / slug / "templates").rglob("*.html"))
+                    for slug in RULESETS if (ROOT / "systems" / slug).is_dir()}
+
+
+def _system_words() -> set[str]:
+    """Each system's own ledger kinds and the sheet parts its stored bounds keep
+    (rulesets.registry): words only that system's code should hold."""
+    return {word for ruleset in RULESETS.values()
+            for word in (*(value for value, _ in ruleset.ledger_kinds),
+                         *(bound.part for bound in ruleset.stored_bounds))}
+
+
+def _classes(css: str) -> set[str]:
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    css = re.sub(r"\{[^{}]*\}", "{}", css)  # declarations: "0.5pt" is no class
+    return set(re.findall(r"\.(-?[a-zA-Z_][\w-]*)", css))
+
+
+def _used_in(css_class: str, text: str) -> bool:
+    """Whether markup uses the class: by name, or by a prefix a template completes
+    (``outcome-{{ roll.outcome }}``)."""
+    if re.search(rf"(?<![\w-]){re.escape(css_class)}(?![\w-])", text):
+        return True
+    return any(css_class.startswith(prefix) for prefix in re.findall(r"([\w-]+-)\{\{", text))
+
+
+def _shared_markup() -> str:
+    files = [*_template_files(), *_python_files(), *sorted((ROOT / "static" / "js").glob("*.js"))]
+    return "".join(path.read_text() for path in files)
+
+
+def test_the_shared_models_name_no_system_rule_or_ledger_kind() -> None:
+    """characters/models.py, rolls/models.py and campaigns/models.py read each system's
+    ledger kinds and stored bounds from the registry; they name none of them."""
+    words = re.compile(_pattern(_system_words(), re.IGNORECASE))
+    assert words.pattern and _system_words(), "the registry declares some system words"
+    hits = [f"{_where(path)}:{n}: {match[0]!r}"
+            for path in (ROOT / "characters/models.py", ROOT / "rolls/models.py",
+                         ROOT / "campaigns/models.py")
+            for n, line in enumerate(ast.unparse(_without_docstrings(path)).splitlines(), 1)
+            for match in words.finditer(line)]
+    assert not hits, "A system's word in a shared model:\n" + "\n".join(hits)
+
+
+def _without_docstrings(path: Path) -> ast.Module:
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                and isinstance(first.value.value, str):
+            body[0] = ast.Pass()
+    return tree
+
+
+@pytest.mark.parametrize("path", SHARED_CSS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_shared_stylesheet_styles_no_single_system(path: Path) -> None:
+    """Every class a shared stylesheet styles is used by shared markup or by two systems or
+    more; one system's classes live in its own stylesheet (css/systems/<slug>.css)."""
+    shared = _shared_markup()
+    by_system = {slug: "".join(p.read_text() for p in files)
+                 for slug, files in SYSTEM_TEMPLATES.items()}
+    alone = sorted(
+        f"{css_class} ({', '.join(users)})"
+        for css_class in _classes(path.read_text()) if not _used_in(css_class, shared)
+        for users in [[slug for slug, text in by_system.items() if _used_in(css_class, text)]]
+        if len(users) == 1)
+    assert not alone, f"{_where(path)} styles one system's classes:\n" + "\n".join(alone)

@@ -99,7 +99,7 @@ def test_a_gm_only_roll_is_announced_to_the_gm_alone(
     client_for, alice, campaign, seeded_rng, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
     announced: list[tuple[int, str, bool]] = []
-    monkeypatch.setattr("rolls.services.announce",
+    monkeypatch.setattr("rolls.log.announce",
                         lambda campaign_id, event, *, gm_only=False, **_: announced.append(
                             (campaign_id, event, gm_only)))
     client = client_for(alice, htmx=True)

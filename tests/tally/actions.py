@@ -35,6 +35,10 @@ class TallyResult:
         """``"rolled 4"``."""
         return f"rolled {self.face}"
 
+    def verdict(self) -> tuple[str, int]:
+        """``("rolled", 4)``: no pass or fail, the face to sort by."""
+        return "rolled", self.face
+
 
 def add(character: Character, data: dict[str, Any], by: object) -> str:
     """Add ``data["amount"]`` to the tally, which stops at :data:`TALLY_MAX`."""

@@ -68,6 +68,10 @@ class Result:
         """``"rolled 7"``."""
         return f"rolled {self.total}"
 
+    def verdict(self) -> tuple[str, int]:
+        """``("rolled", 0)``: no pass or fail, nothing to sort by."""
+        return "rolled", 0
+
     def as_dict(self) -> dict[str, object]:
         """``{"pool": {"bonus": 2}, "face": 5, "total": 7, "summary": "rolled 7"}``."""
         return {"pool": self.pool.as_dict(), "face": self.face, "total": self.total,

@@ -24,6 +24,7 @@ from characters.models import Character, CharacterImport
 from rolls import services as roll_services
 from rolls.models import Roll
 from rulesets import registry
+from rulesets.maelstrom.storage import RollKind as maelstrom_kinds
 from systems.maelstrom.rolling import experience_die_keys
 from systems.schema import import_schema
 from systems.three_d6.forms import NPC
@@ -33,7 +34,8 @@ from tests.factories import UserFactory
 from tests.system_fixtures import demo_campaign, fixtures_for
 from tests.transfer.conftest import refused
 from transfer import checks
-from transfer.services import document_json, export_character, import_character
+from transfer.export import document_json, export_character
+from transfer.imports import import_character
 
 SYSTEMS = ("maelstrom", "shahquest", "shattered_world", "genesys", "three_d6")
 """Every system whose rolls are checked (the tests' made-up tally keeps the default check,
@@ -322,8 +324,8 @@ def maelstrom_rolls(campaign: Campaign, character: Character, rng: random.Random
 
     def experience(roll: Roll) -> dict[str, Any] | None:
         return {"key": experience_die_keys(roll)[0][0]} if roll.outcome != "botch" else None
-    follow_ups(character, Roll.Kind.WILLPOWER, "willpower-spend", spend, rng)
-    for kind in (Roll.Kind.ACTION, Roll.Kind.WILLPOWER):
+    follow_ups(character, maelstrom_kinds.WILLPOWER, "willpower-spend", spend, rng)
+    for kind in (Roll.Kind.ACTION, maelstrom_kinds.WILLPOWER):
         follow_ups(character, kind, "experience-die", experience, rng)
 
 

@@ -1,0 +1,12 @@
+"""What the database keeps for Genesys beyond the shared roll log: its own kind of roll
+(rulesets/registry.py hands it to the shared models).
+"""
+
+from __future__ import annotations
+
+CHECK = "check"
+"""A check: a dice pool of characteristic and skill against a difficulty (Genesys dice pool,
+Basic Dice Pool)."""
+
+ROLL_KINDS: tuple[tuple[str, str], ...] = ((CHECK, "Check"),)
+"""``(value, label)`` of each kind of roll only Genesys makes."""
