@@ -1,6 +1,6 @@
 """Rules engine for the Maelstrom RPG (Tanndev/Maelstrom, ``documentation/rules.md``, MIT).
 
-The seed text (``seeds/004_d17e38a7060ddbe0.txt``, cited below as "Maelstrom rules.md,
+The seed text (seed 004, ``004_d17e38a7060ddbe0.txt``, cited below as "Maelstrom rules.md,
 <section>") is the authority; docs/rules.md summarises it and fills the
 health chart from the repository's character sheet. Where the seed is silent, the decision
 taken is written in the docstring of the function concerned.
@@ -14,10 +14,11 @@ The package splits the engine by concern; every public name is re-exported here,
 ``from rulesets import maelstrom; maelstrom.build_action_pool(...)`` is the way callers use it:
 :mod:`~rulesets.maelstrom.catalogue` (attributes, abilities, merits and flaws, shared
 constants), :mod:`~rulesets.maelstrom.costs` (experience costs),
-:mod:`~rulesets.maelstrom.creation` (creation allotments), :mod:`~rulesets.maelstrom.health`
-(the health chart), :mod:`~rulesets.maelstrom.pools` (building dice pools),
-:mod:`~rulesets.maelstrom.rolling` (rolling and resolving), :mod:`~rulesets.maelstrom.odds`
-(exact odds and the odds query) and :mod:`~rulesets.maelstrom.quick` (the NPC quick roll).
+:mod:`~rulesets.maelstrom.creation` (creation allotments and what starting XP buys),
+:mod:`~rulesets.maelstrom.health` (the health chart), :mod:`~rulesets.maelstrom.pools`
+(building dice pools), :mod:`~rulesets.maelstrom.rolling` (rolling and resolving),
+:mod:`~rulesets.maelstrom.odds` (exact odds and the odds query) and
+:mod:`~rulesets.maelstrom.quick` (the NPC quick roll).
 """
 
 from __future__ import annotations
@@ -47,7 +48,17 @@ from rulesets.maelstrom.catalogue import (
     suggested_specialty,
 )
 from rulesets.maelstrom.costs import TRAIT_KINDS, xp_cost, xp_cost_between
-from rulesets.maelstrom.creation import validate_abilities, validate_attributes
+from rulesets.maelstrom.creation import (
+    MeritFlawChoice,
+    Specialty,
+    check_balance,
+    check_combinations,
+    merit_flaw_entry,
+    merit_flaw_price,
+    rank_cost,
+    validate_abilities,
+    validate_attributes,
+)
 from rulesets.maelstrom.health import (
     DAMAGE_KINDS,
     DAMAGE_MARKS,
@@ -127,6 +138,13 @@ __all__ = [
     "xp_cost",
     "xp_cost_between",
     # creation
+    "MeritFlawChoice",
+    "Specialty",
+    "check_balance",
+    "check_combinations",
+    "merit_flaw_entry",
+    "merit_flaw_price",
+    "rank_cost",
     "validate_abilities",
     "validate_attributes",
     # health

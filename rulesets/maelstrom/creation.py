@@ -1,8 +1,16 @@
-"""Maelstrom's character creation allotments (Maelstrom rules.md, Character Creation)."""
+"""Maelstrom's character creation rules (Maelstrom rules.md, Character Creation): the
+allotments of attribute and ability dots, and what starting XP buys (Starting Experience,
+Spending Experience, Merits and Flaws).
+
+Shapes: a purchase made with starting XP is a :class:`Specialty` or a :class:`MeritFlawChoice`
+(plain frozen dataclasses, which the creation wizard's draft keeps in the session); ranks are
+dots (ints), prices XP (ints). Every refusal is a :class:`RuleError` naming the seed section.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from rulesets.errors import RuleError
 from rulesets.maelstrom.catalogue import (
@@ -10,8 +18,14 @@ from rulesets.maelstrom.catalogue import (
     ATTRIBUTE_GROUPS,
     ATTRIBUTES,
     DOTS_MAX,
+    FLAWS,
+    MERITS,
+    REPEATABLE_WITH_DETAIL,
+    WILLPOWER_MAX,
+    MeritFlaw,
     _rule,
 )
+from rulesets.maelstrom.costs import xp_cost_between
 
 # ---------------------------------------------------------------------------------------------
 # Character creation: Maelstrom rules.md, Character Creation
@@ -104,3 +118,217 @@ def validate_abilities(dots: Mapping[str, int]) -> None:
                 f"{wanted} abilities at {rank} {unit} are required; you have {have}", rule
             )
 
+
+# ---------------------------------------------------------------------------------------------
+# Starting experience: Maelstrom rules.md, Starting Experience, Spending Experience, Merits and
+# Flaws
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Specialty:
+    """A specialty bought with starting XP (Maelstrom rules.md, Specialties).
+
+    Attributes:
+        ability: the ability it belongs to, e.g. "Driving".
+        name: the specialty's own name, e.g. "Motorcycles".
+        advanced: whether it is an advanced specialty (3 XP) rather than a general one (2 XP).
+    """
+
+    ability: str
+    name: str
+    advanced: bool
+
+    @property
+    def xp_kind(self) -> str:
+        """The cost kind of :func:`~rulesets.maelstrom.costs.xp_cost`: "general_specialty"
+        or "advanced_specialty"."""
+        return "advanced_specialty" if self.advanced else "general_specialty"
+
+    @property
+    def label(self) -> str:
+        """"Driving: Motorcycles", as the sheet and the ledger name it."""
+        return f"{self.ability}: {self.name}"
+
+
+@dataclass(frozen=True)
+class MeritFlawChoice:
+    """A merit or flaw taken at creation (Maelstrom rules.md, Merits and Flaws).
+
+    Attributes:
+        name: as the seed spells it, e.g. "Acute Sense".
+        kind: "merit" (costs XP) or "flaw" (gives XP).
+        points: the price chosen, in XP: one of the catalogue entry's ``points``.
+        detail: what it applies to, e.g. the sense or the substance; "" for none.
+    """
+
+    name: str
+    kind: str
+    points: int
+    detail: str = ""
+
+    @property
+    def label(self) -> str:
+        """"Addict (nicotine)", or the bare name without a detail."""
+        return f"{self.name} ({self.detail})" if self.detail else self.name
+
+    @property
+    def price(self) -> str:
+        """"gives 1 XP" for a flaw, "costs 4 XP" for a merit (:func:`merit_flaw_price`)."""
+        return merit_flaw_price(self.kind, self.points)
+
+
+def merit_flaw_price(kind: str, points: int) -> str:
+    """Which way a merit's or flaw's points go, in words: "costs 2 XP" for a merit, "gives
+    1 XP" for a flaw (Maelstrom rules.md, Merits and Flaws). A bare "1 XP" read the same for
+    both, and a chosen option shows without its group's heading."""
+    return f"{'gives' if kind == 'flaw' else 'costs'} {points} XP"
+
+
+def merit_flaw_entry(name: str) -> MeritFlaw | None:
+    """The seed's merit or flaw of that name (exact spelling), or None (Maelstrom rules.md,
+    Merits, Flaws)."""
+    return MERITS.get(name) or FLAWS.get(name)
+
+
+def rank_cost(kind: str, label: str, start: int, final: int) -> int:
+    """XP to raise a trait from its starting rank to ``final`` with starting XP.
+
+    Priced by :func:`~rulesets.maelstrom.costs.xp_cost_between` (Maelstrom rules.md,
+    Spending Experience); its refusals are reworded to name the trait.
+
+    Args:
+        kind: "attribute", "ability" or "willpower".
+        label: the trait's name as the player reads it, e.g. "Wits", "Willpower".
+        start: its rank from the allotment, in dots (Willpower starts at 3).
+        final: the rank wanted, in dots.
+
+    Returns:
+        The cost in XP; 0 when ``final == start``.
+
+    Raises:
+        RuleError: "<label> can have at most 5 dots, not 6" (10 for Willpower), "<label>
+            starts at 2 dots; starting XP can raise it, not lower it to 1", or the engine's
+            own refusal prefixed with the label (an unknown kind).
+    """
+    try:
+        return xp_cost_between(kind, start, final)
+    except RuleError as error:
+        maximum = WILLPOWER_MAX if kind == "willpower" else DOTS_MAX
+        if final > maximum:
+            message = f"{label} can have at most {maximum} dots, not {final}"
+        elif final < start:
+            message = (
+                f"{label} starts at {start} dots; starting XP can raise it, not lower it "
+                f"to {final}"
+            )
+        else:
+            message = f"{label}: {error.message}"
+        raise RuleError(message, error.rule) from error
+
+
+def check_combinations(
+    specialties: Sequence[Specialty], merits_flaws: Sequence[MeritFlawChoice]
+) -> list[RuleError]:
+    """Refusals that involve more than one purchase.
+
+    A specialty bought twice (the same ability, the name matched ignoring case: Maelstrom
+    rules.md, Specialties); a merit or flaw taken twice, except Acute Sense at 2 points and
+    Defective Sense, which are taken again only for a different detail (Merits and Flaws);
+    Defective Sense with Acute Sense in the same sense, or with the 5-point Acute Sense that
+    covers all senses (Flaws, Defective Sense).
+
+    Args:
+        specialties: the specialties bought, in the order chosen.
+        merits_flaws: the merits and flaws taken, in the order chosen; each is assumed on
+            the seed's lists at one of its prices (the wizard checks each row first).
+
+    Returns:
+        One RuleError per problem, in the order found; empty when the combination holds.
+    """
+    problems: list[RuleError] = []
+    seen_specialties: set[tuple[str, str]] = set()
+    for specialty in specialties:
+        key = (specialty.ability, specialty.name.strip().casefold())
+        if key in seen_specialties:
+            problems.append(
+                RuleError(
+                    f"The specialty {specialty.label} is listed twice; buy it once",
+                    _rule("Specialties"),
+                )
+            )
+        seen_specialties.add(key)
+    all_senses = max(MERITS["Acute Sense"].points)
+    seen_choices: set[tuple[str, str]] = set()
+    seen_names: set[str] = set()
+    for choice in merits_flaws:
+        key = (choice.name, choice.detail.strip().casefold())
+        repeatable = choice.name in REPEATABLE_WITH_DETAIL and not (
+            choice.name == "Acute Sense" and choice.points == all_senses
+        )
+        if choice.name in seen_names and not repeatable:
+            problems.append(
+                RuleError(
+                    f"{choice.name} can be taken only once",
+                    _rule("Merits and Flaws"),
+                )
+            )
+        elif key in seen_choices:
+            problems.append(
+                RuleError(
+                    f"{choice.label} is taken twice; take a merit or flaw again only for a "
+                    "different detail (e.g. another sense)",
+                    _rule("Merits and Flaws"),
+                )
+            )
+        seen_choices.add(key)
+        seen_names.add(choice.name)
+    acute = [m for m in merits_flaws if m.name == "Acute Sense"]
+    for defective in (m for m in merits_flaws if m.name == "Defective Sense"):
+        sense = defective.detail.strip().casefold()
+        for merit in acute:
+            if merit.points == all_senses:
+                problems.append(
+                    RuleError(
+                        f"Defective Sense cannot be taken with Acute Sense for all senses "
+                        f"({merit.points} points)",
+                        _rule("Flaws"),
+                    )
+                )
+            elif merit.detail.strip().casefold() == sense:
+                where = f" ({defective.detail.strip()})" if sense else ""
+                problems.append(
+                    RuleError(
+                        f"Defective Sense cannot be taken with Acute Sense in the same "
+                        f"sense{where}",
+                        _rule("Flaws"),
+                    )
+                )
+    return problems
+
+
+def check_balance(starting_xp: int, flaw_points: int, cost: int) -> None:
+    """Refuse spending more than the starting XP plus the flaws' points (Maelstrom rules.md,
+    Starting Experience; Merits and Flaws: a flaw awards its points, a merit costs them).
+
+    Args:
+        starting_xp: the campaign's starting XP (>= 0).
+        flaw_points: the XP the flaws taken award (>= 0).
+        cost: the XP the merits and the purchases cost together (>= 0).
+
+    Returns:
+        None when ``cost <= starting_xp + flaw_points``.
+
+    Raises:
+        RuleError: "These choices cost 47 XP but only 32 XP are available (30 starting +
+            2 from flaws); you are 15 XP short" (the part in brackets only with flaws).
+    """
+    available = starting_xp + flaw_points
+    if cost <= available:
+        return
+    source = f" ({starting_xp} starting + {flaw_points} from flaws)" if flaw_points else ""
+    raise RuleError(
+        f"These choices cost {cost} XP but only {available} XP are available{source}; "
+        f"you are {cost - available} XP short",
+        _rule("Starting Experience"),
+    )

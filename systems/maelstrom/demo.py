@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 import systems
 from characters.services import character_create, sheet_change, xp_award
 from rolls.services import roll_create
-from systems.maelstrom.creation import Draft, MeritFlawChoice, Specialty, finished_character
+from rulesets.maelstrom import MeritFlawChoice, Specialty
+from systems.maelstrom.creation import Draft, finished_character
 from systems.maelstrom.system import SYSTEM
 
 if TYPE_CHECKING:

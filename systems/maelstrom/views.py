@@ -26,16 +26,16 @@ from campaigns.permissions import get_membership
 from characters import services
 from core.http import AuthenticatedHttpRequest
 from rulesets import maelstrom
-from systems.maelstrom import creation
+from systems.maelstrom import creation, creation_forms
 from systems.maelstrom.creation import STEP_SLUGS, STEPS, Draft
 from systems.maelstrom.sheet import SLUG
 from systems.maelstrom.system import SYSTEM
 
 TEMPLATE = SYSTEM.template("create.html")
 FORM_STEPS: dict[str, Any] = {
-    "concept": creation.ConceptForm,
-    "attributes": creation.AttributesForm,
-    "abilities": creation.AbilitiesForm,
+    "concept": creation_forms.ConceptForm,
+    "attributes": creation_forms.AttributesForm,
+    "abilities": creation_forms.AbilitiesForm,
 }
 
 
@@ -89,10 +89,10 @@ def _xp_step(
     request: AuthenticatedHttpRequest, campaign: Campaign, draft: Draft, open_step: str
 ) -> HttpResponse:
     if request.method == "GET":
-        xp = creation.XpStep(draft)
+        xp = creation_forms.XpStep(draft)
         return _render(request, campaign, draft, "xp", open_step, _xp_context(xp, draft, campaign))
 
-    xp = creation.XpStep(draft, data=request.POST)
+    xp = creation_forms.XpStep(draft, data=request.POST)
     valid = xp.is_valid()
     candidate = xp.candidate()
     context = _xp_context(xp, candidate, campaign)
@@ -205,15 +205,16 @@ def _render(
     )
 
 
-def _xp_context(xp: creation.XpStep, draft: Draft, campaign: Campaign) -> dict[str, Any]:
+def _xp_context(xp: creation_forms.XpStep, draft: Draft, campaign: Campaign) -> dict[str, Any]:
     summary = _summary(draft, campaign.starting_xp)
     summary["problems"] = xp.error_messages() + [
-        str(problem) for problem in creation.check_combinations(draft)
+        str(problem)
+        for problem in maelstrom.check_combinations(draft.specialties, draft.merits_flaws)
     ]
     return {
         "xp": xp,
         "summary": summary,
-        "suggestions": creation.specialty_suggestions(),
+        "suggestions": creation_forms.specialty_suggestions(),
         "merits": list(maelstrom.MERITS.values()),
         "flaws": list(maelstrom.FLAWS.values()),
         "campaign": campaign,

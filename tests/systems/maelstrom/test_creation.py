@@ -17,15 +17,10 @@ from campaigns.models import Campaign, Membership
 from characters import services
 from characters.models import Character, XpEntry
 from rulesets import maelstrom
-from systems.maelstrom import creation
+from rulesets.maelstrom import MeritFlawChoice, Specialty
+from systems.maelstrom import creation_forms
 from systems.maelstrom import sheet as maelstrom_sheet
-from systems.maelstrom.creation import (
-    Draft,
-    MeritFlawChoice,
-    Specialty,
-    finished_character,
-    xp_breakdown,
-)
+from systems.maelstrom.creation import Draft, finished_character, xp_breakdown
 from tests.factories import DEFAULT_ABILITIES, DEFAULT_ATTRIBUTES, CampaignFactory
 from tests.helpers import text_of
 
@@ -940,13 +935,13 @@ def test_a_posted_row_count_past_the_limit_is_refused_without_building_the_rows(
     # Found by tests/fuzz: sp-TOTAL_FORMS=99999 made Django build 2,000 specialty forms
     # (its default absolute_max), 5.7 s of the processor for one request.
     built = []
-    real_init = creation.SpecialtyForm.__init__
+    real_init = creation_forms.SpecialtyForm.__init__
 
     def counting_init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         built.append(1)
         real_init(self, *args, **kwargs)
 
-    monkeypatch.setattr(creation.SpecialtyForm, "__init__", counting_init)
+    monkeypatch.setattr(creation_forms.SpecialtyForm, "__init__", counting_init)
     data = xp_data()
     data["sp-TOTAL_FORMS"] = 99999
 
@@ -954,7 +949,7 @@ def test_a_posted_row_count_past_the_limit_is_refused_without_building_the_rows(
 
     assert response.status_code == 200
     assert "Please submit at most 100 forms." in response.content.decode()
-    assert len(built) <= creation.MAX_SPECIALTY_ROWS + 1  # the rows, and the empty form
+    assert len(built) <= creation_forms.MAX_SPECIALTY_ROWS + 1  # the rows, and the empty form
     assert not Character.objects.filter(campaign=campaign).exists()
 
 
