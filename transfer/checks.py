@@ -12,7 +12,7 @@ maximum) or fail to open at all, and a roll must hold what its dice give. Three 
    Shattered World's statistics, dice level, buy-ins and achievements) and
    :meth:`~systems.SheetSystem.check_system_data` (each campaign's ``system_data``), in
    ``systems/<slug>/``. A version 1 file's Maelstrom rows are made into its sheet first
-   (``transfer.services``), and checked as that sheet.
+   (:mod:`transfer.upgrade`), and checked as that sheet.
 2. **The sheet's readers**: the system's ``sheet_context``, ``card_context`` and
    ``advances`` run on the unsaved rows (and ``dashboard_context`` on the campaign once its
    rows are written, inside the import's transaction), so a
@@ -26,11 +26,11 @@ maximum) or fail to open at all, and a roll must hold what its dice give. Three 
    every written roll is then drawn once as its pages draw it (:func:`check_rolls`).
 
 Shape comes before and after these: :func:`transfer.schema.check_shape` bounds the whole
-document (depth, sizes, text) before any rule reads it, and
-:func:`transfer.schema.check_document` checks every field against the system's schema (known
-keys, types, die sizes) once the rules have spoken of the sheets and campaign data, so their
-refusals cite the rule; the rolls come after it, so the engine reads results of a known
-shape and a malformed one is named by its field.
+document (depth, sizes, text) and :func:`transfer.schema.check_rows` every row's keys and
+columns before any rule reads them, and :func:`transfer.schema.check_system_parts` checks the
+JSON each system keeps against its schema (known keys, types, die sizes) once the rules have
+spoken of the sheets and campaign data, so their refusals cite the rule; the rolls come after
+it, so the engine reads results of a known shape and a malformed one is named by its field.
 
 Every function raises :class:`rulesets.errors.RuleError` naming the first broken rule; a
 check that trips over a shape it does not expect (a KeyError, a TypeError, ...) is reported
@@ -95,7 +95,7 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
     """Check an unsaved roll against its system's rules: the dice its pool rolls and what
     they give (:meth:`~systems.SheetSystem.check_roll`), after its pool column, which the
     roll log copies from its result (``rolls.log.roll_store``). No queries. Call once the
-    document's shape is checked (:func:`transfer.schema.check_document`), in the file's
+    document's shape is checked (:func:`transfer.schema.check_system_parts`), in the file's
     order, so that ``parent`` was checked before (:func:`check_rolls_dice`).
 
     Args:
@@ -117,7 +117,7 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
 def check_rolls_dice(rolls: Sequence[tuple[int, Roll, int | None]]) -> None:
     """:func:`check_roll` of each ``(number, roll, number of the roll it follows up or
     None)``, in the file's order (a follow-up names a roll listed before it). Call once the
-    document's shape is checked (:func:`transfer.schema.check_document`): the engine then
+    document's shape is checked (:func:`transfer.schema.check_system_parts`): the engine then
     reads results of its system's shape, and a malformed one was named by its field.
 
     Raises:

@@ -1,30 +1,56 @@
-"""The export format, version by version: which columns of which rows a document carries.
+"""The export format, version by version: the document, and which columns of which rows it
+carries.
 
-Both directions read it: the export (``transfer.services``) writes these columns, the import's
-schema (``transfer.schema``) types them and the import writes them back. docs/backup.md
-describes the format for people.
+The document, format version 3 (docs/backup.md describes it for people)::
 
-Version 3 (written since campaigns and characters carry what people write about them) adds a
-campaign's description and archive date, a character's backstory, notes, GM notes and status
-(retired, dead) and whether a ledger entry came with the character's creation, and calls a
-session's notes its recap (:data:`ADDED_IN_3`, :data:`RENAMED_IN_3`). A character's GM notes
-are the GM's alone (:data:`GM_ONLY_FIELDS`): a file made by anyone else leaves them out.
+    {"format": "sheetkeeper", "version": 3, "kind": "character" | "campaign",
+     "system": "<ruleset slug>", "exported_at": "<ISO 8601>",
 
-Version 2 (written since Maelstrom moved onto the shared sheet layer) carries every system
-alike: a character's sheet in ``sheet``, a roll's dice in ``result``, a request's pool in
-``data`` and ``description``. Version 1 also carried the columns and rows Maelstrom kept of its
-own, which the system declares (:func:`transfer.schema.version_1_columns`).
+     # kind "campaign":
+     "campaign": {<Campaign columns>, "created_by": "<username>",
+                  "members": [{"username": ..., "role": "gm" | "player", "joined_at": ...}]},
+     "characters": [<character>, ...],
+     # kind "character":
+     "character": <character>,
+     # both:
+     "sessions": [{"id": 1, <Session columns>}, ...],
+     "rolls": [{"id": 1, "character": 1 | null, "parent": 1 | null, "rolled_by": "<username>",
+                <Roll columns>}, ...],
+     "requested_rolls": [{"character": 1, "answer": 1 | null, "requested_by": "<username>",
+                          <RequestedRoll columns>}, ...]}
 
-Every older file still imports: ``transfer.services`` reads a version 1 file into the version 2
-document it stands for, and a version 2 one into version 3 (:data:`VERSION_2_FIELDS`).
+    <character> = {"id": 1, "owner": "<username>", <Character columns>,
+                   "xp_entries": [{"id": 1, "reverses": 1 | null, "session": 1 | null,
+                                   "created_by": "<username>", <XpEntry columns>}, ...]}
+
+:data:`FIELDS` lists the columns each model carries, under their own names; :data:`LINKS` says
+how every other column travels. Every system's character keeps its whole sheet in ``sheet``,
+every roll its dice in ``result`` and every request its pool in ``data`` and
+``description``. ``id`` values are the document's own numbers (1, 2, ... in the order the rows
+were made), never database ids, so exporting an imported campaign gives the same document
+again; each link (a reversal, a roll's parent, the request a roll answers, an award's session)
+names a row listed before it, and a roll a system keeps in its campaign data is named by its
+number too (:func:`map_roll_ids`). Timestamps keep their time zone. A character's GM notes are
+the GM's alone (:data:`GM_ONLY_FIELDS`): a file made by anyone else leaves them out.
+
+Version 3 adds to version 2 a campaign's description and archive date, a character's
+backstory, notes, GM notes and status (retired, dead) and whether a ledger entry came with the
+character's creation, and calls a session's notes its recap (:data:`ADDED_IN_3`,
+:data:`RENAMED_IN_3`). Version 2 carries every system alike (a character's sheet in ``sheet``,
+a roll's dice in ``result``, a request's pool in ``data`` and ``description``). Version 1 also
+carried the columns and rows Maelstrom kept of its own, which the system declares
+(:func:`transfer.schema.version_1_columns`). :mod:`transfer.upgrade` reads an older file into
+the current document it stands for.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import models
 
+import systems
 from campaigns.models import Campaign, Membership, Session
 from characters.models import Character, XpEntry
 from rolls.models import RequestedRoll, Roll
@@ -142,3 +168,18 @@ LINKS: dict[type[models.Model], dict[str, str]] = {
 }
 """Every other column, and how it travels (tests/transfer checks that the two lists cover
 every column, so a new column cannot be lost silently)."""
+
+
+def map_roll_ids(ruleset: str, system_data: Any, change: Callable[[Any], Any]) -> None:
+    """Rewrite in place the roll ids a system keeps in its campaign data (its
+    :attr:`~systems.SheetSystem.system_data_roll_ids`): each ``id`` goes through ``change``
+    (database id to document number on export, the number checked, then back to the new
+    row's id on import). Data that is not an object, and a part without an id, are left as
+    they are."""
+    system = systems.for_ruleset(ruleset)
+    if not isinstance(system_data, dict):
+        return
+    for key, id_key in system.system_data_roll_ids:
+        part = system_data.get(key)
+        if isinstance(part, dict) and part.get(id_key) is not None:
+            system_data[key] = {**part, id_key: change(part[id_key])}

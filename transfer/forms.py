@@ -8,7 +8,7 @@ from django import forms
 
 from core.forms import Form
 from transfer.format import MAX_UPLOAD_BYTES
-from transfer.services import TransferError, read_document
+from transfer.validate import TransferError, read_document
 
 
 class ImportDecisionForm(Form):

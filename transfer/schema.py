@@ -1,7 +1,7 @@
 """The schema of an export file: every field of a document checked before anything is written.
 
-An import is untrusted input (docs/backup.md, "Limits"). Two checks run on every document,
-besides the links, ledger and rules checks of :mod:`transfer.services`:
+An import is untrusted input (docs/backup.md, "Limits"). Three checks run on every document,
+besides the links, ledger and rules checks of :mod:`transfer.validate`:
 
 1. :func:`check_shape`, first, on the decoded JSON as a whole and without recursion: no
    nesting deeper than :data:`MAX_DEPTH`, no list longer than :data:`MAX_LIST`, no object
@@ -9,25 +9,30 @@ besides the links, ledger and rules checks of :mod:`transfer.services`:
    character in any text or key (NUL, escapes, lone surrogates; tab and newlines only),
    no fraction and no whole number outside what JSON carries exactly. A hostile file stops
    here before any rule reads it.
-2. :func:`check_document`, once the rows are read: the document (format version 3)
-   against its system's schema (pydantic, strict): the envelope, the campaign, members,
-   sessions, characters, ledger entries, rolls and roll requests, each with exactly its
-   known keys (every column of :data:`transfer.format.FIELDS` typed from its model: lengths,
-   ranges, choices), and the JSON a system keeps (a sheet, campaign data, a roll's pool and
-   result by kind, a request's data) against the system's own
-   :class:`~systems.schema.ImportSchema`. Names may not be empty, text holds one
-   line unless it is written text (notes, a backstory, a recap, a description: what people
-   write in Markdown is at most :data:`core.markdown.MAX_LENGTH` characters, as its forms
-   allow), and no date or time lies in the future (:data:`CLOCK_SKEW` allowed).
+2. :func:`check_rows`, once the header is read: every row against the schema of the file's
+   format version (pydantic, strict), each with exactly its known keys. A current document
+   (version 3): the envelope, the campaign, members, sessions, characters, ledger entries,
+   rolls and roll requests, every column of :data:`transfer.format.FIELDS` typed from its
+   model (JSON type, null, length, range, choices, a date's form), names not empty, text on
+   one line unless it is written text (notes, a backstory, a recap, a description: what
+   people write in Markdown is at most :data:`core.markdown.MAX_LENGTH` characters, as its
+   forms allow), no date or time in the future (:data:`CLOCK_SKEW` allowed), the links
+   document numbers and the people usernames; the JSON a system keeps is an object here.
+   A version 2 file: the keys of the rows version 3 changed (the campaign, sessions,
+   characters, ledger entries). A version 1 file: every row's keys, its columns typed as in
+   version 3, and the columns and rows only version 1 has (:func:`version_1_columns`:
+   Maelstrom's trait rows, track, dice and request columns) typed as their columns were
+   and, for the JSON ones, as the file's system's :class:`~systems.schema.ImportSchema`
+   says (``dice``, ``request_traits``). :mod:`transfer.upgrade` reads an older file on into
+   the current document, which is then checked as one.
+3. :func:`check_system_parts`, once the rules have judged the sheets: the JSON a system keeps
+   (a sheet, campaign data, a roll's pool and result by kind, a request's data) against the
+   system's own :class:`~systems.schema.ImportSchema`.
 
-An older file is read into the version 3 document it stands for (``transfer.services``)
-and checked as one; before that, for a version 1 file, :func:`check_version_1` checks the
-parts only version 1 has (:func:`version_1_columns`: Maelstrom's trait rows, track, dice and
-request columns), typed as their columns were and, for the JSON ones, as the file's system's
-:class:`~systems.schema.ImportSchema` says (``dice``, ``request_traits``).
-
-Each raises :class:`SchemaError` naming the field as a path
-(``characters[0].sheet.features[2].die``) and the rule.
+:func:`check_shape` and :func:`check_system_parts` raise :class:`SchemaError` naming the
+field as a path (``characters[0].sheet.features[2].die``) and the rule; :func:`check_rows`
+raises pydantic's ``ValidationError`` with every error and its location, which
+:mod:`transfer.validate` words for the row it lies in.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from pydantic import AfterValidator, Field, TypeAdapter, ValidationError, create_model
-from pydantic_core import ErrorDetails
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 from campaigns.models import Campaign, Membership, Session
 from characters.models import Character, XpEntry
@@ -53,7 +58,15 @@ from rolls.models import RequestedRoll, Roll
 from rulesets.registry import RULESETS
 from systems import schema as sk
 from systems.registry import package_of
-from transfer.format import FIELDS, MARKDOWN_FIELDS, VERSION, may_leave_out
+from transfer.format import (
+    FIELDS,
+    FORMAT,
+    LATER_FIELDS,
+    MARKDOWN_FIELDS,
+    VERSION,
+    VERSION_2_FIELDS,
+    may_leave_out,
+)
 
 MAX_DEPTH = 16
 """Deepest nesting of objects and lists in a document (a genuine export nests 8 deep)."""
@@ -98,6 +111,11 @@ INTEGER_RANGES: dict[str, tuple[int, int]] = {
 either way (XP, a roll's net successes) for the others, so no value overflows a column."""
 
 
+DATE_FORM = "date_form"
+"""The type of the error of a date or time not written as one (a column's own rule, which
+:mod:`transfer.validate` words as the row's, unlike a date out of range)."""
+
+
 class SchemaError(ValueError):
     """A document that breaks its schema: ``path`` names the field
     (``characters[0].sheet.features[2].die``, empty for the document itself) and
@@ -107,6 +125,13 @@ class SchemaError(ValueError):
         self.path, self.rule = path, rule
         where = f"at {path}" if path else "as a whole"
         super().__init__(f"The file is refused {where}: {rule}.")
+
+    @classmethod
+    def of(cls, error: ErrorDetails, value: Any, where: tuple[str | int, ...] = ()
+           ) -> SchemaError:
+        """The refusal of one pydantic ``error`` met in ``value``, which lies at ``where``
+        in the document."""
+        return cls(_path((*where, *_data_path(value, error["loc"]))), _rule(error))
 
 
 # --- 1. the shape -------------------------------------------------------------------------
@@ -178,7 +203,7 @@ def _path(path: tuple[str | int, ...]) -> str:
     return out
 
 
-# --- 2. the schema ------------------------------------------------------------------------
+# --- 2. the rows ---------------------------------------------------------------------------
 
 
 def _timestamp(raw: str) -> str:
@@ -187,8 +212,8 @@ def _timestamp(raw: str) -> str:
     except ValueError:
         value = None
     if value is None or timezone.is_naive(value):
-        raise ValueError("must be a date and time with its time zone "
-                         "(2025-01-31T20:15:00+00:00)")
+        raise PydanticCustomError(DATE_FORM, "must be a date and time with its time zone "
+                                             "(2025-01-31T20:15:00+00:00)")
     if value.year < EARLIEST.year:
         raise ValueError(f"lies before {EARLIEST.year}")
     if value > timezone.now() + CLOCK_SKEW:
@@ -203,7 +228,7 @@ def _date(raw: str) -> str:
     except ValueError:
         value = None
     if value is None:
-        raise ValueError("must be a date (2025-01-31)")
+        raise PydanticCustomError(DATE_FORM, "must be a date (2025-01-31)")
     if value < EARLIEST:
         raise ValueError(f"lies before {EARLIEST.year}")
     if value > timezone.localdate() + SESSION_DATE_AHEAD:
@@ -215,30 +240,30 @@ Timestamp = Annotated[str, Field(max_length=40), AfterValidator(_timestamp)]
 Date = Annotated[str, Field(max_length=10), AfterValidator(_date)]
 Number = Annotated[int, Field(ge=1, le=10**9)]
 Username = Annotated[str, sk.name_line(150)]
+Link = Number | None
+"""A link to a row listed before, by its document number, or null."""
 
-# The JSON columns whose shape the system declares: (model, column) -> ImportSchema field.
-_SYSTEM_PARTS: dict[tuple[type[models.Model], str], str] = {
-    (Campaign, "system_data"): "system_data",
-    (Character, "sheet"): "sheet",
-    (RequestedRoll, "data"): "request_data",
-}
-# A roll's pool and result depend on its kind: checked one roll at a time (_check_rolls).
-_BY_KIND = {(Roll, "pool"), (Roll, "result")}
 # Text with line breaks though its column is a CharField: a campaign's description is "a line
 # or two", and its settings form may take it in a text box.
 _LINES = {(Campaign, "description")}
 
 
-def _model_column(model: type[models.Model], name: str, system: sk.ImportSchema) -> Any:
-    """The pydantic type of one column of ``model`` as the document carries it."""
-    column = model._meta.get_field(name)
-    # FIELDS names concrete columns only (tests/transfer checks it against the models), never
-    # a reverse relation or a generic foreign key.
-    assert isinstance(column, models.Field)
-    if (model, name) in _SYSTEM_PARTS:
-        return getattr(system, _SYSTEM_PARTS[(model, name)])
-    if (model, name) in _BY_KIND:
-        return Any
+def model_columns(model: type[models.Model]) -> dict[str, models.Field[Any, Any]]:
+    """The columns of ``model`` a document carries (:data:`transfer.format.FIELDS`), by
+    name."""
+    columns = {}
+    for name in FIELDS[model]:
+        column = model._meta.get_field(name)
+        # FIELDS names concrete columns only (tests/transfer checks it against the models),
+        # never a reverse relation or a generic foreign key.
+        assert isinstance(column, models.Field)
+        columns[name] = column
+    return columns
+
+
+def _column(model: type[models.Model], name: str, column: models.Field[Any, Any]) -> Any:
+    """The pydantic type of one column of ``model`` in a current document (a system's JSON
+    is an object here; :func:`check_system_parts` types it)."""
     if name in MARKDOWN_FIELDS.get(model, ()):
         return Annotated[str, sk.multiline(markdown.MAX_LENGTH)]
     if (model, name) in _LINES:
@@ -247,7 +272,7 @@ def _model_column(model: type[models.Model], name: str, system: sk.ImportSchema)
 
 
 def _column_type(column: models.Field[Any, Any]) -> Any:
-    """The pydantic type of a column no system declares, from the column's own limits."""
+    """The pydantic type of a column from the column's own limits."""
     if isinstance(column, models.JSONField):
         kind: Any = dict[str, Any] if column.get_default() == {} else list[Any]
     elif isinstance(column, models.DateTimeField):
@@ -270,97 +295,186 @@ def _column_type(column: models.Field[Any, Any]) -> Any:
     return kind | None if column.null else kind
 
 
-def _row_model(model: type[models.Model], fields: tuple[str, ...], system: sk.ImportSchema,
-               links: Mapping[str, Any], slug: str, later: Mapping[str, Any]
-               ) -> type[sk.Schema]:
+def _model(name: str, columns: Mapping[str, Any], later: Mapping[str, Any] | None = None
+           ) -> type[sk.Schema]:
+    """A model of exactly ``columns`` (name -> type), each required but those of ``later``
+    (name -> the value its absence stands for)."""
+    later = later or {}
     # Any: create_model's keyword arguments also name its options (__doc__, __module__), so a
     # precisely typed dict of (type, default) pairs matches none of its overloads.
-    columns: dict[str, Any] = {name: (_model_column(model, name, system),
-                                      later.get(name, ...))
-                               for name in fields}
-    columns.update({name: (kind, ...) for name, kind in links.items()})
-    return create_model(f"{slug}_{model.__name__}", __base__=sk.Schema, **columns)
+    fields: dict[str, Any] = {key: (kind, later.get(key, ...)) for key, kind in columns.items()}
+    return create_model(name, __base__=sk.Schema, **fields)
 
 
-def _rows(item: Any, most: int) -> Any:
+def _rows(item: Any, most: int = MAX_LIST) -> Any:
+    """A list of ``item`` of at most ``most`` entries."""
     return Annotated[list[item], Field(max_length=most)]
 
 
+def _files(name: str, version: int, *, campaign: Any, character: Any, sessions: Any,
+           rolls: Any, requests: Any, exported_at: Any) -> dict[str, TypeAdapter[Any]]:
+    """The schema of each kind of file of a format ``version``, of the rows given; its
+    fields in the order an import reads them."""
+    def file(kind: str, body: Mapping[str, Any]) -> TypeAdapter[Any]:
+        return TypeAdapter(_model(f"{name}_{kind}_file", {
+            "format": Literal[FORMAT], "version": Literal[version], "kind": Literal[kind],
+            "system": str, "exported_at": exported_at, **body, "rolls": rolls,
+            "requested_rolls": requests}))
+
+    return {"character": file("character", {"sessions": sessions, "character": character}),
+            "campaign": file("campaign", {
+                "campaign": campaign, "sessions": sessions,
+                "characters": _rows(character, MAX_CHARACTERS)})}
+
+
+@cache
+def _current_rows() -> dict[str, TypeAdapter[Any]]:
+    """The rows of a current document, built once from the columns the format carries."""
+    def row(model: type[models.Model], **links: Any) -> type[sk.Schema]:
+        columns = {name: _column(model, name, column)
+                   for name, column in model_columns(model).items()}
+        return _model(model.__name__, {**columns, **links}, may_leave_out(model))
+
+    entry = row(XpEntry, id=Number, reverses=Link, session=Link, created_by=Username)
+    return _files(
+        "current", VERSION, exported_at=Timestamp,
+        campaign=row(Campaign, created_by=Username,
+                     members=_rows(row(Membership, username=Username), MAX_MEMBERS)),
+        character=row(Character, id=Number, owner=Username, xp_entries=_rows(entry, MAX_ROWS)),
+        sessions=_rows(row(Session, id=Number), MAX_SESSIONS),
+        rolls=_rows(row(Roll, id=Number, character=Link, parent=Link, rolled_by=Username),
+                    MAX_ROWS),
+        requests=_rows(row(RequestedRoll, character=Number, answer=Link,
+                           requested_by=Username), MAX_ROWS))
+
+
+def _keys(model: type[models.Model], *links: str) -> dict[str, Any]:
+    """Any value under each key a version 2 row of ``model`` has, and under ``links``."""
+    return dict.fromkeys((*VERSION_2_FIELDS[model], *links), Any)
+
+
+@cache
+def _version_2_rows() -> dict[str, TypeAdapter[Any]]:
+    """The rows of a version 2 file that version 3 changed, each with exactly the keys it had
+    (their values are checked once the file is read on into version 3)."""
+    entry = _model("v2_XpEntry", _keys(XpEntry, "id", "reverses", "session", "created_by"))
+    return _files(
+        "v2", 2, exported_at=Any, rolls=Any, requests=Any,
+        campaign=_model("v2_Campaign", _keys(Campaign, "created_by", "members")),
+        character=_model("v2_Character", {**_keys(Character, "id", "owner"),
+                                          "xp_entries": _rows(entry)}),
+        sessions=_rows(_model("v2_Session", _keys(Session, "id"))))
+
+
+@cache
+def _version_1_rows(slug: str) -> dict[str, TypeAdapter[Any]]:
+    """The rows of a version 1 file of the system ``slug``, each with exactly the keys it had:
+    the version 2 columns of a character, a roll and a request typed as in version 3, those
+    only version 1 has as their columns were (:func:`version_1_columns`)."""
+    system = sk.import_schema(slug)
+    v1 = version_1_columns()
+
+    def typed(columns: Mapping[str, models.Field[Any, Any]]) -> dict[str, Any]:
+        return {name: getattr(system, v1.typed_by[name]) if name in v1.typed_by
+                else _column_type(column) for name, column in columns.items()}
+
+    def row(model: type[models.Model], extra: Mapping[str, models.Field[Any, Any]],
+            *links: str, **more: Any) -> type[sk.Schema]:
+        columns = {name: model_columns(model)[name] for name in VERSION_2_FIELDS[model]}
+        return _model(f"{slug}_v1_{model.__name__}",
+                      {**typed(columns), **typed(extra), **dict.fromkeys(links, Any), **more},
+                      LATER_FIELDS.get(model))
+
+    entry = _model("v1_XpEntry", _keys(XpEntry, "id", "reverses", "session", "created_by"))
+    own = {key: _rows(_model(f"{slug}_v1_{key}", typed(columns)), v1.rows_max[key])
+           for key, columns in v1.rows.items()}
+    if version_1_reader(slug) is not None:  # its sheet was in those rows and columns
+        own["sheet"] = sk.NO_DATA
+    member = _model("v1_Membership", _keys(Membership, "username"))
+    return _files(
+        f"{slug}_v1", 1, exported_at=Any,
+        campaign=_model("v1_Campaign", {**_keys(Campaign, "created_by"),
+                                        "members": _rows(member)}),
+        character=row(Character, v1.character, "id", "owner", xp_entries=_rows(entry), **own),
+        sessions=_rows(_model("v1_Session", _keys(Session, "id"))),
+        rolls=_rows(row(Roll, v1.roll, "id", "character", "parent", "rolled_by")),
+        requests=_rows(row(RequestedRoll, v1.request, "character", "answer",
+                           "requested_by")))
+
+
+def check_rows(data: Mapping[str, Any]) -> None:
+    """Check every row of a document against the schema of its format version (see the
+    module docstring).
+
+    Args:
+        data: the decoded document, its header checked (a known ``system``, ``kind`` and
+            ``version``) and its shape passed by :func:`check_shape`.
+
+    Raises:
+        pydantic.ValidationError: every error, each with its location in ``data``.
+    """
+    version = data["version"]
+    files = (_current_rows() if version == VERSION else _version_2_rows() if version == 2
+             else _version_1_rows(data["system"]))
+    files[data["kind"]].validate_python(data)
+
+
+# --- 3. a system's parts ----------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
-class _Schemas:
-    character: TypeAdapter[Any]
-    campaign: TypeAdapter[Any]
+class _Parts:
+    sheet: TypeAdapter[Any]
+    system_data: TypeAdapter[Any]
+    request_data: TypeAdapter[Any]
     rolls: Mapping[str, tuple[TypeAdapter[Any], TypeAdapter[Any]]]
 
 
 @cache
-def _schemas(slug: str) -> _Schemas:
-    """The document models of one system, built once from the columns the format carries
-    (:data:`transfer.format.FIELDS`)."""
+def _parts(slug: str) -> _Parts:
+    """The schemas of the JSON the system ``slug`` keeps, built once."""
     system = sk.import_schema(slug)
-
-    def row(model: type[models.Model], **links: Any) -> type[sk.Schema]:
-        return _row_model(model, FIELDS[model], system, links, slug, may_leave_out(model))
-
-    optional_number = Number | None
-    member = row(Membership, username=Username)
-    session = row(Session, id=Number)
-    entry = row(XpEntry, id=Number, reverses=optional_number, session=optional_number,
-                created_by=Username)
-    character = row(Character, id=Number, owner=Username, xp_entries=_rows(entry, MAX_ROWS))
-    roll = row(Roll, id=Number, character=optional_number, parent=optional_number,
-               rolled_by=Username)
-    request = row(RequestedRoll, character=Number, answer=optional_number,
-                  requested_by=Username)
-    campaign = row(Campaign, created_by=Username, members=_rows(member, MAX_MEMBERS))
-    envelope: dict[str, Any] = {  # Any: see _row_model
-        "format": (Literal["sheetkeeper"], ...), "version": (Literal[VERSION], ...),
-        "system": (Literal[slug], ...), "exported_at": (Timestamp, ...),
-        "sessions": (_rows(session, MAX_SESSIONS), ...),
-        "rolls": (_rows(roll, MAX_ROWS), ...),
-        "requested_rolls": (_rows(request, MAX_ROWS), ...),
-    }
-    character_fields: dict[str, Any] = {"kind": (Literal["character"], ...),
-                                         "character": (character, ...), **envelope}
-    campaign_fields: dict[str, Any] = {
-        "kind": (Literal["campaign"], ...), "campaign": (campaign, ...),
-        "characters": (_rows(character, MAX_CHARACTERS), ...), **envelope,
-    }
-    character_file = create_model(f"{slug}_CharacterFile", __base__=sk.Schema,
-                                  **character_fields)
-    campaign_file = create_model(f"{slug}_CampaignFile", __base__=sk.Schema,
-                                 **campaign_fields)
-    return _Schemas(
-        character=TypeAdapter(character_file), campaign=TypeAdapter(campaign_file),
-        rolls={kind: (TypeAdapter(pool), TypeAdapter(result))
-               for kind, (pool, result) in system.rolls.items()},
-    )
+    return _Parts(sheet=TypeAdapter(system.sheet), system_data=TypeAdapter(system.system_data),
+                  request_data=TypeAdapter(system.request_data),
+                  rolls={kind: (TypeAdapter(pool), TypeAdapter(result))
+                         for kind, (pool, result) in system.rolls.items()})
 
 
-def check_document(data: Mapping[str, Any]) -> None:
-    """Check a whole document against its system's schema (see the module docstring).
+def check_system_parts(data: Mapping[str, Any]) -> None:
+    """Check the JSON a system keeps in a current document against the system's
+    :class:`~systems.schema.ImportSchema`: the campaign's ``system_data``, each character's
+    ``sheet``, each roll's ``pool`` and ``result`` (by its kind: a kind the system never makes
+    is refused) and each request's ``data``.
 
     Args:
-        data: the decoded document, its header already checked (a known ``system`` and
-            ``kind``) and its shape passed by :func:`check_shape`.
+        data: the decoded document, its rows passed by :func:`check_rows`.
 
     Raises:
         SchemaError: naming the first field that breaks the schema, and the rule.
     """
-    schemas = _schemas(data["system"])
-    adapter = schemas.character if data["kind"] == "character" else schemas.campaign
-    _validate(adapter, data, ())
+    slug = data["system"]
+    parts = _parts(slug)
+    characters: list[tuple[tuple[str | int, ...], Any]] = (
+        [(("character",), data["character"])] if data["kind"] == "character"
+        else [(("characters", i), row) for i, row in enumerate(data["characters"])])
+    if data["kind"] == "campaign":
+        _validate(parts.system_data, data["campaign"]["system_data"],
+                  ("campaign", "system_data"))
+    for where, row in characters:
+        _validate(parts.sheet, row["sheet"], (*where, "sheet"))
     for i, roll in enumerate(data["rolls"]):
-        kinds = schemas.rolls.get(roll["kind"])
+        kinds = parts.rolls.get(roll["kind"])
         if kinds is None:
-            raise SchemaError(f"rolls[{i}].kind", f"a {data['system']} roll is never of kind "
+            raise SchemaError(f"rolls[{i}].kind", f"a {slug} roll is never of kind "
                                                   f"{roll['kind']!r} (it makes "
-                                                  f"{', '.join(schemas.rolls)})")
+                                                  f"{', '.join(parts.rolls)})")
         _validate(kinds[0], roll["pool"], ("rolls", i, "pool"))
         _validate(kinds[1], roll["result"], ("rolls", i, "result"))
+    for i, request in enumerate(data["requested_rolls"]):
+        _validate(parts.request_data, request["data"], ("requested_rolls", i, "data"))
 
 
-# --- format version 1 -------------------------------------------------------------------------
+# --- 4. what format version 1 kept of a system's own ------------------------------------------
 
 
 class Version1Reader(Protocol):
@@ -462,71 +576,7 @@ def version_1_columns() -> Version1Columns:
         typed_by=merged(lambda r: r.typed_by))
 
 
-@dataclass(frozen=True)
-class _Part:
-    """The version 1 columns of one kind of row, and their schema."""
-
-    keys: frozenset[str]
-    adapter: TypeAdapter[Any]
-
-
-def _model(name: str, columns: Mapping[str, Any]) -> type[sk.Schema]:
-    """A model of exactly ``columns`` (name -> type), every one required."""
-    fields: dict[str, Any] = {key: (kind, ...) for key, kind in columns.items()}  # see _row_model
-    return create_model(name, __base__=sk.Schema, **fields)
-
-
-def _part(name: str, columns: Mapping[str, Any]) -> _Part:
-    return _Part(keys=frozenset(columns), adapter=TypeAdapter(_model(name, columns)))
-
-
-@cache
-def _version_1_parts(slug: str) -> tuple[_Part, _Part, _Part]:
-    """The schemas of the columns only version 1 has in a file of the system ``slug``: (a
-    character's, a roll's, a request's)."""
-    system = sk.import_schema(slug)
-    v1 = version_1_columns()
-
-    def typed(columns: Mapping[str, models.Field[Any, Any]]) -> dict[str, Any]:
-        return {name: getattr(system, v1.typed_by[name]) if name in v1.typed_by
-                else _column_type(column) for name, column in columns.items()}
-
-    character = typed(v1.character)
-    character.update({key: _rows(_model(f"{slug}_v1_{key}", typed(columns)),
-                                 v1.rows_max[key])
-                      for key, columns in v1.rows.items()})
-    if version_1_reader(slug) is not None:  # its sheet was in those rows and columns
-        character["sheet"] = sk.NO_DATA
-    return (_part(f"{slug}_v1_Character", character),
-            _part(f"{slug}_v1_Roll", typed(v1.roll)),
-            _part(f"{slug}_v1_RequestedRoll", typed(v1.request)))
-
-
-def check_version_1(data: Mapping[str, Any]) -> None:
-    """Check the parts of a version 1 document that version 2 does not have: each
-    character's track columns, trait rows and merits and flaws, each roll's dice columns
-    (the faces the system's ``ImportSchema.dice`` takes: none for a system that keeps its
-    dice in the result), each request's pool columns (``ImportSchema.request_traits``).
-
-    Args:
-        data: the decoded version 1 document, its rows read (every row an object with every
-            column, each of its column's JSON type: ``transfer.services`` checks that first).
-
-    Raises:
-        SchemaError: naming the first field that breaks the schema, and the rule.
-    """
-    character, roll, request = _version_1_parts(data["system"])
-    characters: list[tuple[tuple[str | int, ...], Any]] = (
-        [(("character",), data["character"])] if data["kind"] == "character"
-        else [(("characters", i), row) for i, row in enumerate(data["characters"])])
-    rows = [
-        *((character, where, row) for where, row in characters),
-        *((roll, ("rolls", i), row) for i, row in enumerate(data["rolls"])),
-        *((request, ("requested_rolls", i), row)
-          for i, row in enumerate(data["requested_rolls"])),
-    ]
-    for part, where, row in rows:
-        _validate(part.adapter, {key: row[key] for key in part.keys if key in row}, where)
+# --- refusals --------------------------------------------------------------------------------
 
 
 def _validate(adapter: TypeAdapter[Any], value: Any, where: tuple[str | int, ...]) -> None:
@@ -536,8 +586,7 @@ def _validate(adapter: TypeAdapter[Any], value: Any, where: tuple[str | int, ...
         # A union reports one error per member; the deepest is the one that got furthest
         # (a die refused inside the result, not "is not an empty object").
         error = max(exc.errors(), key=lambda e: len(e["loc"]))
-        raise SchemaError(_path((*where, *_data_path(value, error["loc"]))),
-                          _rule(error)) from None
+        raise SchemaError.of(error, value, where) from None
 
 
 def _data_path(value: Any, loc: tuple[str | int, ...]) -> list[str | int]:

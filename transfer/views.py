@@ -4,7 +4,7 @@ Objects load through ``campaigns.permissions`` like everywhere else (404 for any
 not see them): a character's export is its owner's or the GM's (only the GM's file carries
 the GM's notes and GM-only rolls), a campaign's the GM's; any member imports a character as
 their own (only the GM's import keeps the file's GM notes), any logged-in user imports a
-campaign and becomes its GM. The import itself is ``transfer.services``; a refusal
+campaign and becomes its GM. The import itself is ``transfer.imports``; a refusal
 re-renders the form with the reason. A player's imported character awaits the GM, who reviews
 it on its import page (``import_review``: the GM only, 404 for everyone else) and accepts or
 refuses it.
@@ -25,11 +25,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 import systems
 from campaigns.permissions import get_campaign_as_gm, get_membership
 from characters.models import Character, CharacterImport, XpEntry
-from characters.permissions import get_character, viewer_is_gm
+from characters.permissions import get_character, get_character_as_gm, viewer_is_gm
 from core.http import AuthenticatedHttpRequest
 from rulesets.errors import RuleError
-from transfer import services
+from transfer import export, imports
 from transfer.forms import ImportDecisionForm, ImportForm
+from transfer.validate import TransferError
 
 if TYPE_CHECKING:
     pass
@@ -41,7 +42,7 @@ def character_export(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     """Download the character as ``<name>.sheetkeeper.json`` (its owner or the GM; what
     only the GM may see, their notes and GM-only rolls, stays out of the owner's file)."""
     character = get_character(request.user, pk)
-    return _download(services.export_character(character, for_gm=viewer_is_gm(character)))
+    return _download(export.export_character(character, for_gm=viewer_is_gm(character)))
 
 
 @require_GET
@@ -50,7 +51,7 @@ def campaign_export(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Download the whole campaign as ``<name>.sheetkeeper.json`` (the GM only, GM notes
     included; players and strangers get 404). An archived campaign still exports."""
     campaign = get_campaign_as_gm(request.user, pk)
-    return _download(services.export_campaign(campaign))
+    return _download(export.export_campaign(campaign))
 
 
 @require_http_methods(["GET", "POST"])
@@ -62,9 +63,9 @@ def character_import(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
     if request.method == "POST" and form.is_valid():
         try:
-            character = services.import_character(form.cleaned_data["document"], campaign,
-                                                  request.user)
-        except services.TransferError as exc:
+            character = imports.import_character(form.cleaned_data["document"], campaign,
+                                                 request.user)
+        except TransferError as exc:
             form.add_error("file", str(exc))
         else:
             messages.success(request, f"{character.name} joined {campaign.name} with "
@@ -97,8 +98,8 @@ def campaign_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
     if request.method == "POST" and form.is_valid():
         try:
-            campaign = services.import_campaign(form.cleaned_data["document"], request.user)
-        except services.TransferError as exc:
+            campaign = imports.import_campaign(form.cleaned_data["document"], request.user)
+        except TransferError as exc:
             form.add_error("file", str(exc))
         else:
             count = campaign.characters.count()
@@ -118,17 +119,16 @@ REVIEW_PAGE = "transfer/import_review.html"
 @require_http_methods(["GET", "POST"])
 @login_required
 def import_review(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The GM's review of an imported character: what it brings (XP by source, the ledger,
-    its rolls, what the file says of where it was exported from) and, while it awaits
-    them, the accept and refuse forms (each with its confirmation box). GM only: 404 for
-    everyone else, and for a character that was not imported on its own.
+    """The GM's review of an imported character: what it brings (what the file says of
+    where it was exported from, its backstory and its player's notes, XP by source, the
+    ledger, its rolls) and, while it awaits them, the accept and refuse forms (each with its
+    confirmation box). GM only: 404 for everyone else, and for a character that was not
+    imported on its own. The GM's notes are not shown: a player's file brings none.
 
-    POST decides (:func:`transfer.services.import_decide`); HTMX gets the decision box
+    POST decides (:func:`transfer.imports.import_decide`); HTMX gets the decision box
     (``#import-decision``), a plain POST is redirected back here.
     """
-    character = get_character(request.user, pk)
-    if not viewer_is_gm(character):
-        raise Http404("No such character.")
+    character = get_character_as_gm(request.user, pk)
     record = (CharacterImport.objects.select_related("imported_by", "decided_by")
               .filter(character=character).first())
     if record is None:
@@ -138,8 +138,8 @@ def import_review(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if form.is_bound and form.is_valid():
         accept = form.cleaned_data["decision"] == "accept"
         try:
-            character = services.import_decide(character=character, accept=accept,
-                                               by=request.user)
+            character = imports.import_decide(character=character, accept=accept,
+                                              by=request.user)
         except RuleError as exc:
             form.add_error(None, exc.message)
         else:
@@ -199,10 +199,10 @@ def _history(character: Any) -> str:
 
 
 def _download(document: dict[str, Any]) -> HttpResponse:
-    response = HttpResponse(services.document_json(document),
+    response = HttpResponse(export.document_json(document),
                             content_type="application/json; charset=utf-8")
     disposition = content_disposition_header(
-        as_attachment=True, filename=services.document_filename(document))
+        as_attachment=True, filename=export.document_filename(document))
     assert disposition is not None  # None only when neither an attachment nor a filename
     response["Content-Disposition"] = disposition
     return response

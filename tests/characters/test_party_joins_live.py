@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def heard_too(heard: list[Any], monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """``heard`` (tests/characters/conftest.py), the imports' announcements included."""
-    monkeypatch.setattr("transfer.services.announce", services.announce)
+    monkeypatch.setattr("transfer.imports.announce", services.announce)
     return heard
 
 
@@ -44,7 +44,7 @@ def test_importing_a_character_tells_the_dashboard(
     document = json.loads(b"".join(exported.streaming_content) if exported.streaming
                           else exported.content)
     heard_too.clear()
-    from transfer.services import import_character
+    from transfer.imports import import_character
 
     copy = import_character(document, campaign, bob)
     assert heard_too == [(campaign.pk, "partyChanged", copy.pk)]

@@ -60,7 +60,8 @@ from tests.system_fixtures import (
     form_data,
     selectable_systems,
 )
-from transfer import services as transfer_services
+from transfer import export as transfer_export
+from transfer import imports as transfer_imports
 
 pytestmark = pytest.mark.django_db
 
@@ -515,9 +516,9 @@ def create(world: World) -> None:
 
 
 def _export(world: World) -> SimpleUploadedFile:
-    document = transfer_services.export_character(world.character)
-    return SimpleUploadedFile(transfer_services.document_filename(document),
-                              transfer_services.document_json(document).encode(),
+    document = transfer_export.export_character(world.character)
+    return SimpleUploadedFile(transfer_export.document_filename(document),
+                              transfer_export.document_json(document).encode(),
                               content_type="application/json")
 
 
@@ -527,8 +528,8 @@ def import_character(world: World) -> None:
 
 
 def _imported(world: World) -> None:
-    document = transfer_services.export_character(world.character)
-    transfer_services.import_character(document, world.campaign, world.users["player"])
+    document = transfer_export.export_character(world.character)
+    transfer_imports.import_character(document, world.campaign, world.users["player"])
 
 
 def import_accept(world: World) -> None:

@@ -45,8 +45,9 @@ from tests.fuzz.crawl import Endpoint
 from tests.fuzz.endpoints import Control
 from tests.fuzz.payloads import Payload
 from tests.markdown_bombs import BOMBS
+from transfer.export import document_json, export_campaign
 from transfer.format import MARKDOWN_FIELDS
-from transfer.services import document_json, export_campaign, import_campaign
+from transfer.imports import import_campaign
 
 REFUSED_EVERYWHERE = ("\x07", "\x08", "\x0b", "\x0c", "\x1b", "\x7f", "\x85", "\x9b",
                       "\u202e", "\u2066")

@@ -37,7 +37,8 @@ from tests.system_fixtures import (
     selectable_systems,
     sheet_change,
 )
-from transfer.services import export_character, import_character
+from transfer.export import export_character
+from transfer.imports import import_character
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

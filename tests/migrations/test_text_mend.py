@@ -25,7 +25,8 @@ from characters.services import xp_award
 from rolls.models import Roll
 from table.services import session_create
 from tests.system_fixtures import open_roll
-from transfer.services import document_json, export_campaign, import_campaign
+from transfer.export import document_json, export_campaign
+from transfer.imports import import_campaign
 
 MIGRATION = importlib.import_module("rolls.migrations.0010_text_by_one_rule")
 

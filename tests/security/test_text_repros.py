@@ -14,13 +14,8 @@ from django.urls import reverse
 from campaigns.models import Campaign
 from characters.models import Character
 from tests.helpers import fresh, text_of
-from transfer.services import (
-    document_json,
-    export_campaign,
-    export_character,
-    import_campaign,
-    import_character,
-)
+from transfer.export import document_json, export_campaign, export_character
+from transfer.imports import import_campaign, import_character
 
 HOSTILE = [("line\x07bell", "U+0007 (a bell)"), ("Rook\x1b[31m", "U+001B (an escape code)"),
            ("a\x85b", "U+0085 (a next-line control)"), ("kooR\u202e", "the direction mark U+202E"),

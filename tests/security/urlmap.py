@@ -528,7 +528,7 @@ sheet_action = system_fixtures.sheet_change
 
 def make_pending_import(character: Character) -> Character:
     """Make ``character`` look like a player's import awaiting the GM (its review state and
-    import record, as ``transfer.services.import_character`` writes them), so that the GM's
+    import record, as ``transfer.imports.import_character`` writes them), so that the GM's
     review page has something to show and decide. Returns it, re-read."""
     Character.objects.filter(pk=character.pk).update(review=Character.Review.PENDING)
     CharacterImport.objects.update_or_create(

@@ -29,7 +29,7 @@ from table.management.commands.load_demo import GM
 from table.services import campaign_system_change, session_create
 from tests.system_fixtures import fixtures_for
 from tests.transfer.rich_demo import ask_for_rolls, follow_up, spend_cheapest
-from transfer.services import TransferError
+from transfer.validate import TransferError
 
 RECAP = "The heist goes *wrong*: Øyvind's ☂ is lost.\n\n- the vault\n- the bridge"
 BACKSTORY = "# Before the drift\n\nBorn in Ny-Ålesund — «the cold years» 🎲\n\n> *Never again.*"

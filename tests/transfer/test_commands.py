@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from campaigns.models import Campaign
 from characters.models import Character
 from tests.factories import UserFactory
-from transfer.services import document_json, export_campaign, export_character
+from transfer.export import document_json, export_campaign, export_character
 
 
 def run(*args: str) -> str:

@@ -28,16 +28,10 @@ from campaigns.models import Campaign
 from rulesets import registry
 from tests.transfer.conftest import counts, put
 from tests.transfer.test_round_trip import comparable
+from transfer.export import document_json, export_campaign, export_character
+from transfer.imports import import_campaign, import_character
 from transfer.schema import MAX_DEPTH
-from transfer.services import (
-    TransferError,
-    document_json,
-    export_campaign,
-    export_character,
-    import_campaign,
-    import_character,
-    read_document,
-)
+from transfer.validate import TransferError, read_document
 
 SYSTEMS = [slug for slug, ruleset in registry.RULESETS.items() if ruleset.selectable]
 V1 = Path(__file__).parent / "v1"

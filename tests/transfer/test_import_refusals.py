@@ -15,14 +15,10 @@ from characters.models import Character
 from rulesets.errors import RuleError
 from tests.transfer.conftest import drop, put, refused
 from transfer import checks
-from transfer.services import (
-    MAX_UPLOAD_BYTES,
-    export_campaign,
-    export_character,
-    import_campaign,
-    import_character,
-    read_document,
-)
+from transfer.export import export_campaign, export_character
+from transfer.format import MAX_UPLOAD_BYTES
+from transfer.imports import import_campaign, import_character
+from transfer.validate import read_document
 
 V1 = Path(__file__).parent / "v1"
 

@@ -8,6 +8,7 @@ import copy
 import datetime
 import json
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -28,14 +29,9 @@ from tests.factories import UserFactory
 from tests.system_fixtures import fixtures_for
 from tests.systems.shahquest.fixtures import SEED_POOL as SHAHQUEST_SEED_POOL
 from tests.transfer.rich_demo import spend_cheapest
-from transfer.services import (
-    TransferError,
-    document_json,
-    export_campaign,
-    export_character,
-    import_campaign,
-    import_character,
-)
+from transfer.export import document_json, export_campaign, export_character
+from transfer.imports import import_campaign, import_character
+from transfer.validate import TransferError
 
 FORGED_REASON = "Found it in the file"
 
@@ -222,6 +218,42 @@ def test_a_refused_character_stays_as_a_record_its_owner_can_still_export(
         response.content.decode())
     pending.refresh_from_db()
     assert pending.review == Character.Review.REFUSED
+
+
+GM_SECRET = "The informant is her brother"
+
+
+@pytest.mark.django_db
+def test_the_review_shows_what_the_player_wrote_formatted_and_never_gm_notes(
+        campaign: Campaign, bobs_character: Character, alice: Any, bob: Any,
+        client_for: Callable[..., Client]) -> None:
+    """The GM reads the backstory and the notes the import brought, as the sheet shows
+    them (Markdown); GM notes written into the player's file (here, copied from a GM's
+    export) are not the player's to bring, and appear nowhere on the page."""
+    written = character_services.character_update(character=bobs_character, by=bob,
+                                                  backstory="Grew up on a *barge*.",
+                                                  notes="- owes Kestrel\n- fears water")
+    document = json.loads(document_json(export_character(written, for_gm=True)))
+    document["character"]["gm_notes"] = GM_SECRET
+    imported = import_character(document, campaign, bob)
+
+    page = client_for(alice).get(review_url(imported)).content.decode()
+
+    backstory = page[page.index('id="import-backstory"'):]
+    assert backstory.index("Grew up on a <em>barge</em>.") < backstory.index("</div>")
+    notes = page[page.index('id="import-notes"'):]
+    assert notes.index("<li>owes Kestrel</li>") < notes.index("</div>")
+    assert GM_SECRET not in page and "informant" not in page
+
+
+@pytest.mark.django_db
+def test_the_review_says_when_nothing_was_written(
+        pending: Character, alice: Any, client_for: Callable[..., Client]) -> None:
+    response = client_for(alice).get(review_url(pending))
+
+    assert "Backstory and notes" in response.content.decode()
+    assert "Backstory No backstory. Notes No notes." in " ".join(
+        re.sub(r"<[^>]+>", " ", response.content.decode()).split())
 
 
 @pytest.mark.parametrize("person", ["bob", "carol", "dan"])

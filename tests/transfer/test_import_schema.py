@@ -23,14 +23,9 @@ from systems.schema import import_schema
 from tests.system_fixtures import fixtures_for, selectable_systems
 from tests.transfer.conftest import put, refused
 from transfer import checks, schema
-from transfer.services import (
-    document_json,
-    export_campaign,
-    export_character,
-    import_campaign,
-    import_character,
-    read_document,
-)
+from transfer.export import document_json, export_campaign, export_character
+from transfer.imports import import_campaign, import_character
+from transfer.validate import read_document
 
 SYSTEMS = list(selectable_systems())
 
@@ -81,7 +76,8 @@ def test_every_genuine_export_of_every_system_passes_the_schema(rich_demo: list[
         for document in [export_campaign(campaign),
                          *(export_character(c) for c in campaign.characters.all())]:
             schema.check_shape(document)
-            schema.check_document(document)
+            schema.check_rows(document)
+            schema.check_system_parts(document)
 
 
 # --- the hostile documents of the issue -------------------------------------------------------
@@ -308,7 +304,7 @@ def test_the_page_check_still_guards_behind_the_schema(
     """Defence in depth: a result the schema let through is refused by the rules' check of
     its dice (transfer/checks.py, check_roll), and one that check lets through too but no
     page can draw is still refused, inside the import's transaction (check_rolls)."""
-    monkeypatch.setattr(schema, "check_document", lambda data: None)
+    monkeypatch.setattr(schema, "check_system_parts", lambda data: None)
     document, source = character_file(demo, "genesys")
     broken = at(document, "rolls.0.result.dice.0.symbols", -1)
     refused(lambda: into(source)(broken), "Roll 1", "is refused", "its die 1 claims the "

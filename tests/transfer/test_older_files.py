@@ -32,15 +32,10 @@ from rolls.models import Roll
 from rulesets import maelstrom
 from systems.maelstrom.sheet import health, willpower
 from tests.factories import CampaignFactory, UserFactory
+from transfer.export import document_json, export_campaign, export_character
 from transfer.format import VERSION
-from transfer.services import (
-    document_json,
-    export_campaign,
-    export_character,
-    import_campaign,
-    import_character,
-    read_document,
-)
+from transfer.imports import import_campaign, import_character
+from transfer.validate import read_document
 
 V1 = Path(__file__).parent / "v1"
 V2 = Path(__file__).parent / "v2"

@@ -21,15 +21,9 @@ from rulesets import registry
 from tests.factories import UserFactory
 from tests.system_fixtures import fixtures_for
 from tests.transfer.rich_demo import spend_cheapest
+from transfer.export import document_json, export_campaign, export_character
 from transfer.format import FIELDS, LINKS
-from transfer.services import (
-    document_json,
-    export_campaign,
-    export_character,
-    import_campaign,
-    import_character,
-    import_decide,
-)
+from transfer.imports import import_campaign, import_character, import_decide
 
 USER_KEYS = ("owner", "created_by", "rolled_by", "requested_by")
 

@@ -21,15 +21,9 @@ from characters.models import Character, XpEntry
 from tests.factories import UserFactory
 from tests.transfer.conftest import BACKSTORY, GM_NOTES, NOTES, RECAP
 from tests.transfer.test_round_trip import as_imported_by, comparable, through_a_file
+from transfer.export import document_json, export_campaign, export_character
 from transfer.format import VERSION
-from transfer.services import (
-    document_json,
-    export_campaign,
-    export_character,
-    import_campaign,
-    import_character,
-    import_decide,
-)
+from transfer.imports import import_campaign, import_character, import_decide
 
 pytestmark = pytest.mark.django_db
 

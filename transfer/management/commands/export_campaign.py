@@ -9,12 +9,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from campaigns.models import Campaign
-from transfer.services import document_json, export_campaign
+from transfer.export import document_json, export_campaign
 
 
 class Command(BaseCommand):
     """``manage.py export_campaign PK [--output FILE]``: the campaign as the document of
-    :func:`transfer.services.export_campaign` (docs/backup.md)."""
+    :func:`transfer.export.export_campaign` (docs/backup.md)."""
 
     help = ("Export a campaign (settings, sessions, characters, XP ledgers, rolls, roll "
             "requests) as JSON, to stdout or to --output FILE.")

@@ -10,12 +10,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from transfer.services import TransferError, import_campaign, read_document
+from transfer.imports import import_campaign
+from transfer.validate import TransferError, read_document
 
 
 class Command(BaseCommand):
     """``manage.py import_campaign FILE --gm USERNAME [--keep-users]``: a new campaign from an
-    export, through :func:`transfer.services.import_campaign` (docs/backup.md); a refusal
+    export, through :func:`transfer.imports.import_campaign` (docs/backup.md); a refusal
     exits with its reason and writes nothing."""
 
     help = ("Import a campaign exported by Sheetkeeper as a new campaign with the --gm user "
