@@ -9,49 +9,41 @@ system.
 from __future__ import annotations
 
 from systems.base import (
-    RULE_STORED as RULE_STORED,
+    Advance,
+    CampaignAction,
+    RollAction,
+    RolledResult,
+    SheetSystem,
+    SpendForm,
+    TrackAction,
 )
-from systems.base import (
-    Advance as Advance,
+from systems.registry import for_campaign, for_ruleset
+from systems.stored import (
+    RULE_STORED,
+    is_whole_number,
+    require,
+    stored_int,
+    stored_names,
+    stored_object,
 )
-from systems.base import (
-    CampaignAction as CampaignAction,
-)
-from systems.base import (
-    RollAction as RollAction,
-)
-from systems.base import (
-    RolledResult as RolledResult,
-)
-from systems.base import (
-    SheetSystem as SheetSystem,
-)
-from systems.base import (
-    SpendForm as SpendForm,
-)
-from systems.base import (
-    TrackAction as TrackAction,
-)
-from systems.base import (
-    errors_text as errors_text,
-)
-from systems.base import (
-    is_whole_number as is_whole_number,
-)
-from systems.base import (
-    percent_text as percent_text,
-)
-from systems.base import (
-    require as require,
-)
-from systems.base import (
-    stored_int as stored_int,
-)
-from systems.base import (
-    stored_names as stored_names,
-)
-from systems.base import (
-    stored_object as stored_object,
-)
-from systems.registry import for_campaign as for_campaign
-from systems.registry import for_ruleset as for_ruleset
+from systems.text import errors_text, percent_text
+
+__all__ = [
+    "RULE_STORED",
+    "Advance",
+    "CampaignAction",
+    "RollAction",
+    "RolledResult",
+    "SheetSystem",
+    "SpendForm",
+    "TrackAction",
+    "errors_text",
+    "for_campaign",
+    "for_ruleset",
+    "is_whole_number",
+    "percent_text",
+    "require",
+    "stored_int",
+    "stored_names",
+    "stored_object",
+]

@@ -1,8 +1,8 @@
 """The Genesys sheet: characteristics, skills, wounds and strain, the check dialog with its
 narrative dice, and XP (the :class:`~systems.SheetSystem` contract).
 
-The dice pool follows the seed (``seeds/001_c7136ddaeb237e8d.txt``, cited "Genesys dice pool,
-<section>") through ``rulesets.genesys``. The seed has no character creation and no
+The dice pool follows the seed (seed 001, ``001_c7136ddaeb237e8d.txt``, cited "Genesys dice
+pool, <section>") through ``rulesets.genesys``. The seed has no character creation and no
 advancement: those follow the public Genesys Core Rulebook (cited "Genesys Core Rulebook,
 <step>"), with the decisions listed in docs/systems/genesys.md.
 
@@ -43,7 +43,6 @@ from systems.genesys.checks import (
     check_sheet,
     check_system_data,
     verdict_of_check,
-    verdict_of_npc,
 )
 from systems.genesys.forms import (
     GenesysCreationForm,
@@ -116,11 +115,6 @@ class GenesysSystem(SheetSystem):
                        "threshold": genesys.strain_threshold(chars["Willpower"])},
             "creation": True,
         }
-
-    def creation_xp(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> int:
-        """The campaign's starting XP (the GM sets it; the core rules' Average Human has
-        110), spent on the XP page: characteristics during creation, then skills."""
-        return int(campaign.starting_xp)
 
     def in_creation(self, character: Character) -> bool:
         """The sheet's creation flag: until its player (or the GM) finishes creation, the
@@ -298,10 +292,6 @@ class GenesysSystem(SheetSystem):
         outcome, net, summary = verdict_of_check(result)
         return RolledResult(kind="check", description=_describe(pool), result=result,
                             outcome=outcome, net=net, summary=summary)
-
-    def quick_roll_verdict(self, result: Any) -> tuple[str, int]:
-        """Success or failure by its net successes (:func:`verdict_of_npc`)."""
-        return verdict_of_npc(result)
 
     def check_roll(self, roll: Roll, parent: Roll | None) -> None:
         """The dice its pool rolls, and the symbols and outcome they show

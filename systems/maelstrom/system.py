@@ -34,7 +34,6 @@ from systems.maelstrom.checks import (
     SPECIALTY_NAME_MAX,
     check_roll,
     check_sheet,
-    verdict_of_npc,
 )
 from systems.maelstrom.forms import (
     ADVANCED_SPECIALTY,
@@ -180,6 +179,8 @@ class Maelstrom(SheetSystem):
     # "Starting XP set by the storyteller per campaign" (Maelstrom rules.md, Character
     # Creation): the creation steps spend the campaign's starting XP.
     uses_starting_xp = True
+    # Banking Experience (Maelstrom rules.md): XP banked in a trait pays for it first.
+    banks_xp = True
 
     # --- creation --------------------------------------------------------------------------
 
@@ -192,10 +193,6 @@ class Maelstrom(SheetSystem):
         (:func:`systems.maelstrom.checks.check_sheet`). Raises RuleError naming the first
         value refused."""
         check_sheet(sheet, campaign)
-
-    def quick_roll_verdict(self, result: Any) -> tuple[str, int]:
-        """Its outcome and net successes (:func:`verdict_of_npc`)."""
-        return verdict_of_npc(result)
 
     def check_roll(self, roll: Roll, parent: Roll | None) -> None:
         """The dice its pool rolls, and what they give (:func:`systems.maelstrom.checks.
@@ -298,8 +295,7 @@ class Maelstrom(SheetSystem):
 
     def advances(self, character: Character) -> list[Advance]:
         """None listed: Maelstrom's XP page names what to buy in its own form (a trait from
-        the list, or a new specialty: ``_spend.html``), priced by :meth:`quote`, as it
-        always has."""
+        the list, or a new specialty: ``_spend.html``), priced by :meth:`quote`."""
         return []
 
     def rank(self, character: Character, key: str) -> int:

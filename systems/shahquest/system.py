@@ -1,7 +1,7 @@
 """Shahquest's sheet layer: the :class:`Shahquest` system and its ``SYSTEM``.
 
 The rules live in :mod:`rulesets.shahquest` (cited as "Shahquest wiki, <section>", the seed
-``seeds/000_f80b8c0f83e34825.txt``); the package lays them on a sheet: the sheet's shape and
+000, ``000_f80b8c0f83e34825.txt``); the package lays them on a sheet: the sheet's shape and
 how it is read and written (:mod:`systems.shahquest.sheet`), the forms
 (:mod:`systems.shahquest.forms`), the in-place changes, the choice of dice and the GM's moves
 (:mod:`systems.shahquest.actions`), the checks of stored data (:mod:`systems.shahquest.checks`)
@@ -33,7 +33,6 @@ from systems.shahquest.checks import (
     check_sheet,
     check_system_data,
     verdict_of_effort,
-    verdict_of_npc,
 )
 from systems.shahquest.forms import (
     DIE_CHOICES,
@@ -239,10 +238,6 @@ class Shahquest(SheetSystem):
         outcome, net, summary = verdict_of_effort(result)
         return RolledResult(kind="action", description=pool.describe(), result=result,
                             outcome=outcome, net=net, summary=summary)
-
-    def quick_roll_verdict(self, result: Any) -> tuple[str, int]:
-        """"rolled": an effort total has no pass or fail (:func:`verdict_of_npc`)."""
-        return verdict_of_npc(result)
 
     def check_roll(self, roll: Roll, parent: Roll | None) -> None:
         """The dice its pool rolls, and the effort and effect they give

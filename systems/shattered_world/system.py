@@ -60,7 +60,6 @@ from systems.shattered_world.checks import (
     check_sheet,
     check_system_data,
     verdict_of_action,
-    verdict_of_npc,
 )
 from systems.shattered_world.forms import (
     REQUEST_DICE,
@@ -468,10 +467,6 @@ class ShatteredWorld(SheetSystem):
         outcome, net, summary = verdict_of_action(result)
         return RolledResult(kind="action", description=pool.describe(), result=result,
                             outcome=outcome, net=net, summary=summary)
-
-    def quick_roll_verdict(self, result: Any) -> tuple[str, int]:
-        """Success (a standard success too) or failure (:func:`verdict_of_npc`)."""
-        return verdict_of_npc(result)
 
     def check_roll(self, roll: Roll, parent: Roll | None) -> None:
         """Its pool's one die, and what that face gives against the target

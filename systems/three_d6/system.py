@@ -2,7 +2,7 @@
 a test difficulty (TD) with favor and disfavor, contests with the seed's tie-breakers, a
 health track and a level (decisions, see docs/systems/three_d6.md).
 
-The seed ("3d6 Rolls and Tests", ``seeds/002_6302363384505e15.txt``; RULES.md section 5) is
+The seed ("3d6 Rolls and Tests", seed 002, ``002_6302363384505e15.txt``; RULES.md section 5) is
 the authority for the dice; the rules engine is :mod:`rulesets.three_d6`. The seed names
 neither the traits nor the subtraits, has no advancement, no character creation and no health:
 everything here that is not a roll is a **decision**, written where it is made and collected
@@ -30,7 +30,6 @@ from systems.three_d6.checks import (
     check_sheet,
     check_system_data,
     verdict_of_contest,
-    verdict_of_npc,
     verdict_of_test,
 )
 from systems.three_d6.forms import CreationForm, NamesForm, RequestForm, RollForm
@@ -98,10 +97,6 @@ class ThreeD6System(SheetSystem):
             "level": LEVEL_START,
             "health": {"current": HEALTH_START, "max": HEALTH_START},
         }
-
-    def creation_xp(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> int:
-        """The campaign's starting XP (decision: the GM sets it when creating the campaign)."""
-        return int(campaign.starting_xp)
 
     def check_sheet(self, sheet: dict[str, Any], campaign: Campaign) -> None:
         """Modifiers, level and health in their ranges (:func:`check_sheet`). Raises
@@ -198,10 +193,6 @@ class ThreeD6System(SheetSystem):
         outcome, net, summary = verdict_of_contest(contest)
         return RolledResult(kind="contest", description=description, result=contest,
                             outcome=outcome, net=net, summary=summary)
-
-    def quick_roll_verdict(self, result: Any) -> tuple[str, int]:
-        """The test's outcome (:func:`verdict_of_npc`)."""
-        return verdict_of_npc(result)
 
     def check_roll(self, roll: Roll, parent: Roll | None) -> None:
         """The dice each test's pool rolls, and what they give (:func:`check_roll`). Raises
