@@ -15,7 +15,6 @@ from django.core.paginator import Paginator
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
@@ -33,7 +32,15 @@ from rulesets.errors import RuleError
 
 RESULT = "rolls/roll_detail.html#roll-result"
 DIALOG = "roll-form"
-"""The roll dialog's form id on every system's sheet and roll page."""
+"""The roll dialog's form id on every system's sheet and roll page (rolls/_roll_dialog.html)."""
+DIALOG_TEMPLATE = "_roll_dialog.html"
+"""A system's roll dialog (``systems/<slug>/_roll_dialog.html``): its fields and words in the
+blocks of the shared rolls/_roll_dialog.html, which it extends."""
+DIALOG_ANSWER = "rolls/_roll_dialog.html#roll-answer"
+"""The answer to a roll made with the dialog: the result, and the dialog's odds out of band."""
+ROLL_BAR = "roll_bar"
+"""The field the sheet's roll bar adds to the dialog's requests: the page has a bar, and an
+answer draws the bar's whole line (:func:`_roll_bar_line`)."""
 
 
 def _visible_roll(request: AuthenticatedHttpRequest, **where: object) -> Roll:
@@ -86,30 +93,38 @@ def _result_context(
 def _show_roll(
     request: AuthenticatedHttpRequest, roll: Roll, *, just_made: bool = False,
     editable: bool | None = None, next_token: str = "",
+    dialog: dict[str, object] | None = None,
 ) -> HttpResponse:
     """A roll just made or followed up: its result partial (and a ``rollMade`` event naming
     the roll by its code) for HTMX, otherwise a redirect to its page. ``just_made`` and
     ``editable`` as for :func:`_result_context`; ``next_token``: the answer to a roll form,
     which stays on the page for the next roll: the id of its submission input, handed a
-    fresh token."""
+    fresh token; ``dialog``: the roll dialog's odds (:func:`_dialog_odds`), drawn out of
+    band with the result in one render (:data:`DIALOG_ANSWER`)."""
     if request.htmx:
         context = _result_context(roll, request, just_made=just_made, editable=editable)
         if next_token:
             context["next_submission"] = submissions.new_token()
             context["next_submission_id"] = next_token
-        response = render(request, RESULT, context)
+        template = RESULT
+        if dialog is not None:
+            # The odds' names (odds*, pool*, roll_bar*) are none of the result's.
+            context, template = {**dialog, **context}, DIALOG_ANSWER
+        response = render(request, template, context)
         return trigger_client_event(response, "rollMade", {"id": str(roll.code)})
     return redirect(roll)
 
 
 def _answer_roll(request: AuthenticatedHttpRequest, done: submissions.Submitted[Roll], *,
-                 editable: bool = True, token_id: str = "roll-submission") -> HttpResponse:
-    """The answer to a roll form: the roll it just made, or, when the same form was sent
-    again (a double click), the roll its first copy made; nothing is rolled twice. The form's
-    submission input (``token_id``) gets its next token."""
+                 editable: bool = True, token_id: str = "roll-submission",
+                 dialog: dict[str, object] | None = None) -> HttpResponse:
+    """The answer to a roll form: the roll it just made (with ``dialog``, the roll dialog's
+    odds, as for :func:`_show_roll`), or, when the same form was sent again (a double
+    click), the roll its first copy made; nothing is rolled twice. The form's submission
+    input (``token_id``) gets its next token."""
     if done.result is not None:
         return _show_roll(request, done.result, just_made=True, editable=editable,
-                          next_token=token_id)
+                          next_token=token_id, dialog=dialog)
     return _show_roll(request, _visible_roll(request, pk=done.result_id), editable=editable,
                       next_token=token_id)
 
@@ -125,10 +140,10 @@ def _can_edit(request: AuthenticatedHttpRequest, roll: Roll) -> bool:
 
 
 def _dialog_page(character: Character, system: systems.SheetSystem) -> dict[str, object]:
-    """The roll dialog on its own page (no JavaScript needed): the same partial the sheet
-    shows (``sheet.html#roll-dialog``); ``roll_page`` tells it that no sheet is around it."""
+    """The roll dialog on its own page (no JavaScript needed): the system's dialog the sheet
+    shows (:data:`DIALOG_TEMPLATE`); ``roll_page`` tells it that no sheet is around it."""
     return {"character": character, "system": system, "roll_page": True,
-            "dialog_template": system.template("sheet.html") + "#roll-dialog"}
+            "dialog_template": system.template(DIALOG_TEMPLATE)}
 
 
 @require_http_methods(["GET", "POST"])
@@ -162,10 +177,9 @@ def roll_create(request: AuthenticatedHttpRequest, character_id: int) -> HttpRes
         except (RuleError, submissions.BadToken) as exc:
             error = str(exc)
         else:
-            answer = _answer_roll(request, done)
-            if request.htmx and done.result is not None:
-                return _redraw_dialog(request, answer, done.result, character, system)
-            return answer
+            dialog = (_dialog_odds(request, done.result, character, system)
+                      if done.result is not None else None)
+            return _answer_roll(request, done, dialog=dialog)
     else:
         error = systems.errors_text(form)
     if request.htmx:
@@ -190,25 +204,34 @@ def _odds(character: Character, system: systems.SheetSystem,
     return form, context
 
 
-def _redraw_dialog(request: AuthenticatedHttpRequest, answer: HttpResponse, roll: Roll,
-                   character: Character, system: systems.SheetSystem) -> HttpResponse:
-    """The answer to a roll made with the roll dialog (``#roll-form``, htmx's
-    ``HX-Trigger``), with the dialog's odds for the same choices drawn out of band: a roll
-    may spend what the pool counts (willpower, plot points), and roll.js copies their
-    headline into the phone's roll bar. The roller's page then need not ask for them. A
-    request's answer (the GM's pool, not the dialog's choices) draws none. The sheet's
-    recent rolls are not drawn here: the roll's line comes with its event
+def _roll_bar_line(system: systems.SheetSystem, data: QueryDict) -> dict[str, object]:
+    """For an answer to a page with a phone roll bar (its :data:`ROLL_BAR` field in
+    ``data``): the bar's line (rolls/_odds.html), which is the odds' headline or, while there
+    are none, the system's prompt (the ``roll-bar-prompt`` partial of its dialog), so that
+    the bar always says what the form needs next. ``{}`` for any other page."""
+    if not data.get(ROLL_BAR):
+        return {}
+    return {"roll_bar_line": True,
+            "roll_bar_prompt": system.template(DIALOG_TEMPLATE) + "#roll-bar-prompt"}
+
+
+def _dialog_odds(request: AuthenticatedHttpRequest, roll: Roll, character: Character,
+                 system: systems.SheetSystem) -> dict[str, object] | None:
+    """For the answer to a roll made with the roll dialog (``#roll-form``, htmx's
+    ``HX-Trigger``): the dialog's odds for the same choices, and the roll bar's line, which
+    the answer draws out of band (:data:`DIALOG_ANSWER`): a roll may spend what the pool
+    counts (willpower, plot points), and the roller's page then need not ask for them. None
+    for any other answer: a request's (the GM's pool, not the dialog's choices) draws none.
+    The sheet's recent rolls are not drawn here: the roll's line comes with its event
     (characters.live), to this page as to every other open sheet."""
-    if request.htmx.trigger != DIALOG:
-        return answer
+    if not request.htmx or request.htmx.trigger != DIALOG:
+        return None
     if roll.character is not None:
         # As the roll left it: the roll changes the sheet alone (rolls.services.roll_create),
         # and its locked copy holds it. The copy's other columns (the GM's notes) stay out.
         character.sheet = roll.character.sheet
     _, odds = _odds(character, system, request.POST)
-    answer.content = answer.content.decode(answer.charset) + render_to_string(
-        "rolls/_odds.html", {**odds, "odds_oob": True}, request)
-    return answer
+    return {**odds, **_roll_bar_line(system, request.POST)}
 
 
 @require_GET
@@ -216,15 +239,18 @@ def _redraw_dialog(request: AuthenticatedHttpRequest, answer: HttpResponse, roll
 def roll_odds(request: AuthenticatedHttpRequest, character_id: int) -> HttpResponse:
     """Exact odds of the pool being assembled in the roll dialog, before anything is rolled.
 
-    HTMX asks for them as the dialog changes and gets the odds fragment; without JavaScript
-    the dialog's "Show the odds" button lands on the roll page with the odds and the form as
-    it was filled in. Nothing is stored: only a roll is.
+    HTMX asks for them as the dialog changes and gets the odds fragment, with the line of
+    the phone's roll bar (the headline; on a page with a bar, the system's prompt while
+    there are no odds); without JavaScript the dialog's "Show the odds" button lands on the
+    roll page with the odds and the form as it was filled in. Nothing is stored: only a roll
+    is.
     """
     character = get_character(request.user, character_id)
     system = systems.for_campaign(character.campaign)
     form, context = _odds(character, system, request.GET)
     if request.htmx:
-        return render(request, "rolls/_odds.html", context)
+        return render(request, "rolls/_odds.html",
+                      {**context, "roll_bar_line": True, **_roll_bar_line(system, request.GET)})
     return render(request, "rolls/roll_form.html",
                   {**context, **_dialog_page(character, system), "roll_form": form})
 
@@ -260,7 +286,7 @@ def roll_act(request: AuthenticatedHttpRequest, roll_code: UUID, action: str) ->
                       {**_result_context(roll, request, editable=True), "error": error})
     # A follow-up may spend what the roll dialog's pool counts (willpower): on the sheet, the
     # dialog asks for its odds again (a roll made from the dialog brings them itself:
-    # _redraw_dialog).
+    # _dialog_odds).
     return trigger_client_event(_show_roll(request, roll, editable=True), "trackChanged")
 
 
@@ -333,7 +359,7 @@ def requested_roll_create(request: AuthenticatedHttpRequest, campaign_id: int) -
                    "request_success": success,
                    "request_form": who if error else RequestWhoForm(characters=people),
                    "request_what": what if error else system.request_form(campaign)}
-        return render(request, "table/campaign_detail.html#request-form", context)
+        return render(request, "rolls/_request_form.html", context)
     (messages.error if error else messages.success)(request, error or success)
     return redirect(campaign)
 

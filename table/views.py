@@ -2,9 +2,9 @@
 system's campaign data.
 
 Every view loads its campaign through ``campaigns.permissions``: a non-member gets 404, the
-GM-only views give 404 to players too. The dashboard's live regions, its party cards and the
-system's panel are partials of ``table/campaign_detail.html`` and of the system's
-``dashboard.html``.
+GM-only views give 404 to players too. The dashboard's live regions and the system's panel
+are partials of ``table/campaign_detail.html`` and of the system's ``dashboard.html``; its
+party cards are the shared ``characters/_party_card.html``.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ LATEST_ROLL_FIELDS = ("id", "code", "campaign", "character__name", "outcome", "s
 """What the latest rolls (``campaign-rolls``) read of a roll: its line (its code names it),
 and its header (``SheetSystem.roll_header`` reads the description and at most the result);
 the campaign's id, which ``campaign.rolls`` sets the campaign from (a query per roll without
-it). Not the character's sheet, nor the roller's user row: every roll at the table redraws
-this list for the GM, and those were most of what it read."""
+it). Not the character's sheet, nor the roller's user row, which would be most of what it
+reads: every roll at the table redraws this list for the GM."""
 
 
 @login_required
@@ -137,9 +137,9 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return render(request, "table/campaign_detail.html", context)
 
 
-CARD = "table/campaign_detail.html#party-card"
-"""A party card alone (``card`` in its context): a live region, and the answer to a change
-made from the card."""
+CARD = "characters/_party_card.html"
+"""A party card alone (``card`` in its context): a live region, as the answer to a change
+made from the card (characters.views) is."""
 
 
 def live_board(campaign: Campaign, is_gm: bool, party: list[Character]) -> LivePage:

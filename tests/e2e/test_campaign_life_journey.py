@@ -63,7 +63,7 @@ def roll_brawn(player: Page) -> None:
     player.select_option("select[name=target]", "t0")
     player.fill("input[name=td]", "10")
     expect(player.locator("#roll-odds")).to_contain_text("vs TD 10")
-    player.locator("#roll-submit").click()
+    player.locator("#roll-button").click()
 
 
 def gm_changes_the_settings(gm: Page, campaign: Campaign) -> None:
@@ -166,7 +166,7 @@ def test_a_campaign_is_set_up_archived_restored_handed_over_and_a_spare_one_dele
     # archive still does: the roll is refused, test_a_roll_refused_in_an_archived_...).
     expect(player.locator("#archived-banner")).to_contain_text("read-only")
     expect(player.locator(".roll-dialog")).to_be_hidden()
-    expect(player.locator("#roll-submit")).to_be_hidden()
+    expect(player.locator("#roll-button")).to_be_hidden()
     assert Roll.objects.filter(character=osk).count() == 0
 
     # The edit form, opened from a bookmark and sent as a browser without JavaScript sends

@@ -95,7 +95,7 @@ def test_a_3d6_table_from_sign_up_to_spending_xp(new_page) -> None:  # type: ign
     player.locator("input[name=favor]").fill("1")
     expect(player.locator("#roll-odds")).to_contain_text("Brawn test: 4d6 + 2 vs TD 11 (1 favor)")
     expect(player.locator("#roll-odds")).to_contain_text("Critical success 1.6 %")
-    player.locator("#roll-submit").click()
+    player.locator("#roll-button").click()
     expect(player.locator("#roll-result")).to_contain_text(re.compile(r"Success|Failure"))
     test_roll = Roll.objects.get(character=wren)
     assert len(test_roll.result["dice"]) == 4
@@ -111,7 +111,7 @@ def test_a_3d6_table_from_sign_up_to_spending_xp(new_page) -> None:  # type: ign
     player.fill("input[name=npc_modifier]", "1")
     player.select_option("select[name=defender]", "opponent")
     expect(player.locator("#roll-odds")).to_contain_text("A tie goes to Wren: a PC wins")
-    player.locator("#roll-submit").click()
+    player.locator("#roll-button").click()
     expect(player.locator("#roll-result")).to_contain_text(" wins ")
     expect(player.locator("#roll-result svg.die")).to_have_count(6)
     contest = Roll.objects.get(character=wren, kind="contest")

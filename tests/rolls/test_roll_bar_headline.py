@@ -38,7 +38,7 @@ def test_odds_without_a_pool_leave_the_headline_empty(client_for, campaign, bob)
     url = reverse("rolls:roll-odds", args=[rider.pk])
     page = client_for(bob, htmx=True).get(url, {"kind": "action"}).content.decode()
 
-    # The bar says its own prompt again (static/js/roll.js), in the system's words.
+    # A page with a bar says so, and gets the system's prompt instead (rolls.views).
     assert '<span id="roll-bar-odds"></span>' in page
     assert "Tick traits, then" not in page
 
