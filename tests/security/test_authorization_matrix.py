@@ -60,7 +60,7 @@ from tests.by_system import SHARED, by_system, system_in_turn
 from tests.security import urlmap
 from tests.security.urlmap import HOME_SYSTEM, ROLES, Plan, Target, World
 from tests.system_fixtures import SystemFixtures, SystemPage, fixtures_for, form_data
-from transfer import services as transfer_services
+from transfer import export as transfer_export
 
 pytestmark = pytest.mark.django_db
 
@@ -360,11 +360,11 @@ def _export_file(plan: Plan, target: Target, world: World) -> dict[str, Any]:
     """The import form's upload: the world's character (or, for a campaign import, the
     registry's first system's campaign) as its export file."""
     if target.table is not None:
-        document = transfer_services.export_character(target.table.character)
+        document = transfer_export.export_character(target.table.character)
     else:
-        document = transfer_services.export_campaign(world.tables[HOME_SYSTEM].campaign)
-    return {"file": SimpleUploadedFile(transfer_services.document_filename(document),
-                                       transfer_services.document_json(document).encode(),
+        document = transfer_export.export_campaign(world.tables[HOME_SYSTEM].campaign)
+    return {"file": SimpleUploadedFile(transfer_export.document_filename(document),
+                                       transfer_export.document_json(document).encode(),
                                        content_type="application/json")}
 
 
