@@ -50,12 +50,23 @@ def get_character(user: AnyUser, character_id: int) -> Character:
     if viewer_role == Membership.Role.GM:
         return character
     if viewer_role is not None and character.owner_id == user.pk:
-        # DESIGN.md rule 7: forbidden data never enters the context, so no template slip or
-        # new partial can show the GM's notes to the owner. Blanked rather than deferred: a
-        # deferred field is loaded from the database as soon as something reads it.
+        # Forbidden data never enters the context (docs/character-life.md, "The GM's notes
+        # never reach a player"), so no template slip or new partial can show the GM's notes
+        # to the owner. Blanked rather than deferred: a deferred field is loaded from the
+        # database as soon as something reads it.
         character.gm_notes = ""
         return character
     raise Http404("No such character.")
+
+
+def get_character_as_gm(user: AnyUser, character_id: int) -> Character:
+    """A character of a campaign the user GMs (:func:`get_character`, so its GM's notes
+    kept); Http404 for everyone else, its owner included, so a player never learns that a
+    GM-only page exists."""
+    character = get_character(user, character_id)
+    if not viewer_is_gm(character):
+        raise Http404("No such page.")
+    return character
 
 
 def viewer_is_gm(character: Character) -> bool:

@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import F, Sum, Window
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -29,7 +30,7 @@ from characters.forms import AwardForm, CharacterEditForm, GmNotesForm, MoveForm
 from characters.ledger import banked_xp
 from characters.live import RECENT_ROLLS_REGION
 from characters.models import Character, XpEntry
-from characters.permissions import get_character, viewer_is_gm
+from characters.permissions import get_character, get_character_as_gm, viewer_is_gm
 from characters.recent import RECENT_ROLLS, recent_rolls
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
@@ -37,6 +38,9 @@ from core.regions import LivePage, asked_regions, by_event, drawn, render_region
 from rulesets.errors import RuleError
 
 XP_PAGE = "characters/xp.html"
+# A character's card on the GM's dashboard (the dashboard includes it): the answer to a change
+# made from the card.
+PARTY_CARD = "characters/_party_card.html"
 # The XP page holds several forms with an "amount" field: distinct ids keep each label on its
 # own input (names stay plain so the endpoints read the same fields).
 AWARD_IDS = "award_%s"
@@ -209,7 +213,7 @@ def _respond(
     from_dashboard = request.POST.get("from") == "dashboard"
     if request.htmx and from_dashboard:
         card = {"card": party_card_context(character), "error": error, "success": success}
-        answer = render(request, "table/campaign_detail.html#party-card", card)
+        answer = render(request, PARTY_CARD, card)
         if since is None:
             return answer
         version = bumped(character.campaign_id, since, is_gm=viewer_is_gm(character))
@@ -264,7 +268,12 @@ def _xp_context(
 ) -> dict[str, Any]:
     system = systems.for_campaign(character.campaign)
     entries = Paginator(
-        character.xp_entries.select_related("created_by", "reversal"), 25
+        character.xp_entries.select_related("created_by", "reversal").annotate(
+            # The balance each entry left: the ledger summed up to it, in the ledger's order
+            # (oldest first), so the newest line's is the character's xp_available.
+            available_after=Window(Sum("available_delta"),
+                                   order_by=[F("created_at").asc(), F("id").asc()])),
+        25,
     ).get_page(request.GET.get("page"))
     gm = viewer_is_gm(character)
     campaign = character.campaign
@@ -384,9 +393,7 @@ def character_xp_spend(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
 def character_xp_award(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The GM awards XP: the system's named awards ticked (Maelstrom's chapter and story
     awards) and/or a custom amount with its reason. Players get 404."""
-    character = get_character(request.user, pk)
-    if not viewer_is_gm(character):
-        raise Http404("No such page.")
+    character = get_character_as_gm(request.user, pk)
     system = systems.for_campaign(character.campaign)
     offered = [(name, system.award_label(name))
                for name in system.session_awards(character.campaign)]
@@ -506,9 +513,7 @@ def character_gm_notes(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
     sheet's GM notes card; an invalid one shows the form again with the reason (400, or 200
     with the ``gm-notes-form`` partial for htmx).
     """
-    character = get_character(request.user, pk)
-    if not viewer_is_gm(character):
-        raise Http404("No such page.")
+    character = get_character_as_gm(request.user, pk)
     posted = request.method == "POST"
     form = GmNotesForm(request.POST if posted else None,
                        initial={"gm_notes": character.gm_notes})
@@ -562,9 +567,7 @@ def character_restore(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
     """Bring a retired or dead character back into the party (``services.character_restore``)
     and go back to its sheet with a message (the refusal, for one already in the party). GM
     only: everyone else, the owner included, gets 404."""
-    character = get_character(request.user, pk)
-    if not viewer_is_gm(character):
-        raise Http404("No such page.")
+    character = get_character_as_gm(request.user, pk)
     try:
         character = services.character_restore(character=character, by=request.user)
     except RuleError as exc:
@@ -616,9 +619,7 @@ def character_move(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     shows the form again with the reason (400, or 200 with the ``move-form`` partial for
     htmx).
     """
-    character = get_character(request.user, pk)
-    if not viewer_is_gm(character):
-        raise Http404("No such page.")
+    character = get_character_as_gm(request.user, pk)
     players = (get_user_model().objects
                .filter(memberships__campaign_id=character.campaign_id,
                        memberships__role=Membership.Role.PLAYER, is_active=True)

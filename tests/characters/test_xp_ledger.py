@@ -15,6 +15,9 @@ sums of its ledger entries, and no bank is overdrawn.
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -361,3 +364,67 @@ def test_the_ledger_cannot_be_bulk_updated_or_bulk_deleted(bobs_character):
         XpEntry.objects.all().delete()
 
     assert XpEntry.objects.get(character=bobs_character).available_delta == 30
+
+
+# --- The ledger as the XP page shows it -----------------------------------------------------
+
+LEDGER_COLUMNS = ["When", "What", "Change", "Available after", "Banked", "By", "Actions"]
+
+
+def plain(html_text: str) -> str:
+    """``html_text`` as read: tags dropped, entities decoded, whitespace collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", html_text)).split())
+
+
+def ledger(page: str) -> tuple[list[str], list[list[tuple[str, str, str]]]]:
+    """The XP page's ledger table: its column headers, and each row's cells, each as
+    ``(its visible label, its value as read, its raw HTML)``."""
+    table = re.search(r'<table class="ledger"[^>]*>(.*?)</table>', page, re.S)
+    assert table is not None, "no ledger table"
+    head, body = table.group(1).split("</thead>")
+    headers = [plain(cell) for cell in re.findall(r"<th[^>]*>(.*?)</th>", head, re.S)]
+    rows = []
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
+        cells = []
+        for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S):
+            labelled = re.match(r'<span class="cell-label" aria-hidden="true">(.*?)</span>(.*)',
+                                cell, re.S)
+            label, value = (labelled.group(1), labelled.group(2)) if labelled else ("", cell)
+            cells.append((label, plain(value), cell))
+        rows.append(cells)
+    return headers, rows
+
+
+def test_each_ledger_line_carries_its_columns_labels_for_a_phone(client_for, alice, bob,
+                                                                 bobs_character):
+    services.xp_award(character=bobs_character, amount=4, reason="Heroism", by=alice)
+
+    headers, rows = ledger(client_for(bob).get(xp_url(bobs_character)).content.decode())
+
+    assert headers == LEDGER_COLUMNS
+    award, starting = rows
+    assert [(label, value) for label, value, _ in award[:6]] == [
+        ("When", award[0][1]), ("What", "Award Heroism"), ("Change", "+4 XP"),
+        ("Available after", "34 XP"), ("", ""), ("By", "alice")]
+    assert starting[3][:2] == ("Available after", "30 XP")
+    # A cell with nothing to say is empty, so that a phone leaves its line out.
+    assert award[4][2] == "" and award[6][2] == ""
+    for row in rows:
+        for column, (label, value, _) in enumerate(row[:6]):
+            assert label == (headers[column] if value else ""), (column, label, value)
+
+
+def test_the_balance_after_each_line_counts_the_whole_ledger_on_every_page(
+        client_for, alice, bob, bobs_character):
+    for n in range(26):
+        services.xp_award(character=bobs_character, amount=1, reason=f"Session {n + 1}",
+                          by=alice)
+    client = client_for(bob)
+
+    _, newest = ledger(client.get(xp_url(bobs_character)).content.decode())
+    _, oldest = ledger(client.get(f"{xp_url(bobs_character)}?page=2").content.decode())
+
+    assert newest[0][3][1] == f"{fresh(bobs_character).xp_available} XP" == "56 XP"
+    assert len(newest) == 25 and newest[-1][3][1] == "32 XP"
+    assert [(row[2][1], row[3][1]) for row in oldest] == [("+1 XP", "31 XP"),
+                                                          ("+30 XP", "30 XP")]

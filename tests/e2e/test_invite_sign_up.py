@@ -28,6 +28,8 @@ def test_a_new_player_signs_up_from_the_invite_and_lands_on_its_join_page(
     player = new_page(phone=True)
     player.goto(invite)
     expect(player.locator("h1")).to_have_text("Log in")
+    # On a phone the header's links are folded into its menu.
+    player.locator(".site-menu > summary").click()
     player.locator("header").get_by_role("link", name="Sign up").click()
     expect(player.locator("h1")).to_have_text("Sign up")
     player.fill("input[name=username]", "wren")

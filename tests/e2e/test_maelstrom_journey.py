@@ -45,7 +45,7 @@ def gm_creates_a_campaign(gm: Page) -> str:
 def player_joins_and_builds_a_character(player: Page, invite: str) -> Character:
     player.goto(invite)
     # Not logged in: the join page sends the player to sign up (or log in) and back.
-    player.click("a:has-text('Sign up')") if player.url.endswith("/login/") else None
+    player.click("main a:has-text('Sign up')") if player.url.endswith("/login/") else None
     sign_up_via_next(player)
     audit(player, label="join page")
     no_horizontal_scroll(player)
