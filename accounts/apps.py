@@ -4,7 +4,8 @@ from django.apps import AppConfig
 
 
 class AccountsConfig(AppConfig):
-    """Sign up, log in and out, and the lockout page (DESIGN.md: ``accounts/``).
+    """Sign up, log in and out, and the lockout page (docs/architecture.md, "The house":
+    ``accounts/``).
 
     It has no models: the accounts are ``django.contrib.auth``'s users, the failed logins
     django-axes' records."""

@@ -28,12 +28,12 @@ accounts.services.account_delete): nobody may sign up with one."""
 
 
 class LoginForm(TextRules, AuthenticationForm):
-    """Django's log-in form with the username's length enforced.
+    """Django's log-in form with the username's length enforced: a name longer than the
+    user model's ``username`` (150 characters) is a form error, and nothing reaches
+    ``authenticate()`` or django-axes' record of the failure (a 255-character column).
 
-    AuthenticationForm sets the field's max_length after building it, so no validator checks
-    it: an over-long name reached authenticate() and django-axes' record of the failure, whose
-    255-character column PostgreSQL refused with a 500 (found by tests/fuzz). Now the form
-    says "at most 150 characters" and nothing is recorded.
+    AuthenticationForm sets the field's max_length after building it, so no validator of
+    its own checks it.
     """
 
     username = UsernameField(
@@ -91,7 +91,7 @@ def _display_name_field(label: str) -> forms.CharField:
     return forms.CharField(
         required=False, strip=False, label=label, help_text=DISPLAY_NAME_HELP,
         # No maxlength attribute: the browser would cut a longer pasted name without a word;
-        # clean_display_name refuses it and says the limit (issue 17, item 1).
+        # clean_display_name refuses it and says the limit.
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}))
 
 

@@ -1,5 +1,6 @@
 """State changes of accounts: deleting one's own account, changing its email or display name,
-asking for a password-reset link (DESIGN.md: one named function per change).
+asking for a password-reset link (docs/architecture.md, "State changes have names": one named
+function per change).
 
 An account is anonymised rather than deleted (docs/accounts.md, "Deleting an account"): the
 characters, rolls and XP ledger entries a user made point at their row, and those are the
@@ -220,8 +221,8 @@ def password_reset_request(*, email: str, domain: str, use_https: bool) -> None:
 
     The request does the same work for every address, one row added to the task queue, and
     never looks the address up, so its answer takes the same time for a known address as
-    for an unknown one: nothing in it tells whether an account exists (the mail, which
-    takes tens of milliseconds over SMTP, is sent by the worker).
+    for an unknown one: nothing in it tells whether an account exists (the worker sends the
+    mail; docs/performance.md, "The password-reset request's time").
 
     Args:
         email: the address typed on the reset page, a valid address (Django's

@@ -34,12 +34,12 @@ Method (docs/performance.md, "Serving under load"):
    ``--rounds`` times, every other round in reverse order; per request, the median over the
    rounds of requests/s, p50 and p99.
 
-Printed: the machine, the figures as a Markdown table, and the ratios against the goals of
-issue 7 (sheet >= 50 % of the static page's throughput; roll POST >= 30 % of the constant
-POST's and p99 < 100 ms at 16 connections; sheet and dashboard with 10,000 rolls <= 1.5x the
-median latency with 10). A benchmark, not a test: it measures, it never fails the build on
-a missed goal; it fails only when it could not measure (no wrk, no database, a request that
-does not answer 200).
+Printed: the machine, the figures as a Markdown table, and the ratios against the goals
+(docs/performance.md, "Serving under load": sheet >= 50 % of the static page's throughput;
+roll POST >= 30 % of the constant POST's and p99 < 100 ms at 16 connections; sheet and
+dashboard with 10,000 rolls <= 1.5x the median latency with 10). A benchmark, not a test:
+it measures, it never fails the build on a missed goal; it fails only when it could not
+measure (no wrk, no database, a request that does not answer 200).
 """
 
 from __future__ import annotations

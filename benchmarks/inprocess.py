@@ -135,7 +135,7 @@ def main() -> None:
         ("the roll dialog's odds (Maelstrom, htmx)", dialog_odds),
         ("Maelstrom dashboard (GM)", get(game_master, f"/campaigns/{maelstrom.pk}/")),
     ]
-    # Each live region of the sheet and the dashboard as the page asks for it (issue 18),
+    # Each live region of the sheet and the dashboard as the page asks for it,
     # read from the page: none in a checkout from before regions were asked for alone.
     for label, client, path in (("Maelstrom sheet", owner, f"/characters/{sheet.pk}/"),
                                 ("Maelstrom dashboard", game_master,
@@ -232,7 +232,7 @@ def _counter(executed: list[str]) -> Callable[..., Any]:
 def _pool(character: Any) -> list[str]:
     """The first attribute and the first ability with dots in the catalogue's order, as the
     sheet's roll dialog ticks them; read from the sheet, or from the ``Trait`` rows of a
-    checkout from before issue 15 (so the same script measures both)."""
+    checkout with Maelstrom's older storage (so the same script measures both)."""
     if not hasattr(character, "traits"):
         sheet = character.sheet
         attribute = next(n for n in maelstrom.ATTRIBUTES if sheet["attributes"].get(n))

@@ -3,13 +3,13 @@ core.markdown.MAX_LENGTH characters and at half that, in one process.
 
 Each render is ``core.markdown.render``, the whole of what a page's first view of a text pays
 (parse, guards, sanitiser) without the cache that spares every later view. The goal
-(Sheetkeeper issue 31, finding 4): any text at its size limit renders in at most 50 ms. Times
-are the median of the processor time the rendering thread used (comrak and nh3 run on it),
-which is what the wall clock shows on an idle machine; on one shared with other work the wall
-clock adds the waits for a core, so its median is printed beside. The last column divides
-the full text's processor time by the half's: about 2 when the time grows with the text's
-length, about 4 when it grows with its square. This is a benchmark, not a test: it measures,
-it never fails the build.
+(docs/performance.md, "Markdown bombs"): any text at its size limit renders in at most
+50 ms. Times are the median of the processor time the rendering thread used (comrak and nh3
+run on it), which is what the wall clock shows on an idle machine; on one shared with other
+work the wall clock adds the waits for a core, so its median is printed beside. The last
+column divides the full text's processor time by the half's: about 2 when the time grows
+with the text's length, about 4 when it grows with its square. This is a benchmark, not a
+test: it measures, it never fails the build.
 
     .venv/bin/python -m benchmarks.markdown [--repeat N]
 """

@@ -1,5 +1,6 @@
-"""Live tables under load (issue 18): how many tables one machine serves while every open
-page follows its live regions, and how fast every page catches up after a restart.
+"""Live tables under load (docs/performance.md, "Live tables on one machine"): how many
+tables one machine serves while every open page follows its live regions, and how fast every
+page catches up after a restart.
 
     .venv/bin/python -m benchmarks.tables [--tables 10,50,100,200,300] [--duration 60]
                                           [--restart 100] [--workers 2] [--inside]

@@ -2,8 +2,8 @@
 (``benchmarks/tables.py``): each request's wall time as Django runs it, the CPU its own thread
 used meanwhile, and its database statements with the time spent in them.
 
-Under load a request's wall time is far more than its CPU (issue 18, third round: a roll POST
-used about 14 ms of its thread's CPU and took 80 ms at p50). What is not its own CPU is
+Under load a request's wall time is far more than its CPU (docs/performance.md, "Fourth
+round: where a request waits", has a roll POST's figures). What is not its own CPU is
 waiting: for PostgreSQL to answer, or, in a worker whose other threads (other requests, the
 event loop serving the streams) hold the interpreter, for its turn to run. The statements'
 time says how much of it came while talking to the database (a round trip, and taking the

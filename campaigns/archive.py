@@ -39,10 +39,9 @@ _NAMED = {"campaign_id": "campaign_id", "character_id": "campaign__characters__p
 def archived_membership(user: Any, route: str, kwargs: dict[str, Any]) -> Membership | None:
     """The user's membership (its campaign loaded) of the archived campaign a URL is inside;
     None for a URL outside any campaign, a campaign that is not archived, a row that does not
-    exist or a user who is not a member (the view answers 404 for those). One query
-    (``EXISTS``, which Django builds in two thirds of the time of the row's select: every
-    write pays it, and a campaign is almost never archived), two when the campaign is
-    archived.
+    exist or a user who is not a member (the view answers 404 for those). One query, an
+    ``EXISTS`` (every write pays it, and a campaign is almost never archived), two when the
+    campaign is archived.
 
     Args:
         user: the signed-in user.

@@ -1,32 +1,21 @@
-"""The live table's stream: every open page of a campaign hears what changed, within a second.
+"""The live table's stream: :func:`campaign_events`, one Server-Sent Events stream per open
+page of a campaign (docs/architecture.md, "The live table").
 
-How it works (docs/architecture.md, "The live table"):
+A stream hears its audience's group on the Channels layer (in memory in one process; Redis
+through :class:`core.live.RedisLayer` when ``REDIS_URL`` is set): a player's the players'
+group, the GM's the GM's group, which carries every change with the GM's version
+(core.live.Versions); and its viewer's seat group, where
+:func:`core.live.announce_seat_closed` ends it. Events carry names and ids (``rollMade``,
+``trackChanged-12``), and only the lines every page hearing the event would draw alike
+(``core.live.drawing``): the page asks its own permission-checked view for anything else,
+and after a dropped connection reconnects and asks for everything live
+(static/js/live.js). The database is the source of truth; the stream only says when to
+look.
 
-1. A service that changes state calls :func:`core.live.announce` inside its transaction; the
-   event goes out only after the transaction commits, so nobody hears of a roll or a damage
-   mark that was rolled back.
-2. :func:`campaign_events` is a Server-Sent Events stream, one per open page, subscribed to
-   the campaign's group on the Channels layer (in memory in one process; Redis when
-   ``REDIS_URL`` is set, so several server processes share events, through
-   :class:`core.live.RedisLayer`). A player's stream hears the players' group, the GM's the
-   GM's group instead, which carries every change with the GM's version (a change hidden from
-   players moves only the GM's: core.live.Versions); every stream also hears its viewer's seat
-   group, which :func:`core.live.announce_seat_closed` uses to end the streams of a removed
-   player.
-3. Events carry names and ids: ``rollMade``, ``trackChanged-12``. The page (htmx's SSE
-   extension) reacts by asking its own view for the fresh fragment, so what a person sees is
-   always what the permission-checked view shows them, read from the database. The one
-   exception: a line that every page hearing the event would draw alike (a new roll in the
-   campaign's latest rolls and in its character's recent rolls, ``core.live.drawing``)
-   travels with the event, and a page that
-   was current just before it puts it in place without asking.
-   After a dropped connection the page reconnects with a growing, jittered delay and asks
-   again for everything live (static/js/live.js): the database is the source of truth, the
-   stream only says when to look.
-4. When the server process is asked to stop (a restart), every open stream of it ends at once
-   (:func:`core.stopping.stopping`): uvicorn waits for requests in flight and never tells the
-   application, so an open stream used to hold every restart up for the whole graceful
-   timeout. The page reconnects by itself, to the next server.
+When the server process is asked to stop, every open stream of it ends at once
+(:func:`core.stopping.stopping`): uvicorn waits for requests in flight and never tells the
+application, so an open stream would otherwise hold every restart up for the whole graceful
+timeout. The page reconnects by itself, to the next server.
 """
 
 from __future__ import annotations
@@ -244,8 +233,8 @@ async def _stream(groups: list[str]) -> AsyncGenerator[bytes, None]:
 async def _cancel(receiving: asyncio.Future[Any]) -> None:
     """Cancel a pending ``layer.receive`` and wait until it has stopped, cancelling again as
     needed: channels_redis loses a cancellation that lands just as its per-channel lock is
-    handed over (seen with channels_redis 4.3 on Python 3.11, about one close in four right
-    after an event), and its receive then waits in Redis for ever, never leaving."""
+    handed over (channels_redis 4.3 on Python 3.11), and its receive then waits in Redis for
+    ever, never leaving."""
     while not receiving.done():
         receiving.cancel()
         await asyncio.wait({receiving}, timeout=0.1)
@@ -275,9 +264,8 @@ async def _attempts(command: Callable[[str, str], Awaitable[None]], group: str,
     """Run a group command (``group_add``, ``group_discard``) up to :data:`LAYER_ATTEMPTS`
     times, :data:`LAYER_RETRY_SECONDS` apart: a connection that failed is dropped from the
     pool, so the next attempt gets another. Right after a Redis restart several pooled
-    connections are dead and Redis may still be loading its data (make faults: two streams
-    opened in the 0.3 s after Redis answered again were refused 503). Raises the last
-    attempt's layer error."""
+    connections are dead and Redis may still be loading its data. Raises the last attempt's
+    layer error."""
     for attempt in range(1, LAYER_ATTEMPTS + 1):
         try:
             await command(group, channel)
@@ -290,9 +278,9 @@ async def _attempts(command: Callable[[str, str], Awaitable[None]], group: str,
 
 async def _leave_deferred(layer: Any) -> None:
     """Take out the group entries of streams that ended while the layer was out of reach
-    (:func:`_leave` keeps them), now that a subscription has just reached it. Without this,
-    every stream open when Redis went down stayed a member of its groups until the group's
-    expiry. An entry that still cannot be taken out is kept for the next time."""
+    (:func:`_leave` keeps them), now that a subscription has just reached it, so that a
+    stream cut by an outage is not a member of its groups until the group's expiry. An entry
+    that still cannot be taken out is kept for the next time."""
     while _deferred_leaves:
         group, channel = _deferred_leaves.pop()
         try:

@@ -43,13 +43,13 @@ class Campaign(models.Model):
     # (campaigns.archive refuses every write to it but the GM's restore and delete), listed
     # apart, and its export still works.
     archived_at = models.DateTimeField(null=True, blank=True)
-    # One more each time anything every member's pages may show changes (issue 18): every
-    # announced change bumps it once committed (campaigns.versions). A page knows the version
+    # One more each time anything every member's pages may show changes: every announced
+    # change bumps it once committed (campaigns.versions). A page knows the version
     # it was drawn at; a live region asked at the same version answers 304 (core/regions.py).
     live_version = models.PositiveBigIntegerField(default=0, editable=False)
     # One more each time a change only the GM's pages show is announced (a GM-only roll):
-    # kept apart so that no number a player's page sees moves for it (issue 31,
-    # docs/security.md, "Hidden activity"). The GM's pages count both (page_version).
+    # kept apart so that no number a player's page sees moves for it (docs/security.md,
+    # "Hidden activity"). The GM's pages count both (page_version).
     hidden_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:

@@ -1,4 +1,5 @@
-"""State changes of campaigns and their memberships (DESIGN.md: one named function per change)."""
+"""State changes of campaigns and their memberships (docs/architecture.md, "State changes have
+names": one named function per change)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A campaign's live versions: one more each time anything its open pages show changes, so
-that a live region asked at the version its page already holds answers 304 (issue 18,
-core/regions.py).
+that a live region asked at the version its page already holds answers 304
+(core/regions.py).
 
 Every change a page can see is announced (``core.live.announce``; tests/core/
 test_no_stale_page.py checks every write path), so the versions follow the announcements:
@@ -10,7 +10,7 @@ two counters once the change's transaction commits, before the event itself goes
 pages show (a GM-only roll). A player's pages are drawn at ``live_version``, the GM's at the
 sum of both (``Campaign.page_version``), so each viewer's version goes up by exactly one per
 change that viewer hears of, and nothing a player's page can read moves for a change hidden
-from players (issue 31, docs/security.md, "Hidden activity"): a player whose stream went 24,
+from players (docs/security.md, "Hidden activity"): a player whose stream went 24,
 25, 26 while the GM rolled in secret learns nothing from the numbers.
 
 Why after the commit and not inside the change's transaction: an UPDATE of the campaign's

@@ -79,7 +79,7 @@ class CharacterEditForm(Form):
     the player's notes (Markdown, read by the owner and the GM)."""
 
     # A validator, not max_length: a maxlength attribute would let the browser cut a longer
-    # pasted name short without a word (issue 17, item 1); the form says the limit instead.
+    # pasted name short without a word; the form says the limit instead.
     name = forms.CharField(
         label="Name", error_messages={"required": "Give the character a name."},
         validators=[MaxLengthValidator(CHARACTER_NAME_MAX, CHARACTER_NAME_TOO_LONG)])

@@ -44,9 +44,9 @@ def lock_character(pk: int) -> Character:
     Every change of a character (tracks, sheet, XP balance) takes this lock first, so they
     queue. It is FOR NO KEY UPDATE, not FOR UPDATE: rows that only point at the character (a
     roll request, a session's award entry, a roll) may still be written by another
-    transaction meanwhile. With FOR UPDATE their foreign-key checks waited for it, and a GM
-    asking the whole party for a roll (rows written in name order) while awarding a session
-    (characters locked in id order) deadlocked on PostgreSQL
+    transaction meanwhile. Under FOR UPDATE their foreign-key checks would wait for it, and a
+    GM asking the whole party for a roll (rows written in name order) while awarding a session
+    (characters locked in id order) would deadlock on PostgreSQL
     (tests/concurrency/test_maelstrom_table.py). SQLite has no row locks and ignores it.
 
     Raises Character.DoesNotExist.

@@ -2,13 +2,13 @@
 sheet's recent rolls (``recent-rolls``), which travels with the roll's event
 (``core.live.drawing``), as the latest rolls' line does on the campaign's page (table.live).
 
-A roll made on the sheet used to answer with the whole recent-rolls box, read and drawn again
-(five rolls, their follow-ups, each one's dice) in the roll's own request, and every other
-open page of the sheet (a second tab, the GM looking at it) asked for the box again (issue
-18). The line of a roll is the same for everyone who hears its event (a character's roll is
-never GM-only, and the box draws nothing by viewer), so it is drawn once, when the roll
-commits, and a sheet whose box was current just before the roll puts it at the head of the
-list and drops the last (static/js/live.js); any other page asks as before.
+The line of a roll is the same for everyone who hears its event (a character's roll is never
+GM-only, and the box draws nothing by viewer), so it is drawn once, when the roll commits,
+rather than each open page of the sheet (the roller's, a second tab, the GM looking at it)
+reading and drawing the whole box again (five rolls, their follow-ups, each one's dice). A
+sheet whose box was current just before the roll puts the line at the head of the list and
+drops the last (static/js/live.js); any other page asks for the box (docs/decisions.md, "The
+GM's dashboard and the live table").
 """
 
 from __future__ import annotations

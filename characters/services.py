@@ -2,7 +2,7 @@
 sheet, the XP ledger (awards, purchases, undo), and its life around the table (what its
 player and the GM write about it, retiring and bringing it back, a new owner, deletion).
 
-Every function here is atomic: it locks the character row (``SELECT ... FOR UPDATE``,
+Every function here is atomic: it locks the character row (``SELECT ... FOR NO KEY UPDATE``,
 :func:`characters.ledger.lock_character`), lets the campaign's system check the rule, writes,
 and either everything happens or nothing does. A rule violation raises
 ``rulesets.errors.RuleError`` before anything is written.

@@ -1,18 +1,15 @@
-"""The append-only base: a log whose rows are written once and never edited or deleted.
+"""The append-only base: a log whose rows are written once and never edited or deleted
+(docs/architecture.md, "Append-only logs"). The XP ledger (``characters.models.XpEntry``)
+and the roll log (``rolls.models.Roll``) are such logs: a mistake is corrected by a reversing
+entry.
 
-The XP ledger (``characters.models.XpEntry``) and the roll log (``rolls.models.Roll``) are
-kept true this way (DESIGN.md, "Always: rolls and ledger entries are appended, never
-edited"): a mistake is corrected by a reversing entry, so history stays what happened. Both the
-instance (``save`` of a stored row, ``delete``) and the queryset (``update``, ``delete``)
-refuse, so neither a view nor a bulk change can rewrite the log.
-
-A cascade is refused too. Deleting a row the log hangs from (a character, a campaign) makes
-Django's deletion collector remove the log's rows with its own SQL, past both methods above; a
-``pre_delete`` receiver on every append-only model stops that as well, unless the deletion runs
-inside :func:`erasing_logs`. That context is the one way log rows disappear: deleting a whole
-campaign (``campaigns.services.campaign_delete``, the issue's "deleting is the only way rolls
-and ledger entries disappear, and it takes all of them at once"), and a character that has
-nothing on the logs but what its creation wrote (``characters.services.character_delete``).
+The instance (``save`` of a stored row, ``delete``) and the queryset (``update``, ``delete``)
+raise :class:`AppendOnlyError`, and so does a ``pre_delete`` receiver on every append-only
+model, which stops the cascade from a row the log hangs from (a character, a campaign) that
+Django's deletion collector would run past both. Only a deletion inside :func:`erasing_logs`
+takes log rows with it: a whole campaign's, all at once
+(``campaigns.services.campaign_delete``), and a character's that has nothing on the logs but
+what its creation wrote (``characters.services.character_delete``).
 """
 
 from __future__ import annotations

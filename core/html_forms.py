@@ -2,11 +2,10 @@
 of an archived campaign, which takes no write), and giving every form that writes a hidden
 field (a page that must be returned to after a plain POST).
 
-Why the rendered HTML and not each template: the forms in question are the rule systems' own
-(a sheet's track controls, a party card's buttons, a system's XP extras and campaign panel),
-a set per system, and a shared page includes them without knowing them. One rewrite at the
-shared page covers every system, a sixth one too, and no system template has to know about
-archived campaigns or about the pages that include it.
+Why the rendered HTML and not each template: the forms are the rule systems' own (a sheet's
+track controls, a party card's buttons, a system's panel), which a shared page includes
+without knowing them; one rewrite there covers every system (docs/architecture.md, "An
+archived campaign is read-only").
 
 The rewrite parses the fragment with the standard library's ``html.parser`` and copies what
 it keeps byte for byte: only the spans of the elements dropped go, and a hidden field is only

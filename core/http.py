@@ -1,8 +1,9 @@
 """What every view shares: the request type of a signed-in person, and the one choice between
 a fragment and the whole page.
 
-DESIGN.md, "Progressive enhancement": a plain request gets the whole page, an htmx request
-the partial of the box that changed (``"<page>#<partial>"``, django-template-partials).
+docs/architecture.md, "Pages and partials": a plain request gets the whole page, an htmx
+request the partial of the box that changed (``"<page>#<partial>"``,
+django-template-partials).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ The pages' stream is ``campaigns.live`` (docs/architecture.md, "The live table")
 Two audiences, two groups: the players' pages hear the campaign's group, the GM's pages the
 GM's group, which hears every change (those the players hear too, each with the GM's
 version, and the GM-only ones). Nothing sent to the players' group says anything of a change
-hidden from them, not even as a number (issue 31, docs/security.md, "Hidden activity").
+hidden from them, not even as a number (docs/security.md, "Hidden activity").
 """
 
 from __future__ import annotations
@@ -50,16 +50,18 @@ HEALTH_CHECK_SECONDS = 15
 """A Redis connection unused this long is checked with a PING before it is used again."""
 
 CLOSED_EVENT = "liveClosed"
+"""The last frame of a stream whose viewer lost their seat: the page stops reconnecting."""
+
 RESTART_EVENT = "liveRestart"
 """The last frame of a stream whose server is stopping (campaigns.live): the page reconnects
 soon and often (static/js/live.js) rather than backing off, as the new server is moments
 away."""
+
 VERSION_EVENT = "liveVersion"
 """Sent after each change's own frames: ``{"version": n, "names": [...]}``, the campaign's
 live version as the stream's viewer counts it once the change was committed
 (campaigns.versions, :class:`Versions`). A page learns from it that its regions the change
 did not concern are still current at ``n`` (static/js/live.js)."""
-"""The last frame of a stream whose viewer lost their seat: the page stops reconnecting."""
 
 LAYER_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
 """What a channel layer raises when its server cannot be reached (redis-py wraps socket
@@ -167,8 +169,8 @@ def _group_send(layer: Any, group: str, message: dict[str, Any], what: object) -
         layer_warning("could not announce %s to %s: %s: %s",
                        what, group, type(exc).__name__, exc)
     except Exception as exc:  # a live update must never undo or fail a committed change
-        # Throttled too: while Redis is down redis-py also fails in other ways (make
-        # faults saw RuntimeError 'no running event loop' 454 times in a 30 s outage).
+        # Throttled too: while Redis is down redis-py also fails in other ways (a
+        # RuntimeError "no running event loop", for one), once per announcement.
         layer_warning("could not announce %s to %s: %s: %s",
                        what, group, type(exc).__name__, exc, exc_info=True)
 
@@ -269,8 +271,8 @@ def _gm_version(versions: Versions) -> int:
 def announce_seat_closed(campaign_id: int, user_id: int, *, changed: bool = False) -> None:
     """End every open event stream ``user_id`` has of the campaign, once the transaction that
     took their seat commits: each sends a last ``liveClosed`` frame and closes, and the page
-    stops reconnecting (a reconnection would be refused with 404 anyway). Without it a removed
-    player's open pages kept hearing the campaign's event names until they dropped.
+    stops reconnecting (a reconnection would be refused with 404 anyway), so a removed player
+    hears nothing more of the campaign.
 
     With ``changed`` the seat was not taken but changed (the GM seat handed over): the frame
     says so (``{"changed": true}``) and the page reconnects at once, so its new stream joins
@@ -286,13 +288,14 @@ def announce_seat_closed(campaign_id: int, user_id: int, *, changed: bool = Fals
 
 class RedisLayer(RedisChannelLayer):  # type: ignore[misc]  # channels_redis ships no type hints: its layer is Any
     """channels_redis' Redis layer with connections fit for streams that idle for an hour and
-    close by the hundred (``CHANNEL_LAYERS`` names it when ``REDIS_URL`` is set).
+    close by the hundred (``CHANNEL_LAYERS`` names it when ``REDIS_URL`` is set;
+    docs/architecture.md, "The live table", says why).
 
     channels_redis waits for a message with a blocking ``BZPOPMIN`` of ``receive_timeout``
-    seconds (its ``brpop_timeout``, 5) and simply asks again when it times out. redis-py 8
-    gives every connection a 5 s socket timeout by default, which expired before Redis's
-    empty answer arrived: every idle receive raised ``redis.exceptions.TimeoutError`` after
-    5 s. Here every host's connections get ``socket_timeout`` = ``receive_timeout`` +
+    seconds (its ``brpop_timeout``) and asks again when it times out, so a read must be
+    allowed longer than the pop: a socket timeout no longer than it (redis-py 8's default is
+    5 s, the pop's too) ends every idle receive with ``redis.exceptions.TimeoutError``. Every
+    host's connections get ``socket_timeout`` = ``receive_timeout`` +
     :attr:`SOCKET_TIMEOUT_MARGIN` unless the host entry (or its URL's query) sets one, and a
     configured one that is not longer than ``receive_timeout`` is refused. The socket timeout
     stays finite so that a Redis that stops answering without closing the connection (a
@@ -301,8 +304,7 @@ class RedisLayer(RedisChannelLayer):  # type: ignore[misc]  # channels_redis shi
     Connections come from a :class:`redis.asyncio.BlockingConnectionPool` (one per event
     loop, as channels_redis keeps them): when all ``max_connections`` are busy, a command
     waits up to ``pool_timeout`` seconds for one instead of failing at once with
-    ``MaxConnectionsError`` (500 streams closing together left 600 of their 750 group
-    entries behind in tests/campaigns/test_live_redis.py).
+    ``MaxConnectionsError``, which would leave a closing stream's group entries behind.
 
     Args:
         receive_timeout: seconds of one blocking pop (Redis accepts fractions; tests shorten
@@ -348,9 +350,8 @@ class RedisLayer(RedisChannelLayer):  # type: ignore[misc]  # channels_redis shi
                 host["socket_timeout"] = receive_timeout + self.SOCKET_TIMEOUT_MARGIN
             host.setdefault("max_connections", max_connections)
             # A pooled connection idle this long is PINGed (and replaced if dead) before its
-            # next command: after a Redis restart the pool still held connections the server
-            # had dropped, and the next group_discard on one failed (make faults: 26 group
-            # entries left behind when the streams closed after the outage).
+            # next command: after a Redis restart the pool may still hold connections the
+            # server dropped, and a group_discard on one would fail and leave its entry behind.
             host.setdefault("health_check_interval", HEALTH_CHECK_SECONDS)
             timeout = from_url.get("socket_timeout", host.get("socket_timeout"))
             if timeout is not None and timeout <= receive_timeout:

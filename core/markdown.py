@@ -1,16 +1,14 @@
 """What users write (backstories, notes, GM notes, session recaps), rendered from Markdown.
 
-Two kept libraries, each doing one job: comrak (the Rust port of GitHub's cmark-gfm, a parser
-made for untrusted text) parses CommonMark with tables and strikethrough into HTML, escaping
-raw HTML, so that ``<script>`` typed into a backstory is shown as text; nh3 (the Rust
-``ammonia`` sanitiser) then keeps only the tags and attributes below and only ``http``,
-``https`` and ``mailto`` links, so that nothing the parser lets through (an image pointing
-anywhere, a link it did not refuse) can run or load. Images are not kept at all: the Content
-Security Policy allows images from this site only, and a picture in a note is not worth a
-tracking pixel in a fellow player's browser.
+comrak (the Rust port of GitHub's cmark-gfm) parses CommonMark with tables and strikethrough
+into HTML, raw HTML escaped; nh3 (the Rust ``ammonia`` sanitiser) then keeps only
+:data:`ALLOWED_TAGS`, :data:`ALLOWED_ATTRIBUTES` and :data:`ALLOWED_SCHEMES` links
+(docs/security.md, "What users write"). No image is kept: the Content Security Policy allows
+images from this site only, and a picture in a note would be a tracking pixel in a fellow
+player's browser.
 
-Any text of at most :data:`MAX_LENGTH` characters renders in at most 50 ms on the reference
-machine, however it was built to be slow (docs/security.md, "Markdown bombs"; the bombs of
+Any text of at most :data:`MAX_LENGTH` characters renders within the bound of
+docs/security.md, "Markdown bombs", however it was built to be slow (the bombs of
 tests/markdown_bombs.py, timed by ``python -m benchmarks.markdown``). comrak's time grows with
 the text's length on the known pathological inputs, except tables, whose rows it pads to the
 header's width; and nh3's HTML parser takes time quadratic in how deeply elements nest. So,
@@ -54,7 +52,7 @@ ALLOWED_SCHEMES = frozenset({"http", "https", "mailto"})
 
 TABLE_COLUMNS = 64
 """The widest table rendered as a table, in columns: comrak's time per cell grows with the
-table's width (a header 5,000 cells wide alone takes 20 ms), and no note needs more."""
+table's width (docs/performance.md, "Markdown bombs"), and no note needs more."""
 
 TABLE_CELLS = 20_000
 """The most table cells a text may ask for and keep its tables, counted as an upper bound:

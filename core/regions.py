@@ -1,4 +1,4 @@
-"""A page's live regions, and the answer that redraws some of them alone (issue 18).
+"""A page's live regions, and the answer that redraws some of them alone.
 
 A live page (a sheet, the campaign's page, the settings page) has regions that its event
 stream says changed (``trackChanged-12``, ``rollMade``...; campaigns/live.py). Each region
@@ -148,9 +148,8 @@ def drawn(response: HttpResponse, version: int | None, ids: Iterable[str]) -> Ht
     answer arrives (the event goes out at the commit, the answer after it is rendered).
     static/js/live.js holds such an event's request back until the page's own change has
     its answer, and then asks nothing for a region this header says is drawn at the
-    event's version or later: the GM's mark no longer makes the dashboard ask for the card
-    its answer brings. Nothing is labelled when ``version`` is None (the change
-    bumped nothing, or its bump failed): the page then asks as before.
+    event's version or later. Nothing is labelled when ``version`` is None (the change
+    bumped nothing, or its bump failed): the page then asks as for any event.
 
     Returns the response, for chaining.
     """
@@ -183,8 +182,7 @@ def render_regions(
             template that defines one.
         context: the context the regions read (the view's, for those regions only).
         own: regions drawn by a template of their own, with a context of their own (a
-            party card: ``{"card-12": ("table/campaign_detail.html#party-card",
-            {"card": ...})}``).
+            party card: ``{"card-12": ("characters/_party_card.html", {"card": ...})}``).
 
     Returns:
         200 with the regions' HTML, its ``ETag`` the page's :attr:`LivePage.version`

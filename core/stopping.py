@@ -1,20 +1,19 @@
 """The server process is stopping: what a long request waits on to end in time.
 
 Why: uvicorn (the production server, deploy/sheetkeeper.service) answers SIGTERM or SIGINT
-by closing its listening sockets, then waiting up to ``--timeout-graceful-shutdown`` (20 s)
-for every request in flight to finish, and only then cancelling them. It never tells the
-application: no ``http.disconnect`` on shutdown, and the lifespan shutdown (off in
-production) comes only once the connections are done. An open live stream
-(:mod:`campaigns.live`) is a request that lasts up to an hour, so every restart waited the
-full 20 s and then cut the streams (docs/performance.md, the restart with 100 tables).
+by waiting up to ``--timeout-graceful-shutdown`` for every request in flight, and never tells
+the application (no ``http.disconnect``; the lifespan shutdown comes after the connections).
+An open live stream (:mod:`campaigns.live`) lasts up to an hour, so without this every
+restart would wait the whole timeout and then cut the streams (docs/reliability.md, "A
+restart ends the open streams at once").
 
 How: the first stream a process opens chains a handler onto the server's own for SIGTERM and
 SIGINT (:func:`install`). The handler notes the stop and wakes every future handed out by
 :func:`stopping`, then calls the server's handler with the same arguments, so the server
-stops exactly as before, only without the streams holding it up. Only a handler that a
-server set (a Python callable) is chained: SIG_DFL, SIG_IGN, Python's own SIGINT handler
+stops as it would on its own, only without the streams holding it up. Only a handler that
+a server set (a Python callable) is chained: SIG_DFL, SIG_IGN, Python's own SIGINT handler
 (KeyboardInterrupt) and ``asyncio.run``'s are left alone, so a process without a server's
-handler (the tests, a shell) behaves as before.
+handler (the tests, a shell) keeps its own behaviour.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ core/templatetags/submissions.py). The view passes it to :func:`submit_once` wit
 to make: the first request with that token makes the change and stores the token beside it
 in the same transaction; any later request with the same token (a double click, a browser
 resending the form) makes nothing and gets the first one's result to show. A form without a
-token (an older page, a script) acts every time, as before.
+token (an older page, a script) acts every time.
 
 A token is kept for ``core.housekeeping.SUBMISSIONS_KEPT`` (a day), as long as a copy of its
 form may come; the worker deletes older ones (``core.housekeeping.prune``, queued from here

@@ -18,12 +18,12 @@ Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 
 SWITCH_INTERVAL_S = 0.001
 """How long a thread of a server process may hold the interpreter while another waits for
-it (Python's default is 0.005 s). Each request runs in a thread of its own beside the event
-loop serving the open streams; a request coming back from each of its dozen database round
-trips waits for the interpreter, up to the whole interval when another thread is busy.
-At 200 live tables on 2 CPUs, 1 ms against 5 ms, three pairs run back to back: p95 274, 337
-and 425 ms against 476, 529 and 692, a roll POST's time in its statements p95 54-66 ms
-against 83-102, its CPU the same (docs/performance.md, issue 18's fourth round)."""
+it, in seconds (Python's default is 0.005). Each request runs in a thread of its own beside
+the event loop serving the open streams; a request coming back from each of its database
+round trips waits for the interpreter, up to the whole interval when another thread is busy
+(docs/decisions.md, "The GM's dashboard and the live table"; the measurements in
+docs/performance.md, "Fourth round: where a request waits, and a shorter switch
+interval")."""
 
 
 class BodyTooLarge(Exception):
@@ -62,14 +62,13 @@ class OneHopASGIHandler(ASGIHandler):
     thread and back per request.
 
     Django's own handler builds the chain for the event loop (``is_async=True``). With the
-    project's middleware, which are all synchronous or both, that chain went into the
+    project's middleware, which are all synchronous or both, that chain goes into the
     request's thread at its top, back out to the event loop at the innermost middleware
     that can run there (django-axes'), and into the thread again for every ``process_view``
-    (CSRF's, the archive's) and for the view: five round trips between the busy event loop
-    and the thread for a sync view, each waiting for the other's turn at the interpreter
-    (docs/performance.md, issue 18's fifth round). The async view (the event stream,
-    campaigns.live) is run on the event loop from the chain (``async_to_sync``, as Django
-    does under WSGI), and its streamed answer is sent by the event loop as before.
+    (CSRF's, the archive's) and for the view, each crossing waiting for the busy event loop
+    (docs/decisions.md, "The GM's dashboard and the live table"). The async view (the event
+    stream, campaigns.live) is run on the event loop from the chain (``async_to_sync``, as
+    Django does under WSGI), and its streamed answer is sent by the event loop.
     """
 
     async def handle(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:

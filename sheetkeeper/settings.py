@@ -238,9 +238,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_b
     }
     # With a pool, Django's health checks become the pool's check: each connection runs an
     # empty query as it leaves the pool. After a PostgreSQL restart the pool still holds
-    # connections the server has closed, and without the check the next requests failed on
-    # them (make faults: 16 errors in the second after PostgreSQL came back); a connection
-    # that fails the check is replaced by a new one.
+    # connections the server has closed, and without the check the next requests would fail
+    # on them (docs/reliability.md); a connection that fails the check is replaced by a new
+    # one.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

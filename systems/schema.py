@@ -29,8 +29,8 @@ A type used more than once is a module-level alias (``_Face: TypeAlias = Annotat
 sk.between(1, 10)]``; :data:`Line` and :data:`Name` are the ones of the default length).
 ``Literal[...]`` of values written out stays as it is (``Literal["maelstrom"]``); a
 catalogue's values go through :func:`one_of`, which validates exactly as ``Literal[values]``
-would. Pydantic reads ``Annotated[str, sk.one_line(80)]`` exactly as it read the old
-``line(80)`` (same core schema, same errors); mypy sees ``str``.
+would. Pydantic validates ``Annotated[str, sk.one_line(80)]`` as a ``str`` with the
+constraint; mypy sees ``str``.
 """
 
 from __future__ import annotations

@@ -1,12 +1,11 @@
 """What the campaign's page draws of a change before anyone asks: a new roll's line in the
-latest rolls (``campaign-rolls``), which travels with the roll's event (``core.live.drawing``).
+latest rolls (``campaign-rolls``), which travels with the roll's event (``core.live.drawing``;
+docs/decisions.md, "The GM's dashboard and the live table").
 
-Every roll at the table used to make the GM's dashboard, and every player's open campaign
-page, ask for the latest rolls again (issue 18): one request per page per roll, the
-benchmark's commonest. The line of a roll is the same for everyone who hears its event (a
-GM-only roll is announced to the GM alone, and the line shows nothing a member may not
-see), so it is drawn once, when the roll commits, and a page whose list was current just
-before the roll puts it at the head of the list and drops the last (static/js/live.js).
+The line of a roll is the same for everyone who hears its event (a GM-only roll is announced
+to the GM alone, and the line shows nothing a member may not see), so it is drawn once, when
+the roll commits, and a page whose list was current just before the roll puts it at the head
+of the list and drops the last (static/js/live.js).
 """
 
 from __future__ import annotations

@@ -203,9 +203,8 @@ def campaign_system_change(
         # row that merely points at the campaign (a player's Roll, stored while that player's
         # character is locked) may be written meanwhile. With FOR UPDATE, an opportunity
         # (campaign, then the character for its plot point) and a roll (the character, then
-        # the Roll's foreign-key check on the campaign) deadlocked on PostgreSQL
-        # (tests/concurrency/test_shahquest.py). Ignored where the database
-        # has no row locks.
+        # the Roll's foreign-key check on the campaign) would deadlock on PostgreSQL
+        # (tests/concurrency/test_shahquest.py). Ignored where the database has no row locks.
         locked = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
         message, roll = action.apply(locked, data, by, rng)
         locked.save(update_fields=["system_data"])

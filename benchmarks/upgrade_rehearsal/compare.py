@@ -3,8 +3,8 @@ differs, else print what was compared.
 
 ``python compare.py before.json after.json [--allow TEXT ...]``: a page's visible text may
 differ from before only by the fragments allowed (each an insertion), which the release
-says it changes on purpose (issue 15: the sheet's subtitle now names the system, as every
-other system's sheet does: ``--allow " · Maelstrom"``).
+says it changes on purpose (moving Maelstrom onto the shared layer, its sheet's subtitle
+names the system, as every other system's sheet does: ``--allow " · Maelstrom"``).
 """
 
 from __future__ import annotations

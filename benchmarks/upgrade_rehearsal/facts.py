@@ -1,5 +1,5 @@
 """What a host's users see of every Maelstrom character, roll and request, read from either
-storage (before issue 15's part 2: ``Trait`` rows and track columns; after: the sheet JSON)
+storage (the older one: ``Trait`` rows and track columns; the current one: the sheet JSON)
 and printed as one JSON object: each character's traits, specialties, merits and flaws,
 Willpower, health, balances, ledger sums and entries, the visible text of its sheet page as
 its GM sees it; each campaign's roll count, (kind, outcome, net, summary) multiset, every

@@ -1,6 +1,6 @@
 """Rules engine for the Genesys / FFG Star Wars narrative dice pool.
 
-The seed text (``seeds/001_c7136ddaeb237e8d.txt``, cited below as "Genesys dice pool,
+The seed text (seed 001, ``001_c7136ddaeb237e8d.txt``, cited below as "Genesys dice pool,
 <section>") is the authority. The seed's pictures of the faces did not survive: the face of
 every die is the project's rules digest's (``catalogue.FACES``), and the open points are
 settled in docs/systems/genesys.md. Where both are silent, the decision taken is written in

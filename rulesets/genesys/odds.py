@@ -98,7 +98,8 @@ def odds(pool: DicePool | str) -> Odds:
     -1) and net advantage (advantage +1, threat -1) are each convolved die by die over the
     few distinct scores of each die, counting face combinations as exact integers; a
     triumph's or despair's chance is one minus the product of "none on this die". Cost is
-    O(dice^2 * 5), about a millisecond for 20 dice; the result is exact (Fractions).
+    O(dice^2 * 5) and the result exact (Fractions); docs/performance.md, "Exact odds", has
+    the timings.
 
     Args:
         pool: a :class:`DicePool`, or letter notation for :func:`parse_pool`.

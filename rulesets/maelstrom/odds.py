@@ -149,8 +149,8 @@ def odds(
     is summed exactly to any number of successes (:func:`_bonus_die_series`); the only cut is
     pools with more successes than the series keeps. The series is lengthened until the
     probability left out is below :data:`ODDS_CUTOFF` (1e-12) and that mass is reported as
-    ``cutoff``. Without exploding tens nothing is cut. 20 dice with exploding tens and
-    threshold 3 take a few milliseconds.
+    ``cutoff``. Without exploding tens nothing is cut. Timings: docs/performance.md, "Exact
+    odds".
 
     Args:
         dice: d10s rolled, 0 to :data:`ODDS_MAX_DICE` (0 is a soak pool with no Strength and

@@ -1,6 +1,6 @@
 """Rules engine for Shahquest, a Cortex Plus derivative (the main page of the Shahquest wiki).
 
-The seed text (``seeds/000_f80b8c0f83e34825.txt``, cited below as "Shahquest wiki,
+The seed text (seed 000, ``000_f80b8c0f83e34825.txt``, cited below as "Shahquest wiki,
 <section>") is the authority; docs/systems/shahquest.md summarises it and settles its
 gaps with **Decision** lines. Where both are silent, the decision taken is written in the
 docstring of the function concerned.

@@ -1,6 +1,6 @@
 """Rules engine for Shattered World, "Core Engine" (Alpha v6.0.0, Thorin Teague).
 
-The seed text (``seeds/003_28cde41ac6ec4075.txt``, cited below as "Shattered World Core
+The seed text (seed 003, ``003_28cde41ac6ec4075.txt``, cited below as "Shattered World Core
 Engine, <section>") is the authority; docs/systems/shattered_world.md summarises it and settles
 its gaps with **Decision** lines (the die chart, the ``N/xM`` cost notation). Where both are
 silent, the decision taken is written in the docstring of the function concerned.

@@ -1,6 +1,6 @@
 """Rules engine for the 3d6 tests of an unnamed system ("Rolls And Tests").
 
-The seed text (``seeds/002_6302363384505e15.txt``, cited below as "3d6 Rolls and Tests,
+The seed text (seed 002, ``002_6302363384505e15.txt``, cited below as "3d6 Rolls and Tests,
 <section>") is the authority; docs/systems/three_d6.md summarises it. Where the seed is
 silent, the decision taken is written in the docstring of the function concerned and
 collected here:

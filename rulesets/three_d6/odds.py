@@ -22,8 +22,8 @@ from rulesets.three_d6.rolling import _roll_value, _total
 def _outcome_counts(dice: int) -> dict[tuple[int, int], int]:
     """Ways ``dice`` d6s make each (sum, sixes capped at 3), out of ``6 ** dice``.
 
-    A dynamic programme over the dice, one die at a time: at most 6 * dice * 4 states, so 23
-    dice take a few milliseconds (enumerating faces would take 6 ** 23 steps).
+    A dynamic programme over the dice, one die at a time: at most 6 * dice * 4 states, where
+    enumerating faces would take 6 ** dice steps.
     """
     counts: dict[tuple[int, int], int] = {(0, 0): 1}
     for _ in range(dice):
@@ -108,7 +108,7 @@ def odds(td: int, modifier: int = 0, favor: int = 0, disfavor: int = 0) -> TestO
     Same rules as :func:`resolve_test` (3d6 Rolls and Tests, Test Difficulty; Favor and
     Disfavor; Critical Successes and Failures), computed by a dynamic programme over the dice
     with the state (sum, sixes capped at 3); "every die a 1" is the state whose sum equals the
-    number of dice. Exact (Fractions), no sampling; 3d6 with 5 favor takes about a millisecond.
+    number of dice. Exact (Fractions), no sampling; timings: docs/performance.md, "Exact odds".
 
     Args:
         td: test difficulty, >= 1.

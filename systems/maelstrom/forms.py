@@ -62,9 +62,8 @@ class WillpowerForm(Form):
 
 def trait_choices(sheet: dict[str, Any]) -> list[tuple[str, str]]:
     """Ledger keys of what XP buys or is banked into, with the current rank in the label
-    ("Driving (3)"): the abilities, then the attributes, each in the catalogue's order (the
-    order these lists have always had), then Willpower ("Willpower (3)", its permanent
-    rank)."""
+    ("Driving (3)"): the abilities, then the attributes, each in the catalogue's order, then
+    Willpower ("Willpower (3)", its permanent rank)."""
     refs = sorted(trait_refs(sheet).values(), key=lambda ref: ref.kind != ABILITY)
     choices = [(trait_key(ref.kind, ref.name), f"{ref.name} ({ref.dots})") for ref in refs]
     choices.append((WILLPOWER_KEY, f"Willpower ({willpower(sheet)[0]})"))

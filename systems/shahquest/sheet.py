@@ -1,7 +1,7 @@
 """Shahquest's sheet: features as step dice, plot points, stress and trauma, the dice pool.
 
 The rules live in :mod:`rulesets.shahquest` (cited as "Shahquest wiki, <section>", the seed
-``seeds/000_f80b8c0f83e34825.txt``); this module reads and writes them on a sheet, and reads
+000, ``000_f80b8c0f83e34825.txt``); this module reads and writes them on a sheet, and reads
 a sheet into a dice pool (:func:`build_pool`) or a GM's request (:func:`request_data`). The
 rest of the package builds on it: its forms (:mod:`systems.shahquest.forms`), its actions
 (:mod:`systems.shahquest.actions`), its checks (:mod:`systems.shahquest.checks`) and the
