@@ -239,9 +239,11 @@ class XpEntry(AppendOnlyModel):
         SPEND = "spend", "Spend"
         REVERSAL = "reversal", "Undo"
 
+    KINDS: dict[str, str] = {**dict(Kind.choices), **dict(registry.ledger_kinds())}
+    """Every kind of entry, shared and each system's, value -> label: the field's choices."""
+
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="xp_entries")
-    kind = models.CharField(max_length=16,
-                            choices=[*Kind.choices, *registry.ledger_kinds()])
+    kind = models.CharField(max_length=16, choices=list(KINDS.items()))
     available_delta = models.IntegerField(default=0)
     total_delta = models.IntegerField(default=0)
     banked_delta = models.IntegerField(default=0)

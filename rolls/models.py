@@ -52,6 +52,9 @@ class Roll(AppendOnlyModel):
         ACTION = "action", "Action"
         NPC = "npc", "NPC quick roll"
 
+    KINDS: dict[str, str] = {**dict(Kind.choices), **dict(registry.roll_kinds())}
+    """Every kind of roll, shared and each system's, value -> label: the field's choices."""
+
     class Outcome(models.TextChoices):
         SUCCESS = "success", "Success"
         FAILURE = "failure", "Failure"
@@ -72,7 +75,7 @@ class Roll(AppendOnlyModel):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rolls"
     )
     ruleset = models.CharField(max_length=32)
-    kind = models.CharField(max_length=20, choices=[*Kind.choices, *registry.roll_kinds()])
+    kind = models.CharField(max_length=20, choices=list(KINDS.items()))
     parent = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="followups"
     )

@@ -171,4 +171,4 @@ def require_follow_up(roll: Roll, parent: Roll | None, *, of: Collection[str] | 
 
 
 def _label(kind: str) -> str:
-    return str(dict(Roll._meta.get_field("kind").flatchoices).get(kind, kind))
+    return Roll.KINDS.get(kind, kind)

@@ -172,12 +172,11 @@ def _brings(character: Character, record: CharacterImport) -> dict[str, Any]:
         ledger = ledger.filter(created_at__lte=record.decided_at)
         requests = requests.filter(created_at__lte=record.decided_at)
     entries = list(ledger.select_related("session").order_by("created_at", "id"))
-    labels = dict(XpEntry.Kind.choices)
     sources = (ledger.values("kind").order_by("kind")
                .annotate(count=Count("id"), available=Sum("available_delta"),
                          total=Sum("total_delta")))
     return {
-        "xp_sources": [{**row, "label": labels.get(row["kind"], row["kind"])}
+        "xp_sources": [{**row, "label": XpEntry.KINDS.get(row["kind"], row["kind"])}
                        for row in sources],
         "xp_available": sum(e.available_delta for e in entries),
         "xp_total": sum(e.total_delta for e in entries),

@@ -20,7 +20,7 @@ from django.urls import reverse
 import systems
 from campaigns.models import Campaign, Membership
 from characters import services as character_services
-from characters.models import Character, CharacterImport
+from characters.models import Character, CharacterImport, XpEntry
 from rolls import services as roll_services
 from rolls.models import RequestedRoll, Roll
 from rulesets.errors import RuleError
@@ -132,6 +132,10 @@ def test_a_forged_award_and_roll_arrive_awaiting_the_gm_and_marked_in_every_syst
         review = client_for(campaign.created_by).get(review_url(imported)).content.decode()
         assert FORGED_REASON in review and "+500" in review, campaign.ruleset
         assert "The roll the file made up" in review
+        # Every source of XP is named by its kind's label, a system's own kinds too
+        # (Maelstrom's merits and flaws).
+        for kind in set(imported.xp_entries.values_list("kind", flat=True)):
+            assert f'<th scope="row">{XpEntry.KINDS[kind]}</th>' in review, kind
 
 
 @pytest.mark.django_db
