@@ -26,7 +26,7 @@ advancement rules all forbid spending XP one does not have."""
 class LedgerLine:
     """One ledger entry to write at creation (starting XP, a merit's price, a flaw's award, a
     purchase made while building the character), in the order given: ``kind`` one of
-    ``XpEntry.Kind``, deltas in XP, ``trait_key`` the ledger key bought (``""`` for none) and
+    ``XpEntry.KINDS``, deltas in XP, ``trait_key`` the ledger key bought (``""`` for none) and
     the ranks it went from and to (dots; ``None`` for none)."""
 
     kind: str

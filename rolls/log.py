@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from characters.models import Character
 
-__all__ = ["RolledResult", "just_made", "roll_store"]
+__all__ = ["just_made", "roll_store"]
 
 
 def just_made(roll: Roll) -> Roll:

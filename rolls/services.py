@@ -16,8 +16,9 @@ import systems
 from characters.ledger import lock_character
 from characters.models import RULE_IMPORTS, Character
 from core.live import announce
-from rolls.log import RolledResult, roll_store
+from rolls.log import roll_store
 from rolls.models import RequestedRoll, Roll
+from rolls.rolled import RolledResult
 from rulesets import registry
 from rulesets.dice import Rng
 from rulesets.errors import RuleError

@@ -73,10 +73,12 @@ class RulesResult(Protocol):
         ...
 
     def verdict(self) -> tuple[str, int]:
-        """What the roll log keeps beside the result: ``(outcome, net)``, the outcome one of
+        """The result's verdict when it is rolled alone, with no sheet around it (the GM's NPC
+        quick roll, and an import's check of one): ``(outcome, net)``, the outcome one of
         ``"success"``, ``"failure"``, ``"botch"`` or ``"rolled"`` (no pass or fail in the
         system's terms), ``net`` a whole number the log can sort by (0 where the system has
-        none)."""
+        none). A roll from a sheet may keep a verdict of the system's own beside it (its
+        ``SheetSystem.roll`` says which: a Genesys check's net successes, say)."""
         ...
 
 

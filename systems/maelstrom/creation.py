@@ -219,7 +219,7 @@ def check_merit_flaw(choice: MeritFlawChoice) -> None:
 class XpLine:
     """One line of the starting-XP breakdown, and later one ledger entry.
 
-    ``kind`` is an ``XpEntry.Kind`` value (starting, flaw, merit, spend); ``delta`` the signed
+    ``kind`` is one of ``XpEntry.KINDS`` (starting, flaw, merit, spend); ``delta`` the signed
     change to available XP; ``label`` doubles as the ledger entry's reason.
     """
 
