@@ -13,6 +13,7 @@ and are left out.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -62,7 +63,7 @@ def _where(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name
 
 
-def _python_hits(path: Path) -> Iterator[str]:
+def _python_hits(path: Path, pattern: re.Pattern[str] = PATTERN) -> Iterator[str]:
     tree = ast.parse(path.read_text(), str(path))
     skip = _docstrings(tree)
     for node in ast.walk(tree):
@@ -79,7 +80,7 @@ def _python_hits(path: Path) -> Iterator[str]:
                 and id(node) not in skip:
             texts = [node.value]
         for text in texts:
-            for match in PATTERN.finditer(text):
+            for match in pattern.finditer(text):
                 yield f"{_where(path)}:{getattr(node, 'lineno', '?')}: {match[0]!r}"
 
 
@@ -133,10 +134,11 @@ SYSTEM_TEMPLATES = {slug: sorted((ROOT / "systems" / slug / "templates").rglob("
 
 
 def _system_words() -> set[str]:
-    """Each system's own ledger kinds and the sheet parts its stored bounds keep
-    (rulesets.registry): words only that system's code should hold."""
+    """Each system's own kinds of roll and of ledger entry and the sheet parts its stored
+    bounds keep (rulesets.registry): words only that system's code should hold."""
     return {word for ruleset in RULESETS.values()
-            for word in (*(value for value, _ in ruleset.ledger_kinds),
+            for word in (*(value for value, _ in ruleset.roll_kinds),
+                         *(value for value, _ in ruleset.ledger_kinds),
                          *(bound.part for bound in ruleset.stored_bounds))}
 
 
@@ -147,49 +149,43 @@ def _classes(css: str) -> set[str]:
 
 
 def _used_in(css_class: str, text: str) -> bool:
-    """Whether markup uses the class: by name, or by a prefix a template completes
-    (``outcome-{{ roll.outcome }}``)."""
+    """Whether markup uses the class: by name, or by a prefix a template completes inside a
+    class attribute (``class="outcome-{{ roll.outcome }}"``)."""
     if re.search(rf"(?<![\w-]){re.escape(css_class)}(?![\w-])", text):
         return True
-    return any(css_class.startswith(prefix) for prefix in re.findall(r"([\w-]+-)\{\{", text))
+    prefixes = re.findall(r'class="[^"]*?([\w-]+-)\{\{', text)
+    return any(css_class.startswith(prefix) for prefix in prefixes)
 
 
+@functools.cache
+def _system_markup() -> dict[str, str]:
+    return {slug: "".join(p.read_text() for p in files) for slug, files in SYSTEM_TEMPLATES.items()}
+
+
+@functools.cache
 def _shared_markup() -> str:
     files = [*_template_files(), *_python_files(), *sorted((ROOT / "static" / "js").glob("*.js"))]
     return "".join(path.read_text() for path in files)
 
 
-def test_the_shared_models_name_no_system_rule_or_ledger_kind() -> None:
+def test_the_shared_models_name_no_system_kind_or_rule() -> None:
     """characters/models.py, rolls/models.py and campaigns/models.py read each system's
-    ledger kinds and stored bounds from the registry; they name none of them."""
-    words = re.compile(_pattern(_system_words(), re.IGNORECASE))
-    assert words.pattern and _system_words(), "the registry declares some system words"
-    hits = [f"{_where(path)}:{n}: {match[0]!r}"
-            for path in (ROOT / "characters/models.py", ROOT / "rolls/models.py",
-                         ROOT / "campaigns/models.py")
-            for n, line in enumerate(ast.unparse(_without_docstrings(path)).splitlines(), 1)
-            for match in words.finditer(line)]
+    kinds of roll and ledger entry and its stored bounds from the registry; they name none
+    of them."""
+    system_words = _system_words()
+    assert system_words, "the registry declares some system words"
+    words = re.compile(_pattern(system_words, re.IGNORECASE))
+    hits = [hit for path in (ROOT / "characters/models.py", ROOT / "rolls/models.py",
+                             ROOT / "campaigns/models.py")
+            for hit in _python_hits(path, words)]
     assert not hits, "A system's word in a shared model:\n" + "\n".join(hits)
-
-
-def _without_docstrings(path: Path) -> ast.Module:
-    tree = ast.parse(path.read_text(), str(path))
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        first = body[0] if isinstance(body, list) and body else None
-        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
-                and isinstance(first.value.value, str):
-            body[0] = ast.Pass()
-    return tree
 
 
 @pytest.mark.parametrize("path", SHARED_CSS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_a_shared_stylesheet_styles_no_single_system(path: Path) -> None:
     """Every class a shared stylesheet styles is used by shared markup or by two systems or
     more; one system's classes live in its own stylesheet (css/systems/<slug>.css)."""
-    shared = _shared_markup()
-    by_system = {slug: "".join(p.read_text() for p in files)
-                 for slug, files in SYSTEM_TEMPLATES.items()}
+    shared, by_system = _shared_markup(), _system_markup()
     alone = sorted(
         f"{css_class} ({', '.join(users)})"
         for css_class in _classes(path.read_text()) if not _used_in(css_class, shared)
