@@ -446,12 +446,14 @@ def read_plan(data: dict[str, Any], campaign: Campaign) -> Plan:
         sessions[row["id"]] = Session(**_values(Session, row))
     rows = [data["character"]] if data["kind"] == "character" else data["characters"]
     characters: list[CharacterPlan] = []
+    character_refs: set[int] = set()
     entry_refs: set[int] = set()
     for i, row in enumerate(rows, start=1):
         characters.append(_read_character(row, i, campaign, sessions, entry_refs,
-                                          {c.ref for c in characters}))
-    rolls = _read_rolls(data["rolls"], {c.ref for c in characters}, data["system"])
-    requests = _read_requests(data["requested_rolls"], {c.ref for c in characters},
+                                          character_refs))
+        character_refs.add(characters[-1].ref)
+    rolls = _read_rolls(data["rolls"], character_refs, data["system"])
+    requests = _read_requests(data["requested_rolls"], character_refs,
                               {r.ref: r for r in rolls})
     if data["kind"] == "campaign":
         known = {r.ref for r in rolls}
@@ -511,13 +513,16 @@ def _read_character(data: dict[str, Any], index: int, campaign: Campaign,
     character = Character(campaign=campaign, **_values(Character, data))
     entries: list[EntryPlan] = []
     by_ref: dict[int, EntryPlan] = {}
+    undone: set[int] = set()
     for i, row in enumerate(data["xp_entries"], start=1):
         entry_where = f"{where}'s XP entry {i}"
         _unique(row["id"], entry_refs, entry_where)
         reverses = _link(row["reverses"], f"{entry_where}'s 'reverses'", by_ref)
-        if reverses is not None and any(e.reverses == reverses for e in entries):
-            raise TransferError(f"{entry_where} undoes entry {reverses}, which is already "
-                                "undone.")
+        if reverses is not None:
+            if reverses in undone:
+                raise TransferError(f"{entry_where} undoes entry {reverses}, which is already "
+                                    "undone.")
+            undone.add(reverses)
         entry = EntryPlan(ref=row["id"], row=XpEntry(**_values(XpEntry, row)),
                           reverses=reverses, created_by=row["created_by"],
                           session=_link(row["session"], f"{entry_where}'s 'session'",

@@ -194,6 +194,18 @@ def test_a_wrong_campaign_row_is_refused(rich_campaign_file: dict[str, Any], ali
     refused(lambda: import_campaign(changed(rich_campaign_file, change), alice), *words)
 
 
+def test_an_entry_undone_twice_is_refused(rich_campaign_file: dict[str, Any], alice: User,
+                                          nothing_written: None) -> None:
+    def undo_again(document: dict[str, Any]) -> None:
+        ledger = next(c["xp_entries"] for c in document["characters"]
+                      if any(e["reverses"] for e in c["xp_entries"]))
+        undo = next(e for e in ledger if e["reverses"])
+        last = max(e["id"] for c in document["characters"] for e in c["xp_entries"])
+        ledger.append({**undo, "id": last + 1})
+    refused(lambda: import_campaign(changed(rich_campaign_file, undo_again), alice),
+            "which is already undone")
+
+
 def test_a_roll_answering_two_requests_is_refused(rich_campaign_file: dict[str, Any],
                                                   alice: User, nothing_written: None) -> None:
     def twice(document: dict[str, Any]) -> None:
