@@ -195,13 +195,15 @@ class ShatteredWorld(SheetSystem):
             "milestone_names": [a.name for a in sw.UNIVERSAL_MILESTONES],
             "feat_names": [a.name for a in sw.UNIVERSAL_FEATS],
         } if is_gm else {}
+        opening = self.roll_form(character)
         return {
             **self._common(character),
             "buy_ins_owned": owned,
             **gm_only,
-            # The odds of the dialog as it opens, so the box is right before any change.
-            **self.odds(character, {"die": "frd" if sheet.get("human") else "ad",
-                                    "target": 5, "use_uam": True}),
+            # The odds of the dialog as it opens (its form's first choices), so that the box
+            # is right before any change, a page without a script too.
+            **self.odds(character, {name: opening[name].initial
+                                    for name in ("die", "target", "use_uam")}),
         }
 
     def card_context(self, character: Character) -> dict[str, Any]:
