@@ -9,6 +9,10 @@ from typing import Any
 import systems
 from characters.models import Character
 
+CARD_TEMPLATE = "characters/_party_card.html"
+"""The card's template: the dashboard includes it, and a change made from the card answers
+with it alone."""
+
 
 def party_card_context(character: Character) -> dict[str, Any]:
     """What the GM dashboard's card of a character shows: what its system puts on the card

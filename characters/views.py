@@ -25,7 +25,7 @@ from campaigns.models import Membership
 from campaigns.permissions import get_membership
 from campaigns.versions import bumped
 from characters import services
-from characters.cards import party_card_context
+from characters.cards import CARD_TEMPLATE, party_card_context
 from characters.forms import AwardForm, CharacterEditForm, GmNotesForm, MoveForm, RetireForm
 from characters.ledger import banked_xp
 from characters.live import RECENT_ROLLS_REGION
@@ -38,9 +38,6 @@ from core.regions import LivePage, asked_regions, by_event, drawn, render_region
 from rulesets.errors import RuleError
 
 XP_PAGE = "characters/xp.html"
-# A character's card on the GM's dashboard (the dashboard includes it): the answer to a change
-# made from the card.
-PARTY_CARD = "characters/_party_card.html"
 # The XP page holds several forms with an "amount" field: distinct ids keep each label on its
 # own input (names stay plain so the endpoints read the same fields).
 AWARD_IDS = "award_%s"
@@ -213,7 +210,7 @@ def _respond(
     from_dashboard = request.POST.get("from") == "dashboard"
     if request.htmx and from_dashboard:
         card = {"card": party_card_context(character), "error": error, "success": success}
-        answer = render(request, PARTY_CARD, card)
+        answer = render(request, CARD_TEMPLATE, card)
         if since is None:
             return answer
         version = bumped(character.campaign_id, since, is_gm=viewer_is_gm(character))

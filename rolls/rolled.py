@@ -10,6 +10,10 @@ from dataclasses import dataclass
 
 from rulesets.base import RulesResult
 
+NPC_PREFIX = "NPC: "
+"""What the GM's NPC quick roll puts before its pool in words (``RolledResult.description``);
+a roll's header drops it, as the header already names the kind."""
+
 
 @dataclass(frozen=True)
 class RolledResult:

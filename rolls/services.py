@@ -18,7 +18,7 @@ from characters.models import RULE_IMPORTS, Character
 from core.live import announce
 from rolls.log import roll_store
 from rolls.models import RequestedRoll, Roll
-from rolls.rolled import RolledResult
+from rolls.rolled import NPC_PREFIX, RolledResult
 from rulesets import registry
 from rulesets.dice import Rng
 from rulesets.errors import RuleError
@@ -70,7 +70,7 @@ def npc_roll_create(
     with transaction.atomic():
         roll = roll_store(
             campaign_id=campaign.pk, character=None, ruleset=campaign.ruleset,
-            rolled=RolledResult(kind=Roll.Kind.NPC, description=f"NPC: {pool.describe()}",
+            rolled=RolledResult(kind=Roll.Kind.NPC, description=f"{NPC_PREFIX}{pool.describe()}",
                                 result=result, outcome=outcome, net=net),
             by=by, gm_only=gm_only,
         )

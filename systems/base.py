@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, final
 from django import forms
 
 from core.forms import Form
-from rolls.rolled import RolledResult
+from rolls.rolled import NPC_PREFIX, RolledResult
 from rulesets.errors import RuleError
 
 if TYPE_CHECKING:
@@ -156,10 +156,10 @@ class SheetPart(SystemPart):
 
         Raises:
             RuleError: naming the first value the rules refuse and citing the rule (as a
-                refused change on the sheet does), or :data:`RULE_STORED` for a value of the
-                wrong shape. On a shape it does not expect at all a check may instead raise
-                KeyError, TypeError, ValueError, AttributeError or IndexError; the caller
-                reports those as an unreadable sheet.
+                refused change on the sheet does), or ``systems.stored.RULE_STORED`` for a
+                value of the wrong shape. On a shape it does not expect at all a check may
+                instead raise KeyError, TypeError, ValueError, AttributeError or IndexError;
+                the caller reports those as an unreadable sheet.
 
         The default accepts any object: a system without checks of its own is still guarded
         by its readers, which ``transfer.checks`` runs on the unsaved character
@@ -310,10 +310,6 @@ class RollHeader:
         return self.short
 
 
-_NPC_PREFIX = "NPC: "
-"""What ``rolls.services.npc_roll_create`` puts before an NPC quick roll's pool in words; the
-result's header already names the kind ("NPC quick roll")."""
-
 _TRAILING_PARENTHESES = re.compile(r"^(?P<head>[^()]+?) \((?P<inner>[^()]*)\)$")
 
 
@@ -399,7 +395,7 @@ class RollingPart(SystemPart):
         """``roll.description`` without the "NPC: " an NPC quick roll's carries: what
         :meth:`roll_header` reads. Told by the words, not by ``roll.kind`` (see
         :meth:`roll_header`); no pool a character rolls is described starting so."""
-        return roll.description.removeprefix(_NPC_PREFIX)
+        return roll.description.removeprefix(NPC_PREFIX)
 
     def check_roll(self, roll: Roll, parent: Roll | None) -> None:
         """Refuse a stored roll its dice do not bear out, before it is written: an import
@@ -666,9 +662,10 @@ class PanelPart(SystemPart):
         Raises:
             RuleError: naming the first value the rules refuse and citing the rule (a die
                 steps table that shrinks: "Shattered World Core Engine, ..."), or
-                :data:`RULE_STORED` for a value of the wrong shape. On a shape it does not
-                expect at all a check may instead raise KeyError, TypeError, ValueError,
-                AttributeError or IndexError; the caller reports those as unreadable data.
+                ``systems.stored.RULE_STORED`` for a value of the wrong shape. On a shape it
+                does not expect at all a check may instead raise KeyError, TypeError,
+                ValueError, AttributeError or IndexError; the caller reports those as
+                unreadable data.
 
         The default accepts any object: a system without checks of its own still has its
         GM panel drawn from the data once it is written (``transfer.checks``), which refuses

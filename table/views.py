@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 import systems
 from campaigns.invites import invite_context
 from campaigns.permissions import get_campaign_as_gm, get_membership
-from characters.cards import party_card_context
+from characters.cards import CARD_TEMPLATE, party_card_context
 from core import dice as server_dice
 from core.http import AuthenticatedHttpRequest, safe_next_page
 from core.regions import LivePage, asked_regions, by_event, render_regions, unchanged
@@ -129,17 +129,13 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         **invite_context(request, campaign, membership.is_gm),
     }
     if regions is not None:
-        cards = {f"card-{c.pk}": (CARD, {"card": party_card_context(c)})
+        cards = {f"card-{c.pk}": (CARD_TEMPLATE, {"card": party_card_context(c)})
                  for c in characters if f"card-{c.pk}" in regions}
         return render_regions(request, live, regions, (
             "table/campaign_detail.html", system.template_dashboard, "_live.html"), context,
             own=cards)
     return render(request, "table/campaign_detail.html", context)
 
-
-CARD = "characters/_party_card.html"
-"""A party card alone (``card`` in its context): a live region, as the answer to a change
-made from the card (characters.views) is."""
 
 
 def live_board(campaign: Campaign, is_gm: bool, party: list[Character]) -> LivePage:

@@ -6,7 +6,7 @@ from django import template
 
 import systems
 from rolls.models import Roll
-from systems.base import RollHeader
+from systems import RollHeader
 
 register = template.Library()
 
