@@ -4,9 +4,14 @@
 
 from __future__ import annotations
 
-CHECK = "check"
-"""A check: a dice pool of characteristic and skill against a difficulty (Genesys dice pool,
-Basic Dice Pool)."""
 
-ROLL_KINDS: tuple[tuple[str, str], ...] = ((CHECK, "Check"),)
+class RollKind:
+    """The kinds of roll only Genesys makes (``Roll.kind`` values)."""
+
+    CHECK = "check"
+    """A check: a dice pool of characteristic and skill against a difficulty (Genesys dice
+    pool, Basic Dice Pool)."""
+
+
+ROLL_KINDS: tuple[tuple[str, str], ...] = ((RollKind.CHECK, "Check"),)
 """``(value, label)`` of each kind of roll only Genesys makes."""

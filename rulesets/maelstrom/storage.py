@@ -28,15 +28,20 @@ ROLL_KINDS: tuple[tuple[str, str], ...] = (
     (RollKind.WILLPOWER_SPEND, "Willpower spent to succeed"))
 """``(value, label)`` of each kind of roll only Maelstrom makes."""
 
-BANK = "bank"
-"""A ledger entry that banks available XP into one trait (Maelstrom rules.md, Banking)."""
-MERIT = "merit"
-"""A ledger entry that pays for a merit at creation (Maelstrom rules.md, Merits and Flaws)."""
-FLAW = "flaw"
-"""A ledger entry that a flaw awards at creation (Maelstrom rules.md, Merits and Flaws)."""
+class LedgerKind:
+    """The kinds of XP ledger entry only Maelstrom writes (``XpEntry.kind`` values)."""
 
-LEDGER_KINDS: tuple[tuple[str, str], ...] = ((BANK, "Bank"), (MERIT, "Merit"), (FLAW, "Flaw"))
-"""``(value, label)`` of each XP ledger entry kind only Maelstrom writes."""
+    BANK = "bank"
+    """Available XP banked into one trait (Maelstrom rules.md, Banking)."""
+    MERIT = "merit"
+    """A merit's price, paid at creation (Maelstrom rules.md, Merits and Flaws)."""
+    FLAW = "flaw"
+    """A flaw's award, given at creation (Maelstrom rules.md, Merits and Flaws)."""
+
+
+LEDGER_KINDS: tuple[tuple[str, str], ...] = (
+    (LedgerKind.BANK, "Bank"), (LedgerKind.MERIT, "Merit"), (LedgerKind.FLAW, "Flaw"))
+"""``(value, label)`` of each kind of XP ledger entry only Maelstrom writes."""
 
 STORED_BOUNDS: tuple[StoredBound, ...] = (
     StoredBound(name="sheet_willpower_current_within_permanent", part="willpower",

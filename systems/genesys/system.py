@@ -30,6 +30,7 @@ from django.template.loader import render_to_string
 
 from rulesets import genesys
 from rulesets.errors import RuleError
+from rulesets.genesys.storage import RollKind
 from systems import (
     Advance,
     RolledResult,
@@ -290,7 +291,7 @@ class GenesysSystem(SheetSystem):
         pool = self.build_pool(character, cleaned_data)
         result = genesys.roll(pool, rng)
         outcome, net, summary = verdict_of_check(result)
-        return RolledResult(kind="check", description=_describe(pool), result=result,
+        return RolledResult(kind=RollKind.CHECK, description=_describe(pool), result=result,
                             outcome=outcome, net=net, summary=summary)
 
     def check_roll(self, roll: Roll, parent: Roll | None) -> None:

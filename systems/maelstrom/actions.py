@@ -16,7 +16,7 @@ from characters.ledger import ledger_append
 from characters.models import XpEntry
 from rulesets import maelstrom
 from rulesets.errors import RuleError
-from rulesets.maelstrom import storage as ledger_kinds
+from rulesets.maelstrom.storage import LedgerKind
 from systems import TrackAction
 from systems.maelstrom.forms import BankForm, DamageForm, HealForm, WillpowerForm
 from systems.maelstrom.sheet import (
@@ -148,7 +148,7 @@ def xp_bank(character: Character, data: dict[str, Any], by: User) -> str:
     if amount > character.xp_available:
         raise RuleError(f"Banking {amount} XP needs {amount} available; you have "
                         f"{character.xp_available} XP available.", RULE_BANKING)
-    entry = ledger_append(character, kind=ledger_kinds.BANK, available_delta=-amount,
+    entry = ledger_append(character, kind=LedgerKind.BANK, available_delta=-amount,
                           banked_delta=amount, bank_key=key, trait_key=key,
                           reason=f"Banked in {trait_label(key)}", created_by=by)
     return f"{entry.banked_delta} XP banked in {trait_label(key)}."

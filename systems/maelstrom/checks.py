@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from rolls.models import Roll
 from rulesets import maelstrom
 from rulesets.errors import RuleError
-from rulesets.maelstrom.storage import RollKind as maelstrom_kinds
+from rulesets.maelstrom.storage import RollKind
 from systems import RULE_STORED, require, stored_int, stored_object
 from systems.claims import claimed_by, require_claims, require_follow_up, shown, verdict
 from systems.maelstrom.rolling import willpower_spend_summary
@@ -164,13 +164,13 @@ def check_sheet(sheet: Mapping[str, Any], campaign: Campaign | None = None) -> N
 # --- a stored roll's check (SheetSystem.check_roll) ---------------------------------------------
 
 _FOLLOWS_UP: dict[str, tuple[str, ...]] = {
-    maelstrom_kinds.EXPERIENCE_DIE: (Roll.Kind.ACTION, maelstrom_kinds.WILLPOWER),
-    maelstrom_kinds.WILLPOWER_SPEND: (maelstrom_kinds.WILLPOWER,),
+    RollKind.EXPERIENCE_DIE: (Roll.Kind.ACTION, RollKind.WILLPOWER),
+    RollKind.WILLPOWER_SPEND: (RollKind.WILLPOWER,),
 }
 """Each follow-up kind -> the kinds of roll it is made on (``systems.maelstrom.rolling``: an
 experience die on a roll whose pool allows one, willpower spent on a Willpower roll)."""
 
-_POOL_KINDS = (Roll.Kind.ACTION, maelstrom_kinds.WILLPOWER, maelstrom_kinds.SOAK)
+_POOL_KINDS = (Roll.Kind.ACTION, RollKind.WILLPOWER, RollKind.SOAK)
 """The kinds of roll a character's roll dialog makes, each rolling a pool of its own kind."""
 
 _CLAIMS = {
@@ -222,14 +222,14 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
         require(pool.kind == roll.kind, f"a roll of kind {roll.get_kind_display()!r} rolls "
                                         f"a pool of kind {roll.kind!r}, not {pool.kind!r}",
                 _rule("Dice Pool"))
-    if roll.kind != maelstrom_kinds.EXPERIENCE_DIE:
+    if roll.kind != RollKind.EXPERIENCE_DIE:
         require(not result.experience_die, "it holds an experience die, which only an "
                                            "experience die roll adds",
                 _rule("Adding Experience Dice"))
     maelstrom.check_dice(result)
     if roll.kind == Roll.Kind.NPC:
         outcome, net, summary = (*result.verdict(), result.summary())
-    elif roll.kind == maelstrom_kinds.WILLPOWER_SPEND:
+    elif roll.kind == RollKind.WILLPOWER_SPEND:
         outcome, net, summary = (Roll.Outcome.SUCCESS.value, roll.net,
                                  willpower_spend_summary(roll.net))
     else:
@@ -244,7 +244,7 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
 def _check_follow_up(roll: Roll, result: maelstrom.RollResult,
                      before: maelstrom.RollResult) -> None:
     """A follow-up's dice are its roll's (its own experience die aside)."""
-    if roll.kind == maelstrom_kinds.EXPERIENCE_DIE:
+    if roll.kind == RollKind.EXPERIENCE_DIE:
         rule = _rule("Adding Experience Dice")
         require(bool(result.experience_die), "an experience die roll holds no experience "
                                              "die", rule)

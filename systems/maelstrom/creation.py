@@ -28,7 +28,7 @@ from characters.ledger import LedgerLine
 from characters.models import XpEntry
 from rulesets import maelstrom
 from rulesets.maelstrom import MeritFlawChoice, RuleError, Specialty
-from rulesets.maelstrom import storage as ledger_kinds
+from rulesets.maelstrom.storage import LedgerKind
 from systems.maelstrom import checks
 from systems.maelstrom import sheet as maelstrom_sheet
 from systems.maelstrom.sheet import ABILITY, ATTRIBUTE, SPECIALTY, WILLPOWER_KEY, trait_key
@@ -254,10 +254,10 @@ def xp_breakdown(draft: Draft, starting_xp: int) -> tuple[list[XpLine], int]:
     lines = [XpLine(XpEntry.Kind.STARTING, "Starting XP", starting_xp)]
     for choice in draft.flaws:
         check_merit_flaw(choice)
-        lines.append(XpLine(ledger_kinds.FLAW, f"Flaw: {choice.label}", choice.points))
+        lines.append(XpLine(LedgerKind.FLAW, f"Flaw: {choice.label}", choice.points))
     for choice in draft.merits:
         check_merit_flaw(choice)
-        lines.append(XpLine(ledger_kinds.MERIT, f"Merit: {choice.label}", -choice.points))
+        lines.append(XpLine(LedgerKind.MERIT, f"Merit: {choice.label}", -choice.points))
 
     def purchase(kind: str, key: str, label: str, start: int, final: int) -> None:
         cost = maelstrom.rank_cost(kind, label, start, final)
@@ -316,7 +316,7 @@ def check_purchases(draft: Draft, starting_xp: int) -> list[RuleError]:
     except RuleError as error:
         return [error]
     problems = maelstrom.check_combinations(draft.specialties, draft.merits_flaws)
-    flaws = sum(line.delta for line in lines if line.kind == ledger_kinds.FLAW)
+    flaws = sum(line.delta for line in lines if line.kind == LedgerKind.FLAW)
     try:
         maelstrom.check_balance(starting_xp, flaws, starting_xp + flaws - remaining)
     except RuleError as error:
@@ -385,7 +385,7 @@ def ledger_line(line: XpLine) -> LedgerLine:
     """The ledger entry of one breakdown line: starting XP and a flaw's points count towards
     the XP ever earned (``total_delta``), a merit's price and a purchase only spend
     (Maelstrom rules.md, Starting Experience, Merits and Flaws)."""
-    earned = line.kind in (XpEntry.Kind.STARTING, ledger_kinds.FLAW)
+    earned = line.kind in (XpEntry.Kind.STARTING, LedgerKind.FLAW)
     return LedgerLine(
         kind=line.kind, available_delta=line.delta, total_delta=line.delta if earned else 0,
         trait_key=line.trait_key, reason=line.label, rank_from=line.rank_from,

@@ -22,8 +22,7 @@ from rolls.log import roll_store
 from rolls.models import Roll
 from rulesets import maelstrom
 from rulesets.errors import RuleError
-from rulesets.maelstrom import storage as ledger_kinds
-from rulesets.maelstrom.storage import RollKind as maelstrom_kinds
+from rulesets.maelstrom.storage import LedgerKind, RollKind
 from systems import RollAction, RolledResult, percent_text
 from systems.maelstrom import sheet
 from systems.maelstrom.roll_forms import (
@@ -351,7 +350,7 @@ def experience_die_keys(roll: Roll) -> list[tuple[str, str]]:
             keys.append((sheet.trait_key(sheet.ATTRIBUTE, name), name))
         elif name in maelstrom.ABILITIES:
             keys.append((sheet.trait_key(sheet.ABILITY, name), name))
-    if roll.kind == maelstrom_kinds.WILLPOWER:
+    if roll.kind == RollKind.WILLPOWER:
         keys.append((sheet.WILLPOWER_KEY, "Willpower"))
     return keys
 
@@ -384,10 +383,10 @@ def _experience_die(roll: Roll, character: Character, data: dict[str, Any], by: 
     if roll.parent_id is not None:
         raise RuleError("Add the experience die to the original roll.", RULE_EXPERIENCE_DICE)
     kinds = set(roll.followups.values_list("kind", flat=True))
-    if maelstrom_kinds.EXPERIENCE_DIE in kinds:
+    if RollKind.EXPERIENCE_DIE in kinds:
         raise RuleError("This roll already has its experience die (once per roll).",
                         RULE_EXPERIENCE_DICE)
-    if maelstrom_kinds.WILLPOWER_SPEND in kinds:
+    if RollKind.WILLPOWER_SPEND in kinds:
         raise RuleError("Willpower already turned this roll into an automatic success.",
                         RULE_ROLLING_WILLPOWER)
     allowed = dict(experience_die_keys(roll))
@@ -398,10 +397,10 @@ def _experience_die(roll: Roll, character: Character, data: dict[str, Any], by: 
     if character.xp_available < 1:
         raise RuleError("An experience die needs 1 available XP to bank; you have none.",
                         RULE_EXPERIENCE_DICE)
-    ledger_append(character, kind=ledger_kinds.BANK, available_delta=-1, banked_delta=1,
+    ledger_append(character, kind=LedgerKind.BANK, available_delta=-1, banked_delta=1,
                   bank_key=key, trait_key=key, created_by=by,
                   reason=f"Experience die on roll #{roll.label}: banked in {allowed[key]}")
-    return _followup(roll, character, maelstrom_kinds.EXPERIENCE_DIE, result, by)
+    return _followup(roll, character, RollKind.EXPERIENCE_DIE, result, by)
 
 
 def _willpower_spend(roll: Roll, character: Character, data: dict[str, Any], by: User,
@@ -414,16 +413,16 @@ def _willpower_spend(roll: Roll, character: Character, data: dict[str, Any], by:
         RuleError: a roll that is not a Willpower roll, one already cancelled, a botched
             one, or only the final dot left.
     """
-    if roll.kind != maelstrom_kinds.WILLPOWER:
+    if roll.kind != RollKind.WILLPOWER:
         raise RuleError("Only a Willpower roll can be cancelled by spending willpower.",
                         RULE_ROLLING_WILLPOWER)
-    if roll.followups.filter(kind=maelstrom_kinds.WILLPOWER_SPEND).exists():
+    if roll.followups.filter(kind=RollKind.WILLPOWER_SPEND).exists():
         raise RuleError("Willpower was already spent on this roll.", RULE_ROLLING_WILLPOWER)
     current = sheet.willpower(character.sheet)[1]
     successes = maelstrom.willpower_spend_successes(
         current, botched=roll.outcome == Roll.Outcome.BOTCH)
     _set_current_willpower(character, current - 1)
-    return _followup(roll, character, maelstrom_kinds.WILLPOWER_SPEND,
+    return _followup(roll, character, RollKind.WILLPOWER_SPEND,
                      maelstrom.RollResult.from_dict(roll.result), by,
                      outcome=Roll.Outcome.SUCCESS, net=successes,
                      summary=willpower_spend_summary(successes))

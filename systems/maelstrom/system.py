@@ -20,6 +20,7 @@ from django.urls import reverse
 from characters.ledger import banked_xp
 from rulesets import maelstrom
 from rulesets.errors import RuleError
+from rulesets.maelstrom.storage import LedgerKind
 from systems import Advance, RolledResult, SheetSystem
 from systems.base import RollHeader
 from systems.maelstrom import rolling
@@ -175,7 +176,7 @@ class Maelstrom(SheetSystem):
     rule_earning = "Maelstrom rules.md, Earning Experience"
     # The creation steps write the starting XP, then a line for each merit and flaw chosen
     # (systems.maelstrom.creation); nothing after creation writes those kinds.
-    creation_entry_kinds = ("starting", "merit", "flaw")
+    creation_entry_kinds = ("starting", LedgerKind.MERIT, LedgerKind.FLAW)
     # "Starting XP set by the storyteller per campaign" (Maelstrom rules.md, Character
     # Creation): the creation steps spend the campaign's starting XP.
     uses_starting_xp = True

@@ -22,7 +22,7 @@ from rulesets import shahquest as sq
 from rulesets.dice import format_dice, parse_dice, step_up
 from rulesets.errors import RuleError
 from rulesets.shahquest import TensionPool, roll_general_danger
-from rulesets.shahquest.storage import RollKind as shahquest_kinds
+from rulesets.shahquest.storage import RollKind
 from systems import CampaignAction, RollAction, RolledResult, TrackAction
 from systems.shahquest.checks import verdict_of_choice, verdict_of_effort
 from systems.shahquest.forms import (
@@ -178,7 +178,7 @@ def _choose_apply(roll: Roll, character: Character, data: dict[str, Any],
     Effort total; Extra Effect die). Runs with the character locked."""
     if roll.ruleset != SLUG or roll.kind != Roll.Kind.ACTION or roll.parent_id:
         raise RuleError("Only a roll from the sheet takes a choice of dice.", RULE_POOLS)
-    if roll.followups.filter(kind=shahquest_kinds.CHOICE).exists():
+    if roll.followups.filter(kind=RollKind.CHOICE).exists():
         raise RuleError("The dice of this roll are already chosen.", RULE_POOLS)
     result = sq.RollResult.from_dict(roll.result)
     sizes = result.pool.sizes
@@ -191,7 +191,7 @@ def _choose_apply(roll: Roll, character: Character, data: dict[str, Any],
     outcome, net, summary = verdict_of_choice(chosen)
     return roll_store(
         campaign_id=roll.campaign_id, character=character, ruleset=SLUG,
-        rolled=RolledResult(kind=shahquest_kinds.CHOICE, description=roll.description,
+        rolled=RolledResult(kind=RollKind.CHOICE, description=roll.description,
                             result=chosen, outcome=outcome, net=net, summary=summary),
         by=by, parent=roll)
 
@@ -349,7 +349,7 @@ def _danger(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
     outcome, net, summary = verdict_of_effort(result)
     roll = roll_store(
         campaign_id=campaign.pk, character=None, ruleset="shahquest",
-        rolled=RolledResult(kind="general_danger", description=description, result=result,
+        rolled=RolledResult(kind=RollKind.GENERAL_DANGER, description=description, result=result,
                             outcome=outcome, net=net, summary=summary),
         by=by, gm_only=bool(data.get("gm_only")),
     )

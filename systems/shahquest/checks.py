@@ -13,7 +13,7 @@ from rolls.models import Roll
 from rulesets import shahquest as sq
 from rulesets.dice import format_dice
 from rulesets.errors import RuleError
-from rulesets.shahquest.storage import RollKind as shahquest_kinds
+from rulesets.shahquest.storage import RollKind
 from systems import require, stored_int
 from systems.claims import (
     claimed_by,
@@ -131,7 +131,7 @@ _CLAIMS = {
 """How a roll's claims that its dice do not bear out read (:func:`systems.claims.
 require_claims`)."""
 
-_FOLLOWS_UP: dict[str, tuple[str, ...]] = {shahquest_kinds.CHOICE: (Roll.Kind.ACTION,)}
+_FOLLOWS_UP: dict[str, tuple[str, ...]] = {RollKind.CHOICE: (Roll.Kind.ACTION,)}
 """A choice of dice follows up a roll from the sheet (``systems.shahquest.actions``)."""
 
 
@@ -179,7 +179,7 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
         require(die["size"] == size, f"its die {n} is a d{die['size']} where its pool rolls "
                                      f"a d{size}", _RULE_POOLS)
     stored = sq.RollResult.from_dict(roll.result)
-    if roll.kind == shahquest_kinds.CHOICE:
+    if roll.kind == RollKind.CHOICE:
         result = stored  # the player's own choice, which from_dict checked
         outcome, net, summary = verdict_of_choice(result)
     else:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from rolls.models import Roll
 from rulesets import three_d6
-from rulesets.three_d6.storage import RollKind as three_d6_kinds
+from rulesets.three_d6.storage import RollKind
 from systems import require, stored_int, stored_names, stored_object
 from systems.claims import claimed_by, require_claims, require_follow_up, shown, verdict
 from systems.three_d6.sheet import (
@@ -154,7 +154,7 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
     """
     require_follow_up(roll, parent, of=None, rule=_RULE_TESTS)
     claimed = claimed_by(roll)
-    if roll.kind == three_d6_kinds.CONTEST:
+    if roll.kind == RollKind.CONTEST:
         first, second = roll.result["first"]["result"], roll.result["second"]["result"]
         _check_dice(first, "its first side: ")
         _check_dice(second, "its second side: ")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesets import three_d6
 from rulesets.errors import RuleError
+from rulesets.three_d6.storage import RollKind
 from systems import Advance, RolledResult, SheetSystem, percent_text
 from systems.base import RollHeader
 from systems.three_d6.actions import ACTIONS, CAMPAIGN_ACTIONS
@@ -176,7 +177,7 @@ class ThreeD6System(SheetSystem):
             pool = own_pool(character, cleaned_data, td=cleaned_data["td"])
             result = three_d6.roll_test(pool, rng)
             outcome, net, summary = verdict_of_test(result)
-            return RolledResult(kind="test", description=pool.describe(), result=result,
+            return RolledResult(kind=RollKind.TEST, description=pool.describe(), result=result,
                                 outcome=outcome, net=net, summary=summary)
         pool = own_pool(character, cleaned_data, td=None)
         other = opponent(character, cleaned_data)
@@ -191,7 +192,7 @@ class ThreeD6System(SheetSystem):
         description = (f"Contest: {side_text(character.name, pool)} against "
                        f"{side_text(other.name, other.pool)}")
         outcome, net, summary = verdict_of_contest(contest)
-        return RolledResult(kind="contest", description=description, result=contest,
+        return RolledResult(kind=RollKind.CONTEST, description=description, result=contest,
                             outcome=outcome, net=net, summary=summary)
 
     def check_roll(self, roll: Roll, parent: Roll | None) -> None:

@@ -13,7 +13,7 @@ from django.test import Client
 
 from characters.ledger import banked_xp
 from characters.models import Character, XpEntry
-from rulesets.maelstrom import storage as ledger_kinds
+from rulesets.maelstrom.storage import LedgerKind
 from tests.concurrency import storm
 from tests.concurrency.storm import Attempt, made, refused, tried
 from tests.helpers import action_url, fresh, rank, spend_url
@@ -118,7 +118,7 @@ def test_banking_and_buying_the_same_ability_at_once_keeps_every_xp_accounted_fo
     assert driving_specialties(character) == {a.detail["name"] for a in specialties}
     # One ledger entry per confirmed change, no more, no less.
     assert ledger_count(character, XpEntry.Kind.SPEND) == len(dots_bought) + len(specialties)
-    assert ledger_count(character, ledger_kinds.BANK) == len(banked)
+    assert ledger_count(character, LedgerKind.BANK) == len(banked)
     # XP is conserved: what was spent at the seed's prices plus what is left is the 30.
     spent = sum(2 * rank for rank in range(4, 4 + len(dots_bought))) + 2 * len(specialties)
     in_bank = banked_xp(character).get("ability:Driving", 0)

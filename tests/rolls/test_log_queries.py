@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from characters.models import Character
 from rolls.models import Roll
-from rulesets.maelstrom.storage import RollKind as maelstrom_kinds
+from rulesets.maelstrom.storage import RollKind
 from tests.rolls.test_roll_list import maelstrom_result
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def add_rolls(character: Character, count: int, start: int = 0) -> list[Roll]:
         )
         Roll.objects.create(
             campaign=character.campaign, character=character, rolled_by=character.owner,
-            ruleset="maelstrom", kind=maelstrom_kinds.EXPERIENCE_DIE, parent=roll,
+            ruleset="maelstrom", kind=RollKind.EXPERIENCE_DIE, parent=roll,
             description=f"Roll number {n:03d}", outcome=Roll.Outcome.SUCCESS, net=2,
             summary="2 successes",
         )

@@ -15,7 +15,7 @@ from campaigns.models import Campaign
 from characters.models import Character
 from rolls.models import Roll
 from rulesets import maelstrom
-from rulesets.maelstrom.storage import RollKind as maelstrom_kinds
+from rulesets.maelstrom.storage import RollKind
 from tests.factories import CampaignFactory, CharacterFactory
 
 pytestmark = pytest.mark.django_db
@@ -132,7 +132,7 @@ def test_follow_ups_appear_under_their_roll_not_as_rolls_of_their_own(
     client_for, bob, bobs_character
 ):
     roll = make_roll(bobs_character, "Rook drives")
-    make_roll(bobs_character, "Rook drives", parent=roll, kind=maelstrom_kinds.EXPERIENCE_DIE,
+    make_roll(bobs_character, "Rook drives", parent=roll, kind=RollKind.EXPERIENCE_DIE,
               summary="2 successes")
 
     response = client_for(bob).get(log_url(bobs_character.campaign))
@@ -221,7 +221,7 @@ def test_the_log_costs_the_same_queries_whatever_the_number_of_rolls(
 ):
     for n in range(rolls):
         roll = make_roll(bobs_character, f"roll {n}")
-        make_roll(bobs_character, f"roll {n}", parent=roll, kind=maelstrom_kinds.EXPERIENCE_DIE)
+        make_roll(bobs_character, f"roll {n}", parent=roll, kind=RollKind.EXPERIENCE_DIE)
     client = client_for(bob)
 
     with django_assert_num_queries(LOG_QUERIES):

@@ -11,7 +11,7 @@ import pytest
 import systems
 from characters.models import Character
 from rolls.models import RequestedRoll, Roll
-from rulesets.maelstrom.storage import RollKind as maelstrom_kinds
+from rulesets.maelstrom.storage import RollKind
 from tests import shahquest_cast as cast
 from tests.factories import CharacterFactory
 from tests.helpers import roll_url
@@ -74,7 +74,7 @@ def test_a_willpower_roll_reads_the_merits_from_the_sheet_in_as_few(
         client.post(
             roll_url(bonded), {"kind": "willpower", "difficulty": "6", "threshold": "0"})
     roll = Roll.objects.get(character=bonded)
-    assert roll.kind == maelstrom_kinds.WILLPOWER
+    assert roll.kind == RollKind.WILLPOWER
     # A Strong Bond adds a success to a Willpower roll (Maelstrom rules.md, Merits).
     assert (roll.pool["automatic_successes"], roll.net) == (len(merits), 3 + len(merits))
     assert not any(q["sql"].startswith("UPDATE") for q in queries.captured_queries)

@@ -20,7 +20,7 @@ from campaigns.services import campaign_create
 from characters import services
 from characters.models import Character, XpEntry
 from rulesets import registry
-from rulesets.maelstrom import storage as ledger_kinds
+from rulesets.maelstrom.storage import LedgerKind
 from systems.genesys.system import SYSTEM as GENESYS
 from tests.systems.genesys import test_genesys_cast as genesys_cast
 from tests.transfer.test_older_files import v2_file
@@ -137,7 +137,7 @@ def test_a_version_2_file_marks_the_kinds_only_its_own_systems_creation_writes(
 
     character = import_character(document, campaign, alice)
 
-    flaws = character.xp_entries.filter(kind=ledger_kinds.FLAW)
+    flaws = character.xp_entries.filter(kind=LedgerKind.FLAW)
     assert flaws.exists()
     assert set(flaws.values_list("at_creation", flat=True)) == {marked}
 

@@ -24,7 +24,7 @@ from characters.models import Character, CharacterImport
 from rolls import services as roll_services
 from rolls.models import Roll
 from rulesets import registry
-from rulesets.maelstrom.storage import RollKind as maelstrom_kinds
+from rulesets.maelstrom.storage import RollKind
 from systems.maelstrom.rolling import experience_die_keys
 from systems.schema import import_schema
 from systems.three_d6.forms import NPC
@@ -324,8 +324,8 @@ def maelstrom_rolls(campaign: Campaign, character: Character, rng: random.Random
 
     def experience(roll: Roll) -> dict[str, Any] | None:
         return {"key": experience_die_keys(roll)[0][0]} if roll.outcome != "botch" else None
-    follow_ups(character, maelstrom_kinds.WILLPOWER, "willpower-spend", spend, rng)
-    for kind in (Roll.Kind.ACTION, maelstrom_kinds.WILLPOWER):
+    follow_ups(character, RollKind.WILLPOWER, "willpower-spend", spend, rng)
+    for kind in (Roll.Kind.ACTION, RollKind.WILLPOWER):
         follow_ups(character, kind, "experience-die", experience, rng)
 
 

@@ -18,7 +18,7 @@ from campaigns.models import Campaign, Membership
 from campaigns.services import campaign_create
 from characters.models import Character
 from rolls.models import Roll
-from rulesets.maelstrom.storage import RollKind as maelstrom_kinds
+from rulesets.maelstrom.storage import RollKind
 from tests.factories import UserFactory
 from transfer.export import document_json, export_campaign, export_character
 from transfer.format import MAX_UPLOAD_BYTES
@@ -288,7 +288,7 @@ def test_rolls_only_the_gm_sees_stay_out_of_the_owners_file(
         outcome=Roll.Outcome.SUCCESS, summary="1 success", gm_only=True)
     Roll.objects.create(
         campaign=bobs_character.campaign, character=bobs_character, rolled_by=alice,
-        ruleset="maelstrom", kind=maelstrom_kinds.WILLPOWER_SPEND, parent=hidden,
+        ruleset="maelstrom", kind=RollKind.WILLPOWER_SPEND, parent=hidden,
         description="Secret follow-up", outcome=Roll.Outcome.SUCCESS, summary="1 success")
     url = reverse("transfer:character-export", args=[bobs_character.pk])
     owners = json.loads(client_for(bob).get(url).content)

@@ -12,7 +12,7 @@ from campaigns.models import Campaign
 from rolls import services as roll_services
 from rolls.models import Roll
 from rulesets import maelstrom
-from rulesets.maelstrom.storage import RollKind as maelstrom_kinds
+from rulesets.maelstrom.storage import RollKind
 from systems.maelstrom.creation_forms import field_slug
 from tests.factories import DEFAULT_ABILITIES, DEFAULT_ATTRIBUTES
 from tests.system_fixtures import SystemFixtures, SystemPage
@@ -27,7 +27,7 @@ follow-ups stay open on it (an experience die banked in Willpower, the willpower
 
 def _willpower_spent(campaign: Campaign, rng: random.Random) -> None:
     """A willpower roll that did not botch, cancelled with a dot."""
-    roll = campaign.rolls.filter(kind=maelstrom_kinds.WILLPOWER).exclude(
+    roll = campaign.rolls.filter(kind=RollKind.WILLPOWER).exclude(
         outcome=Roll.Outcome.BOTCH).first()
     assert roll is not None
     action = systems.for_campaign(campaign).roll_actions["willpower-spend"]

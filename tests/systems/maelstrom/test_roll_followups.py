@@ -15,8 +15,7 @@ from django.urls import reverse
 from characters.ledger import banked_xp
 from characters.models import Character, XpEntry
 from rolls.models import Roll
-from rulesets.maelstrom import storage as ledger_kinds
-from rulesets.maelstrom.storage import RollKind as maelstrom_kinds
+from rulesets.maelstrom.storage import LedgerKind, RollKind
 from tests.factories import CharacterFactory
 from tests.helpers import fresh, text_of
 from tests.systems.maelstrom.sheets import current_willpower, set_tracks
@@ -173,7 +172,7 @@ def test_the_experience_die_banks_one_xp_in_the_chosen_trait(
 
     assert fresh(rider).xp_available == 29
     assert fresh(rider).xp_total == 30
-    bank = XpEntry.objects.get(character=rider, kind=ledger_kinds.BANK)
+    bank = XpEntry.objects.get(character=rider, kind=LedgerKind.BANK)
     assert (bank.available_delta, bank.banked_delta) == (-1, 1)
     assert (bank.trait_key, bank.bank_key) == ("ability:Driving", "ability:Driving")
     assert f"roll #{one_success.label}" in bank.reason
@@ -286,7 +285,7 @@ def test_the_experience_die_is_refused_without_available_xp(
 
     assert "An experience die needs 1 available XP to bank; you have none." in text_of(response)
     assert not Roll.objects.filter(parent=roll).exists()
-    assert not XpEntry.objects.filter(kind=ledger_kinds.BANK).exists()
+    assert not XpEntry.objects.filter(kind=LedgerKind.BANK).exists()
 
 
 def test_the_experience_die_must_bank_in_a_trait_the_roll_used(
@@ -493,5 +492,5 @@ def test_an_experience_die_cannot_be_added_once_willpower_has_cancelled_the_roll
     response = client.post(experience_url(roll), {"key": "willpower"})
 
     assert 'role="alert"' in response.content.decode()
-    assert not Roll.objects.filter(parent=roll, kind=maelstrom_kinds.EXPERIENCE_DIE).exists()
+    assert not Roll.objects.filter(parent=roll, kind=RollKind.EXPERIENCE_DIE).exists()
     assert fresh(rider).xp_available == 30

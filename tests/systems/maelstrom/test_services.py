@@ -22,7 +22,7 @@ from characters.models import Character, XpEntry
 from rolls import services as roll_services
 from rulesets import maelstrom
 from rulesets.errors import RuleError
-from rulesets.maelstrom import storage as ledger_kinds
+from rulesets.maelstrom.storage import LedgerKind
 from systems.maelstrom import sheet
 from systems.maelstrom.system import SYSTEM
 from tests.factories import CharacterFactory
@@ -40,7 +40,7 @@ def change(character: Character, slug: str, by: Any, **data: Any) -> Character:
 
 def bank(character: Character, key: str, amount: int, by: Any) -> XpEntry:
     change(character, "bank", by, trait=key, amount=amount)
-    return XpEntry.objects.filter(character=character, kind=ledger_kinds.BANK).first()
+    return XpEntry.objects.filter(character=character, kind=LedgerKind.BANK).first()
 
 
 def spend(character: Character, key: str, by: Any) -> XpEntry:
@@ -241,7 +241,7 @@ def test_an_experience_die_cannot_bank_xp_the_character_does_not_have(campaign, 
         roll_services.roll_act(roll=roll, action=SYSTEM.roll_actions["experience-die"],
                                data={"key": "ability:Driving"}, by=bob, rng=random.Random(4))
 
-    assert not XpEntry.objects.filter(kind=ledger_kinds.BANK).exists()
+    assert not XpEntry.objects.filter(kind=LedgerKind.BANK).exists()
 
 
 # --- Undo ---------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from campaigns.models import Membership
 from characters import services
 from characters.models import Character
 from rolls.models import Roll
-from rulesets.maelstrom.storage import RollKind as maelstrom_kinds
+from rulesets.maelstrom.storage import RollKind
 from systems.maelstrom.system import SYSTEM
 from tests.factories import CharacterFactory
 from tests.helpers import fresh, text_of
@@ -321,7 +321,7 @@ def test_the_sheets_recent_rolls_cost_one_more_query_whatever_their_number(
         )
         Roll.objects.create(
             campaign=campaign, character=character, rolled_by=bob, ruleset="maelstrom",
-            kind=maelstrom_kinds.EXPERIENCE_DIE, parent=parent, description=f"roll {n}",
+            kind=RollKind.EXPERIENCE_DIE, parent=parent, description=f"roll {n}",
             outcome=Roll.Outcome.SUCCESS, net=2, summary="2 successes",
         )
     client = client_for(bob)
