@@ -5,7 +5,7 @@ has the shape the rules allow, else raises ``RuleError`` naming what is wrong.""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from rulesets.errors import RuleError
 
@@ -15,7 +15,7 @@ number, an object): no game rule states it, the stored shape does, and an export
 that shape verbatim (docs/backup.md, "The file")."""
 
 
-def is_whole_number(value: object) -> bool:
+def is_whole_number(value: object) -> TypeGuard[int]:
     """Whether a stored JSON value is an integer; ``true``/``false`` are not (JSON booleans
     decode to ``bool``, a subclass of ``int``)."""
     return isinstance(value, int) and not isinstance(value, bool)
@@ -31,7 +31,7 @@ def stored_int(value: object, what: str, low: int, high: int, rule: str = RULE_S
                ) -> int:
     """``value`` when it is a whole number from ``low`` to ``high``, else RuleError
     ("<what> must be a whole number from <low> to <high>, not <value>") citing ``rule``."""
-    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+    if is_whole_number(value) and low <= value <= high:
         return value
     raise RuleError(f"{what} must be a whole number from {low} to {high}, not {value!r}", rule)
 

@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, TypeGuard
+from typing import Any
 
 import pydantic
 from django.core.exceptions import ValidationError
@@ -41,6 +41,7 @@ from characters.models import Character, XpEntry
 from rolls.models import RequestedRoll, Roll
 from rulesets import registry
 from rulesets.errors import RuleError
+from systems.stored import is_whole_number
 from transfer import checks, schema
 from transfer.format import (
     FIELDS,
@@ -114,8 +115,8 @@ def check_header(data: Any, kind: str) -> int:
         raise TransferError('This is not a Sheetkeeper export: its "format" is not '
                             f'"{FORMAT}".')
     version = data.get("version")
-    if not _is_int(version) or version not in VERSIONS:
-        newer = _is_int(version) and version > VERSION
+    if not is_whole_number(version) or version not in VERSIONS:
+        newer = is_whole_number(version) and version > VERSION
         read = f"{', '.join(str(v) for v in VERSIONS[:-1])} and {VERSIONS[-1]}"
         raise TransferError(
             f"The file is format version {version!r}; this Sheetkeeper reads versions "
@@ -142,10 +143,6 @@ def _checked(check: Callable[[Any], None], data: Any) -> None:
         check(data)
     except (schema.SchemaError, RuleError) as exc:
         raise TransferError(str(exc)) from None
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # --- The rows -------------------------------------------------------------------------------
@@ -459,7 +456,7 @@ def read_plan(data: dict[str, Any], campaign: Campaign) -> Plan:
         known = {r.ref for r in rolls}
 
         def check_roll(ref: Any) -> Any:
-            if not _is_int(ref) or ref not in known:
+            if not is_whole_number(ref) or ref not in known:
                 raise TransferError(f"The campaign's system data names roll {ref!r}, "
                                     "which is not in the file.")
             return ref

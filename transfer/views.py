@@ -12,7 +12,7 @@ refuses it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -31,9 +31,6 @@ from rulesets.errors import RuleError
 from transfer import export, imports
 from transfer.forms import ImportDecisionForm, ImportForm
 from transfer.validate import TransferError
-
-if TYPE_CHECKING:
-    pass
 
 
 @require_GET
