@@ -263,6 +263,12 @@ def _xp_answer(request: AuthenticatedHttpRequest, character: Character, *, error
 def _xp_context(
     request: AuthenticatedHttpRequest, character: Character, **forms: Any
 ) -> dict[str, Any]:
+    """The XP page's context (``characters/xp.html``, its ``xp-panel``): the ledger's page
+    (``?page=``, 25 entries newest first, each with ``available_after``, the available XP it
+    left), which entries the viewer may undo, the banked XP per trait, the spend and award
+    forms (``forms`` passes bound ones back: ``spend_form``, ``award_form``, and a price
+    asked for: ``quote``, ``from_bank``, ``quote_key``) and the system's own extras
+    (``SheetSystem.xp_context``)."""
     system = systems.for_campaign(character.campaign)
     entries = Paginator(
         character.xp_entries.select_related("created_by", "reversal").annotate(

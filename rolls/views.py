@@ -130,6 +130,8 @@ def _answer_roll(request: AuthenticatedHttpRequest, done: submissions.Submitted[
 
 
 def _can_edit(request: AuthenticatedHttpRequest, roll: Roll) -> bool:
+    """Whether the viewer may act on the roll's character (its owner or the GM, as
+    ``characters.permissions.get_character`` allows): an NPC roll has none."""
     if roll.character_id is None:  # an NPC roll: no one's sheet to act on
         return False
     try:
