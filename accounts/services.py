@@ -128,7 +128,8 @@ def account_delete(*, user: User) -> None:
         list(Campaign.objects.select_for_update(no_key=True).filter(pk__in=seated_in)
              .order_by("pk"))
         seats = list(Membership.objects.select_for_update().filter(user=user).order_by("pk"))
-        gm_of = [seat.campaign_id for seat in seats if seat.is_gm]
+        # The GM's own seats: a co-GM's goes like a player's (docs/decisions.md, "The co-GM").
+        gm_of = [seat.campaign_id for seat in seats if seat.is_lead_gm]
         # The GM's campaigns again, now FOR UPDATE: a join through an invite link (its
         # foreign-key check on the campaign) waits until the members are counted, so no
         # campaign is deleted under a player who just sat down.

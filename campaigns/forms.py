@@ -95,8 +95,9 @@ class CampaignForm(TextRules, forms.ModelForm[Campaign]):
 
 
 class CampaignSettingsForm(TextRules, forms.ModelForm[Campaign]):
-    """The GM's settings: name, description and starting XP, checked as on creation (the
-    rule system is fixed for a campaign's life: its sheets are in its shape)."""
+    """The settings of the GM and the co-GMs: name, description and starting XP, checked as
+    on creation (the rule system is fixed for a campaign's life: its sheets are in its
+    shape), and whether the players see the party's sheets (``Campaign.party_sheets``)."""
 
     name = _campaign_name_field()
     starting_xp = _starting_xp_field(
@@ -105,7 +106,7 @@ class CampaignSettingsForm(TextRules, forms.ModelForm[Campaign]):
 
     class Meta:
         model = Campaign
-        fields = ["name", "description", "starting_xp"]
+        fields = ["name", "description", "starting_xp", "party_sheets"]
         labels = {"name": "Campaign name", "description": "Description"}
         widgets = {"description": forms.Textarea(attrs={"rows": 3, "maxlength": 500})}
         field_classes = {"description": TextareaField}
@@ -131,14 +132,15 @@ class CampaignSettingsForm(TextRules, forms.ModelForm[Campaign]):
 
 
 class SeatChoiceField(forms.ModelChoiceField[Membership]):
-    """A choice of seats, each shown by its holder's display name."""
+    """A choice of seats, each shown by its holder's display name (a co-GM's marked so)."""
 
     def label_from_instance(self, obj: Membership) -> str:
-        return display_name(obj.user)
+        name = display_name(obj.user)
+        return f"{name} (co-GM)" if obj.is_co_gm else name
 
 
 class HandoverForm(Form):
-    """Choose the player who takes the GM seat."""
+    """Choose the player or co-GM who takes the GM seat."""
 
     membership = SeatChoiceField(
         queryset=Membership.objects.none(),
@@ -151,11 +153,24 @@ class HandoverForm(Form):
     )
 
     def __init__(self, *args: Any, players: QuerySet[Membership], **kwargs: Any) -> None:
-        """``players``: the campaign's player seats, with their users."""
+        """``players``: the campaign's seats that may take the GM's (its players' and
+        co-GMs'), with their users."""
         super().__init__(*args, **kwargs)
         field = self.fields["membership"]
         assert isinstance(field, SeatChoiceField)
         field.queryset = players
+
+
+class SeatForm(Form):
+    """The seat a member is to hold: a co-GM's or a player's (campaigns.services.
+    membership_seat)."""
+
+    role = forms.ChoiceField(
+        label="Seat", widget=forms.HiddenInput,
+        choices=[(Membership.Role.CO_GM.value, "Co-GM"), (Membership.Role.PLAYER.value, "Player")],
+        error_messages={"required": "Say which seat: co-GM or player.",
+                        "invalid_choice": "A member can be seated as a co-GM or a player "
+                                          "only."})
 
 
 class CampaignDeleteForm(Form):

@@ -105,13 +105,13 @@ async def campaign_events(
 ) -> HttpResponse | StreamingHttpResponse:
     """The campaign's live events as a Server-Sent Events stream, for members only.
 
-    Non-members (and unknown campaigns) get 404 like every other campaign URL; the GM's
-    stream also carries GM-only events, and every event's version as the GM's pages count
-    it. The stream sends ``retry`` and a comment at once,
-    a keepalive comment every :data:`KEEPALIVE_SECONDS`, and one frame per event name:
-    ``event: rollMade`` / ``data: {"campaign": 7, "character": 12, "version": 42}`` (each
-    name's also with the lines drawn for the regions that hear it, ``"prepend"``), then
-    ``liveVersion``.
+    Non-members (and unknown campaigns) get 404 like every other campaign URL; the stream
+    of a seat that runs the table (the GM's or a co-GM's: ``Membership.is_gm``) also carries
+    GM-only events, and every event's version as the GM's pages count it. The stream sends
+    ``retry`` and a comment at once, a keepalive comment every :data:`KEEPALIVE_SECONDS`,
+    and one frame per event name: ``event: rollMade`` /
+    ``data: {"campaign": 7, "character": 12, "version": 42}`` (each name's also with the
+    lines drawn for the regions that hear it, ``"prepend"``), then ``liveVersion``.
     When the viewer loses their seat it sends ``event: liveClosed`` and ends; when the server
     is asked to stop it ends without a word (the page reconnects).
 

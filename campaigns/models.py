@@ -1,8 +1,9 @@
-"""Campaigns, their members (one GM, any number of players) and invite links."""
+"""Campaigns, their members (one GM, any number of co-GMs and players) and invite links."""
 
 from __future__ import annotations
 
 import secrets
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -51,6 +52,15 @@ class Campaign(models.Model):
     # kept apart so that no number a player's page sees moves for it (docs/security.md,
     # "Hidden activity"). The GM's pages count both (page_version).
     hidden_version = models.PositiveBigIntegerField(default=0, editable=False)
+    # Whether the players may open each other's sheets, read-only (characters.permissions:
+    # never the GM's notes, the player's notes or backstory, nor an NPC). On by default, as
+    # sheets lie open on a real table; a GM whose table keeps secrets (a Dark Secret) turns it
+    # off on the settings page, and a party-mate's sheet is then 404 again.
+    party_sheets = models.BooleanField(
+        default=True, verbose_name="Players see the party's sheets",
+        help_text="Each player may open the other players' character sheets, read-only: "
+                  "traits, tracks, merits and flaws, recent rolls. Never the GM's notes, "
+                  "nor a player's notes or backstory.")
 
     class Meta:
         ordering = ["-created_at"]
@@ -68,7 +78,8 @@ class Campaign(models.Model):
 
     def page_version(self, *, is_gm: bool) -> int:
         """The live version this campaign's pages are drawn at for their viewer, as loaded:
-        ``live_version`` for a player; for the GM, who also sees what players may not,
+        ``live_version`` for a player; for a GM seat (``Membership.is_gm``: the GM or a
+        co-GM), which also sees what players may not,
         ``live_version + hidden_version``. Each announcement moves exactly one of the two by
         one (campaigns.versions), so each viewer's version goes up by one per change that
         viewer's pages hear, and a player's never moves for a change hidden from players."""
@@ -100,11 +111,21 @@ class Campaign(models.Model):
 
 
 class Membership(models.Model):
-    """A user's seat at a campaign's table: the GM or a player."""
+    """A user's seat at a campaign's table: the GM, a co-GM or a player.
+
+    Two names for the two GM seats (docs/decisions.md, "The co-GM"): :attr:`is_gm` is true
+    for the GM and for a co-GM, who run the table alike and see alike (every check of the GM
+    seat asks it); :attr:`is_lead_gm` only for the GM, whose own powers are deleting the
+    campaign, handing the seat over, and seating or unseating a co-GM.
+    """
 
     class Role(models.TextChoices):
         GM = "gm", "GM"
+        CO_GM = "co_gm", "Co-GM"
         PLAYER = "player", "Player"
+
+    GM_SEATS: ClassVar[tuple[str, ...]] = (Role.GM, Role.CO_GM)
+    """The roles that run the table (``role__in=Membership.GM_SEATS`` in a query)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -127,7 +148,20 @@ class Membership(models.Model):
 
     @property
     def is_gm(self) -> bool:
+        """Whether the seat runs the table: the GM's or a co-GM's. A co-GM does and sees at
+        the table all the GM does (tracks, requests, NPCs, awards, GM-only rolls, GM notes)."""
+        return self.role in self.GM_SEATS
+
+    @property
+    def is_lead_gm(self) -> bool:
+        """Whether the seat is the GM's own (one per campaign): the one that may delete the
+        campaign, hand the seat over, and make or unmake a co-GM."""
         return self.role == self.Role.GM
+
+    @property
+    def is_co_gm(self) -> bool:
+        """Whether the seat is a co-GM's."""
+        return self.role == self.Role.CO_GM
 
 
 class Session(models.Model):

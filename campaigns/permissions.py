@@ -1,9 +1,14 @@
 """Who may see and change a campaign. Views load every object through these helpers (a
 character's own are in ``characters.permissions``).
 
-The rule (docs/decisions.md, "Who sees what"): the GM sees and edits every character of the
-campaign; a player sees and edits only their own characters; anyone who is not a member gets
-404 for everything in the campaign, so its existence does not leak.
+The rule (docs/decisions.md, "Who sees what"): the GM and any co-GM see and edit every
+character of the campaign; a player sees and edits only their own characters; anyone who is
+not a member gets 404 for everything in the campaign, so its existence does not leak.
+
+Two GM seats, two names (docs/decisions.md, "The co-GM"): ``get_campaign_as_gm`` and
+``is_gm`` let in whoever runs the table (the GM or a co-GM); ``get_campaign_as_lead_gm`` the
+GM alone, for the lead GM's own powers (deleting the campaign, handing the seat over,
+seating or unseating a co-GM).
 """
 
 from __future__ import annotations
@@ -38,18 +43,29 @@ def get_membership(user: AnyUser, campaign_id: int) -> Membership:
 
 
 def get_campaign_as_gm(user: AnyUser, campaign_id: int) -> Campaign:
-    """The campaign if the user is its GM; Http404 for everyone else (players included)."""
+    """The campaign if the user runs its table (its GM or a co-GM: ``Membership.is_gm``);
+    Http404 for everyone else (players included)."""
     membership = get_membership(user, campaign_id)
     if not membership.is_gm:
         raise Http404("No such campaign.")
     return membership.campaign
 
 
+def get_campaign_as_lead_gm(user: AnyUser, campaign_id: int) -> Campaign:
+    """The campaign if the user holds its GM seat itself (``Membership.is_lead_gm``); Http404
+    for everyone else, a co-GM included: the lead GM's own pages (deleting the campaign,
+    handing the seat over) do not exist for them."""
+    membership = get_membership(user, campaign_id)
+    if not membership.is_lead_gm:
+        raise Http404("No such campaign.")
+    return membership.campaign
+
+
 def is_gm(user: AnyUser, campaign_id: int) -> bool:
-    """True when the user is the GM of the campaign."""
+    """True when the user runs the campaign's table: its GM or a co-GM."""
     return (
         user.is_authenticated
         and Membership.objects.filter(
-            campaign_id=campaign_id, user=user, role=Membership.Role.GM
+            campaign_id=campaign_id, user=user, role__in=Membership.GM_SEATS
         ).exists()
     )

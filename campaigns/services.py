@@ -58,22 +58,27 @@ def membership_join(*, campaign: Campaign, user: User) -> tuple[Membership, bool
     )
 
 
-def membership_remove(*, membership: Membership) -> list[Character]:
-    """Take a player's seat away. Their characters stay in the campaign (the GM still sees
-    them, with their whole history) but are retired: out of the party, as when the player
-    leaves on their own (:func:`membership_leave`). Returns the characters retired.
+def membership_remove(*, membership: Membership, by: User | None = None) -> list[Character]:
+    """Take a player's or a co-GM's seat away. Their characters stay in the campaign (the GM
+    still sees them, with their whole history) but are retired: out of the party, as when the
+    player leaves on their own (:func:`membership_leave`). Returns the characters retired.
+
+    ``by``: who removes them, checked under the campaign's lock: someone who runs the table
+    (the GM or a co-GM), and for a co-GM's seat the GM alone (docs/decisions.md, "The
+    co-GM"). None when the caller has checked (a test, a staff tool).
 
     The campaign's invite link is renewed in the same transaction (when invites are on), so
     the link the removed player holds no longer seats them, nor anyone they pass it to; the
     GM's page shows the new one (docs/security.md, "A removed player").
 
     Raises MembershipError for the GM's own seat (a campaign always keeps its GM), a seat
-    already gone, or an archived campaign; nothing is written then.
+    already gone, an archived campaign, or a ``by`` who may not remove that seat; nothing is
+    written then.
     """
-    if membership.is_gm:
+    if membership.is_lead_gm:
         raise MembershipError("The GM's seat cannot be removed; a campaign always keeps its GM.")
     with transaction.atomic():
-        retired = _seat_close(membership)
+        retired = _seat_close(membership, removed_by=by)
         # One UPDATE that reads the token where it is: revoked invites stay revoked.
         Campaign.objects.filter(pk=membership.campaign_id, invite_token__isnull=False).update(
             invite_token=new_invite_token())
@@ -93,37 +98,51 @@ def membership_leave(*, membership: Membership) -> list[Character]:
     Returns:
         The characters retired (those that were in the party), by name.
 
+    A co-GM leaves the same way (their seat goes, their characters retire); to stay as a
+    player they step down instead (:func:`membership_seat`).
+
     Raises:
         MembershipError: for the GM's seat (the GM hands the seat over or deletes the
             campaign instead; checked again under the campaign's lock, in case the seat was
             just handed to this player), a seat already gone, or an archived campaign.
             Nothing is written then.
     """
-    if membership.is_gm:
+    if membership.is_lead_gm:
         raise MembershipError("The GM cannot leave the campaign: hand the GM seat to a player "
                               "first, or delete the campaign.")
     with transaction.atomic():
         return _seat_close(membership)
 
 
-def _seat_close(membership: Membership) -> list[Character]:
+def _seat_close(membership: Membership, *, removed_by: User | None = None) -> list[Character]:
     """Retire the seat's characters in its campaign and delete the seat; its holder's open
     pages stop listening once it commits. Call inside transaction.atomic().
 
     The campaign row is locked first, as every change of the GM seat locks it, and the seat
     is read again under it: a player who was just handed the GM seat, or a campaign just
     archived, is refused here rather than left without a GM or changed while read-only.
+    ``removed_by``: someone else taking the seat away, whose own seat is read under the same
+    lock (:func:`membership_remove`).
 
     Raises:
-        MembershipError: the seat is gone, is the GM's now, or the campaign is archived.
+        MembershipError: the seat is gone, is the GM's now, or the campaign is archived; or
+            ``removed_by`` no longer runs the table, or is a co-GM removing a co-GM.
     """
-    _refuse_archived(_lock_campaign(membership.campaign_id))
+    locked = _lock_campaign(membership.campaign_id)
+    _refuse_archived(locked)
     seat = Membership.objects.filter(pk=membership.pk).first()
     if seat is None:
         raise MembershipError("That seat is no longer at this table.")
-    if seat.is_gm:
+    if seat.is_lead_gm:
         raise MembershipError("The GM's seat cannot be given up this way: hand the GM seat to "
                               "a player first, or delete the campaign.")
+    if removed_by is not None:
+        remover = _seat_of(locked, removed_by)
+        if remover is None or not remover.is_gm:
+            raise MembershipError(f"Only whoever runs {locked.name} can remove a member, and "
+                                  "you no longer do.")
+        if seat.is_co_gm and not remover.is_lead_gm:
+            raise MembershipError("Only the GM can take a co-GM's seat away.")
     # The rows are locked in id order (as awards lock them), so that a roll, a spend or a GM's
     # change of one of them queues behind the retirement and then finds it out of play.
     characters = list(Character.objects.select_for_update(no_key=True).filter(
@@ -157,24 +176,35 @@ def _lock_campaign(pk: int, *, deleting: bool = False) -> Campaign:
     return Campaign.objects.select_for_update(no_key=not deleting).get(pk=pk)
 
 
-def _lock_as_gm(campaign: Campaign, by: User, *, deleting: bool = False) -> Campaign:
-    """Re-read ``campaign`` under :func:`_lock_campaign`'s lock and check that ``by`` holds its
-    GM seat now (a GM's form may have been sent after the seat was handed over). Call inside
-    transaction.atomic().
+def _seat_of(campaign: Campaign, user: User) -> Membership | None:
+    """``user``'s seat at ``campaign`` as it stands now, or None (one query)."""
+    return Membership.objects.filter(campaign=campaign, user=user).first()
+
+
+def _lock_as_gm(campaign: Campaign, by: User, *, deleting: bool = False,
+                lead: bool = False) -> Campaign:
+    """Re-read ``campaign`` under :func:`_lock_campaign`'s lock and check that ``by`` runs its
+    table now, as its GM or a co-GM (a GM's form may have been sent after the seat was
+    handed over); with ``lead``, that ``by`` holds the GM seat itself (the lead GM's own
+    powers: docs/decisions.md, "The co-GM"). Call inside transaction.atomic().
 
     Raises:
-        MembershipError: ``by`` is not the campaign's GM (any more).
+        MembershipError: ``by`` does not hold such a seat (any more).
     """
     locked = _lock_campaign(campaign.pk, deleting=deleting)
-    if not Membership.objects.filter(campaign=locked, user=by, role=Membership.Role.GM).exists():
+    seat = _seat_of(locked, by)
+    if seat is None or not (seat.is_lead_gm if lead else seat.is_gm):
         raise MembershipError(f"Only the GM of {locked.name} can do that, and you no longer "
-                              "hold the GM seat.")
+                              "hold the GM seat." if lead else
+                              f"Only whoever runs {locked.name} can do that, and you no "
+                              "longer do.")
     return locked
 
 
 def campaign_update(*, campaign: Campaign, name: str, description: str, starting_xp: int,
-                    by: User) -> Campaign:
-    """Change the campaign's name, description and starting XP (the GM's settings).
+                    by: User, party_sheets: bool | None = None) -> Campaign:
+    """Change the campaign's name, description, starting XP and whether the players see the
+    party's sheets (the settings of the GM and the co-GMs).
 
     The starting XP applies to characters created from now on; characters already made keep
     the XP they have (their ledger is not rewritten).
@@ -184,13 +214,15 @@ def campaign_update(*, campaign: Campaign, name: str, description: str, starting
         name: the new name (stripped here).
         description: a line or two, possibly empty (stripped here).
         starting_xp: XP each new character starts with (the form has checked its range).
-        by: the GM making the change.
+        by: the GM or a co-GM making the change.
+        party_sheets: whether the players may read each other's sheets
+            (``Campaign.party_sheets``); None leaves it as it is.
 
     Returns:
         The campaign as stored now.
 
     Raises:
-        MembershipError: ``by`` is not the campaign's GM.
+        MembershipError: ``by`` does not run the campaign's table.
     """
     with transaction.atomic():
         locked = _lock_as_gm(campaign, by)
@@ -198,15 +230,18 @@ def campaign_update(*, campaign: Campaign, name: str, description: str, starting
         locked.name = name.strip()
         locked.description = description.strip()
         locked.starting_xp = starting_xp
+        if party_sheets is not None:
+            locked.party_sheets = party_sheets
         # Only these columns: the system's data is changed by its own actions, under this lock.
-        locked.save(update_fields=["name", "description", "starting_xp"])
+        locked.save(update_fields=["name", "description", "starting_xp", "party_sheets"])
     return locked
 
 
 def campaign_handover(*, campaign: Campaign, to_membership: Membership, by: User
                       ) -> Membership:
-    """Hand the GM seat to a player of the campaign: ``by`` (the GM) becomes a player, the
-    chosen player becomes the GM, in one transaction.
+    """Hand the GM seat to a player or a co-GM of the campaign: ``by`` (the GM) becomes a
+    player, the chosen member becomes the GM, in one transaction. The lead GM's alone: a
+    co-GM cannot hand the seat over.
 
     ``Campaign.created_by`` is left alone: it records who started the campaign, while every
     permission reads the GM's membership.
@@ -221,10 +256,11 @@ def campaign_handover(*, campaign: Campaign, to_membership: Membership, by: User
 
     Raises:
         MembershipError: ``by`` is not the GM, or ``to_membership`` is not (or no longer) a
-            player's seat at this campaign, or a former player's (a deleted account's).
+            player's or a co-GM's seat at this campaign, or a former player's (a deleted
+            account's).
     """
     with transaction.atomic():
-        locked = _lock_as_gm(campaign, by)
+        locked = _lock_as_gm(campaign, by, lead=True)
         _refuse_archived(locked)
         # of=("self",): the seats are locked, not their users' rows joined in.
         seats = {m.pk: m for m in Membership.objects.select_for_update(no_key=True, of=("self",))
@@ -232,10 +268,10 @@ def campaign_handover(*, campaign: Campaign, to_membership: Membership, by: User
         new_gm = seats.get(to_membership.pk)
         # A former player (an account deleted, its seat kept in an archived campaign that was
         # restored since) can never log in: a campaign must not get them as its GM.
-        if new_gm is None or new_gm.is_gm or not new_gm.user.is_active:
+        if new_gm is None or new_gm.is_lead_gm or not new_gm.user.is_active:
             raise MembershipError("Choose one of the campaign's players: that seat is not a "
                                   "player's at this table (any more).")
-        old_gm = next(m for m in seats.values() if m.is_gm)
+        old_gm = next(m for m in seats.values() if m.is_lead_gm)
         # Demote first: the one_gm_per_campaign constraint allows one GM seat at any time.
         Membership.objects.filter(pk=old_gm.pk).update(role=Membership.Role.PLAYER)
         Membership.objects.filter(pk=new_gm.pk).update(role=Membership.Role.GM)
@@ -247,6 +283,52 @@ def campaign_handover(*, campaign: Campaign, to_membership: Membership, by: User
     return new_gm
 
 
+def membership_seat(*, membership: Membership, co_gm: bool, by: User) -> Membership:
+    """Seat a player as a co-GM (``co_gm``), or a co-GM back as a player, in one transaction
+    (docs/decisions.md, "The co-GM"). The GM does either; a co-GM may only step down
+    themselves. A co-GM's characters stay theirs either way. Asking for the seat it already
+    is changes nothing.
+
+    The seat's holder's open pages reconnect on commit (as after a handover), so their
+    streams join the groups of the seat as it now is: a new co-GM starts hearing GM-only
+    events, a former one stops.
+
+    Args:
+        membership: the seat to change.
+        co_gm: True to make it a co-GM's, False a player's.
+        by: the GM, or the co-GM stepping down.
+
+    Returns:
+        The seat as stored now.
+
+    Raises:
+        MembershipError: ``by`` may not make that change (any more: read under the
+            campaign's lock), the seat is gone or is the GM's own, it is a former player's
+            (a deleted account's), or the campaign is archived. Nothing is written then.
+    """
+    with transaction.atomic():
+        locked = _lock_campaign(membership.campaign_id)
+        _refuse_archived(locked)
+        seat = (Membership.objects.select_related("user")
+                .filter(pk=membership.pk, campaign=locked).first())
+        if seat is None:
+            raise MembershipError("That seat is no longer at this table.")
+        stepping_down = not co_gm and seat.user_id == by.pk and seat.is_co_gm
+        mine = _seat_of(locked, by)
+        if not stepping_down and (mine is None or not mine.is_lead_gm):
+            raise MembershipError(f"Only the GM of {locked.name} can seat or unseat a co-GM.")
+        if seat.is_lead_gm:
+            raise MembershipError("That is the GM's own seat: hand it over to change it.")
+        if co_gm and not seat.user.is_active:
+            raise MembershipError("A former player cannot become a co-GM.")
+        role = Membership.Role.CO_GM if co_gm else Membership.Role.PLAYER
+        if seat.role != role:
+            Membership.objects.filter(pk=seat.pk).update(role=role)
+            seat.role = role
+            announce_seat_closed(locked.pk, seat.user_id, changed=True)
+    return seat
+
+
 def campaign_archive(*, campaign: Campaign, by: User) -> Campaign:
     """Archive the campaign: read-only for everyone from now on (campaigns.archive refuses
     every write but the GM's restore and delete), listed apart, still readable and
@@ -256,13 +338,13 @@ def campaign_archive(*, campaign: Campaign, by: User) -> Campaign:
 
     Args:
         campaign: the campaign to archive.
-        by: its GM.
+        by: its GM or a co-GM.
 
     Returns:
         The campaign as stored now.
 
     Raises:
-        MembershipError: ``by`` is not the campaign's GM.
+        MembershipError: ``by`` does not run the campaign's table (its GM or a co-GM).
     """
     with transaction.atomic():
         locked = _lock_as_gm(campaign, by)
@@ -279,13 +361,13 @@ def campaign_restore(*, campaign: Campaign, by: User) -> Campaign:
 
     Args:
         campaign: the campaign to restore (restoring one not archived changes nothing).
-        by: its GM.
+        by: its GM or a co-GM.
 
     Returns:
         The campaign as stored now.
 
     Raises:
-        MembershipError: ``by`` is not the campaign's GM.
+        MembershipError: ``by`` does not run the campaign's table (its GM or a co-GM).
     """
     with transaction.atomic():
         locked = _lock_as_gm(campaign, by)
@@ -328,7 +410,8 @@ def campaign_delete(*, campaign: Campaign, by: User, as_staff: bool = False
 
     Args:
         campaign: the campaign to delete.
-        by: its GM (the view has checked the name typed to confirm), or a staff member.
+        by: its GM, never a co-GM (the view has checked the name typed to confirm), or a
+            staff member.
         as_staff: ``by`` deletes it from the admin, whose own permission check (the model's
             delete permission) stands for the GM seat.
 
@@ -342,7 +425,7 @@ def campaign_delete(*, campaign: Campaign, by: User, as_staff: bool = False
         if as_staff:
             locked = _lock_campaign(campaign.pk, deleting=True)
         else:
-            locked = _lock_as_gm(campaign, by, deleting=True)
+            locked = _lock_as_gm(campaign, by, deleting=True, lead=True)
         contents = campaign_contents(locked)
         members = list(locked.memberships.values_list("user_id", flat=True))
         pk = locked.pk

@@ -21,5 +21,10 @@ urlpatterns = [
         views.membership_remove,
         name="membership-remove",
     ),
+    path(
+        "<int:pk>/members/<int:membership_id>/seat/",
+        views.membership_seat,
+        name="membership-seat",
+    ),
     path("join/<str:token>/", views.campaign_join, name="campaign-join"),
 ]

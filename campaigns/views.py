@@ -2,10 +2,11 @@
 campaign's life (its settings, handing the GM seat over, leaving, archiving, deleting).
 
 Every view loads its campaign through ``campaigns.permissions``: a non-member gets 404, the
-GM-only views give 404 to players too. State changes go through ``campaigns.services`` or the
-model's methods. The invite box is also an HTMX partial
-(``campaigns/campaign_settings.html#invite``): it lives on the settings page, and a new
-campaign's dashboard (``table.views``) shows it until someone plays. An archived campaign
+GM-only views give 404 to players too, and the lead GM's own (deleting the campaign, handing
+the seat over, seating a co-GM) to co-GMs as well (docs/decisions.md, "The co-GM"). State
+changes go through ``campaigns.services`` or the model's methods. The invite box is also an
+HTMX partial (``campaigns/campaign_settings.html#invite``): it lives on the settings page, and
+a new campaign's dashboard (``table.views``) shows it until someone plays. An archived campaign
 refuses every write (``campaigns.archive``) but the two marked ``allowed_when_archived``:
 restore and delete.
 """
@@ -18,17 +19,24 @@ from typing import TYPE_CHECKING
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 import systems
 from campaigns import services
-from campaigns.forms import CampaignDeleteForm, CampaignForm, CampaignSettingsForm, HandoverForm
+from campaigns.forms import (
+    CampaignDeleteForm,
+    CampaignForm,
+    CampaignSettingsForm,
+    HandoverForm,
+    SeatForm,
+)
 from campaigns.invites import invite_context
 from campaigns.models import Campaign, Membership
-from campaigns.permissions import get_campaign_as_gm, get_membership
+from campaigns.permissions import get_campaign_as_gm, get_campaign_as_lead_gm, get_membership
 from core import limits
 from core.http import AuthenticatedHttpRequest, allowed_when_archived, safe_next_page
 from core.regions import LivePage, asked_regions, by_event, render_regions, unchanged
@@ -108,17 +116,25 @@ def campaign_invite_revoke(request: AuthenticatedHttpRequest, pk: int) -> HttpRe
 def membership_remove(
     request: AuthenticatedHttpRequest, pk: int, membership_id: int
 ) -> HttpResponse:
-    """Ask, then take a player's seat away (GM only). Their characters stay, retired."""
-    campaign = get_campaign_as_gm(request.user, pk)
+    """Ask, then take a member's seat away (the GM or a co-GM; others 404). Their characters
+    stay, retired. The GM's own seat is never removed, and a co-GM's only by the GM."""
+    viewer = _seat_running_the_table(request, pk)
+    campaign = viewer.campaign
     membership = get_object_or_404(
         Membership.objects.select_related("user"), pk=membership_id, campaign=campaign
     )
-    if membership.is_gm:
-        messages.error(request, "You are the GM of this campaign; your own seat cannot be removed.")
+    if membership.is_lead_gm:
+        messages.error(request, "You are the GM of this campaign; your own seat cannot be "
+                                "removed." if membership.pk == viewer.pk else
+                                "That is the GM's seat, which cannot be removed: a campaign "
+                                "always keeps its GM.")
         return redirect(campaign)
+    if membership.is_co_gm and not viewer.is_lead_gm:
+        messages.error(request, "Only the GM can take a co-GM's seat away.")
+        return redirect("campaigns:campaign-settings", campaign.pk)
     if request.method == "POST":
         try:
-            retired = services.membership_remove(membership=membership)
+            retired = services.membership_remove(membership=membership, by=request.user)
         except services.MembershipError as exc:
             messages.error(request, str(exc))
             return redirect(campaign)
@@ -137,18 +153,98 @@ def membership_remove(
     )
 
 
+def _seat_running_the_table(request: AuthenticatedHttpRequest, pk: int) -> Membership:
+    """The viewer's seat at campaign ``pk`` if it runs the table (the GM's or a co-GM's),
+    with the campaign; Http404 for everyone else, as ``get_campaign_as_gm``."""
+    membership = get_membership(request.user, pk)
+    if not membership.is_gm:
+        raise Http404("No such campaign.")
+    return membership
+
+
+@login_required
+def membership_seat(
+    request: AuthenticatedHttpRequest, pk: int, membership_id: int
+) -> HttpResponse:
+    """Seat a player as a co-GM, or a co-GM back as a player (docs/decisions.md, "The
+    co-GM"): the GM's alone, but for a co-GM stepping down from their own seat; 404 for
+    everyone else (a co-GM asking about another seat included).
+
+    GET asks (the page says what the seat will do, and posts the ``role`` it proposes);
+    POST ``role`` (``co_gm`` or ``player``) changes the seat: HTMX gets the settings page's
+    members list (a co-GM who stepped down is sent to the campaign's page, as the settings
+    are no longer theirs), a plain POST a redirect with a message. An invalid ``role`` or a
+    refused change shows the page again with the reason.
+    """
+    viewer = get_membership(request.user, pk)
+    campaign = viewer.campaign
+    seat = get_object_or_404(
+        Membership.objects.select_related("user"), pk=membership_id, campaign=campaign)
+    own = seat.user_id == request.user.pk
+    if not (viewer.is_lead_gm or (own and viewer.is_co_gm)):
+        raise Http404("No such page.")
+    if seat.is_lead_gm:
+        messages.error(request, "That is the GM's own seat: hand it over to change it.")
+        return redirect("campaigns:campaign-settings", campaign.pk)
+    proposed = Membership.Role.PLAYER if seat.is_co_gm else Membership.Role.CO_GM
+    form = SeatForm(request.POST if request.method == "POST" else None,
+                    initial={"role": proposed.value})
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            seat = services.membership_seat(
+                membership=seat, co_gm=form.cleaned_data["role"] == Membership.Role.CO_GM,
+                by=request.user)
+        except services.MembershipError as exc:
+            error = str(exc)
+        else:
+            return _seat_changed(request, campaign, seat, stepped_down=own)
+    elif request.method == "POST":
+        error = " ".join(str(e) for errors in form.errors.values() for e in errors)
+    return render(request, "campaigns/membership_seat.html", {
+        "campaign": campaign, "seat": seat, "form": form, "proposed": proposed, "own": own,
+        "error": error}, status=400 if error else 200)
+
+
+def _seat_changed(request: AuthenticatedHttpRequest, campaign: Campaign, seat: Membership,
+                  *, stepped_down: bool) -> HttpResponse:
+    """After :func:`membership_seat`'s change: the settings page's members list for HTMX, else a
+    message and the settings page; for a co-GM who stepped down, the campaign's page."""
+    name = display_name(seat.user)
+    if stepped_down:
+        notice = f"You play on in {campaign.name} as a player; the GM can seat you again."
+    elif seat.is_co_gm:
+        notice = (f"{name} is now a co-GM of {campaign.name}: they run the table with you, "
+                  "but cannot delete it, hand your seat over or remove you.")
+    else:
+        notice = f"{name} is a player of {campaign.name} again."
+    if request.htmx and not stepped_down:
+        return render(request, "campaigns/campaign_settings.html#members", {
+            "campaign": campaign, "viewer": get_membership(request.user, campaign.pk),
+            "members": campaign.memberships.select_related("user"), "seat_notice": notice})
+    messages.success(request, notice)
+    if stepped_down:
+        if request.htmx:
+            return HttpResponseClientRedirect(campaign.get_absolute_url())
+        return redirect(campaign)
+    return redirect("campaigns:campaign-settings", campaign.pk)
+
+
 @login_required
 def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The GM's settings page: name, description and starting XP; the invite link and the
-    members; the system's own campaign options (its panel, whose forms post to
-    ``table:campaign-system-action``); and the ways to hand the seat over, archive or
-    restore, export and delete. The dashboard keeps play; this page keeps configuration.
+    """The settings page of the GM and the co-GMs: name, description, starting XP and the
+    party's sheets; the invite link and the members (the GM seats and unseats co-GMs there,
+    a co-GM steps down); the system's own campaign options (its panel, whose forms post to
+    ``table:campaign-system-action``); and the ways to archive or restore, export, and for
+    the GM alone hand the seat over and delete. The dashboard keeps play; this page keeps
+    configuration.
 
     GET shows the form (read-only when the campaign is archived); POST saves it and comes
-    back here with a message, or re-renders it with the input and the reasons. GM only:
-    players and strangers get 404.
+    back here with a message, or re-renders it with the input and the reasons. Players and
+    strangers get 404.
     """
-    campaign = get_campaign_as_gm(request.user, pk)
+    viewer = _seat_running_the_table(request, pk)
+    campaign = viewer.campaign
     regions = asked_regions(request) if request.method == "GET" else None
     if regions is not None and (same := unchanged(request, campaign.page_version(is_gm=True))):
         return same  # nothing at the table changed since the page drew its panel
@@ -160,7 +256,8 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
                 services.campaign_update(
                     campaign=campaign, name=form.cleaned_data["name"],
                     description=form.cleaned_data["description"],
-                    starting_xp=form.cleaned_data["starting_xp"], by=request.user)
+                    starting_xp=form.cleaned_data["starting_xp"],
+                    party_sheets=form.cleaned_data["party_sheets"], by=request.user)
             except services.MembershipError as exc:
                 messages.error(request, str(exc))
                 return redirect(campaign)
@@ -178,6 +275,7 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
         "settings_url": settings_url,
         "form": form,
         "system": system,
+        "viewer": viewer,
         "members": campaign.memberships.select_related("user"),
         **system.dashboard_context(campaign),
         **invite_context(request, campaign, is_gm=True),
@@ -205,13 +303,16 @@ def live_settings(campaign: Campaign, url: str) -> LivePage:
 
 @login_required
 def campaign_handover(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Hand the GM seat to one of the campaign's players (GM only; others 404).
+    """Hand the GM seat to one of the campaign's players or co-GMs (the GM only; co-GMs and
+    everyone else 404).
 
-    GET: choose the player (none yet: the page says to invite someone first). POST: the GM
-    becomes a player and the chosen player the GM; the old GM is sent to the campaign's page.
+    GET: choose the member (none yet: the page says to invite someone first). POST: the GM
+    becomes a player and the chosen member the GM; the old GM is sent to the campaign's page.
     """
-    campaign = get_campaign_as_gm(request.user, pk)
-    players = (campaign.memberships.filter(role=Membership.Role.PLAYER, user__is_active=True)
+    campaign = get_campaign_as_lead_gm(request.user, pk)
+    players = (campaign.memberships
+               .filter(role__in=(Membership.Role.PLAYER, Membership.Role.CO_GM),
+                       user__is_active=True)
                .select_related("user").order_by("joined_at", "pk"))
     form = HandoverForm(request.POST if request.method == "POST" else None, players=players)
     if request.method == "POST" and form.is_valid():
@@ -236,11 +337,12 @@ def campaign_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     retired and stay with the table); POST leaves and goes to the campaign list.
 
     The GM cannot leave: GET explains (hand the seat over or delete the campaign), POST
-    changes nothing and says so. Strangers get 404.
+    changes nothing and says so. A co-GM leaves as a player does (or steps down instead, on
+    the settings page). Strangers get 404.
     """
     membership = get_membership(request.user, pk)
     campaign = membership.campaign
-    if membership.is_gm:
+    if membership.is_lead_gm:
         if request.method == "POST":
             messages.error(request, "You are the GM of this campaign, so you cannot leave it: "
                                     "hand the GM seat to a player first, or delete the "
@@ -264,8 +366,8 @@ def campaign_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def campaign_archive(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Archive the campaign (GM only; others 404): GET asks, POST archives it (read-only for
-    everyone, invite link revoked) and goes back to its page."""
+    """Archive the campaign (the GM or a co-GM; others 404): GET asks, POST archives it
+    (read-only for everyone, invite link revoked) and goes back to its page."""
     campaign = get_campaign_as_gm(request.user, pk)
     if request.method == "POST":
         try:
@@ -284,7 +386,7 @@ def campaign_archive(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 @require_POST
 @login_required
 def campaign_restore(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Bring an archived campaign back into play (GM only; others 404). POST only; goes to
+    """Bring an archived campaign back into play (the GM or a co-GM; others 404). POST only; goes to
     the campaign's page. Invite links stay off until the GM issues a new one."""
     campaign = get_campaign_as_gm(request.user, pk)
     if not campaign.is_archived:
@@ -304,14 +406,15 @@ def campaign_restore(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 @allowed_when_archived
 @login_required
 def campaign_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Delete the campaign and everything in it (GM only; others 404), archived or not.
+    """Delete the campaign and everything in it (the GM only; co-GMs and everyone else 404),
+    archived or not.
 
     GET shows what will go (characters, rolls, ledger entries, sessions), offers the export
     first, and asks for the campaign's name. POST with the name typed exactly deletes it and
     goes to the campaign list; with another name it re-renders, saying so, and deletes
     nothing.
     """
-    campaign = get_campaign_as_gm(request.user, pk)
+    campaign = get_campaign_as_lead_gm(request.user, pk)
     form = CampaignDeleteForm(request.POST if request.method == "POST" else None,
                               campaign=campaign)
     if request.method == "POST" and form.is_valid():

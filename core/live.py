@@ -11,10 +11,11 @@ place without asking.
 The pages' stream is ``campaigns.live`` (docs/architecture.md, "The live table"); with
 ``REDIS_URL`` set the layer is :class:`RedisLayer`, so several server processes share events.
 
-Two audiences, two groups: the players' pages hear the campaign's group, the GM's pages the
-GM's group, which hears every change (those the players hear too, each with the GM's
-version, and the GM-only ones). Nothing sent to the players' group says anything of a change
-hidden from them, not even as a number (docs/security.md, "Hidden activity").
+Two audiences, two groups: the players' pages hear the campaign's group, the GM's pages (and
+a co-GM's, who sees what the GM sees) the GM's group, which hears every change (those the
+players hear too, each with the GM's version, and the GM-only ones). Nothing sent to the
+players' group says anything of a change hidden from them, not even as a number
+(docs/security.md, "Hidden activity").
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ SHARED: frozenset[str] = frozenset({
     # Seats and the invite link: memberships and the campaign's token, no system code.
     "campaigns:campaign-invite-renew", "campaigns:campaign-invite-revoke",
     "campaigns:membership-remove", "campaigns:campaign-handover", "campaigns:campaign-leave",
-    "campaigns:campaign-join",
+    "campaigns:campaign-join", "campaigns:membership-seat",
     # The campaign's life: its archive date, its deletion after its name is typed.
     "campaigns:campaign-archive", "campaigns:campaign-restore", "campaigns:campaign-delete",
     # The list of sessions and the form for a new one (the session's page draws rolls and

@@ -76,7 +76,11 @@ def test_the_new_gm_sees_the_dashboard_and_the_old_one_loses_the_gm_pages(
                                          args=[campaign.pk])).status_code == 404
     assert client_for(alice).get(handover_url(campaign)).status_code == 404
     assert client_for(alice).get(wren.get_absolute_url()).status_code == 200  # her own
-    assert client_for(alice).get(bobs_character.get_absolute_url()).status_code == 404
+    # Rook is a party-mate's now: his sheet is hers to read (Campaign.party_sheets), no more.
+    rook = client_for(alice).get(bobs_character.get_absolute_url())
+    assert rook.status_code == 200 and 'id="read-only-sheet"' in rook.content.decode()
+    assert client_for(alice).get(reverse("characters:character-edit",
+                                         args=[bobs_character.pk])).status_code == 404
 
 
 def test_the_campaign_join_page_names_the_gm_who_holds_the_seat(

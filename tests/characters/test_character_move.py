@@ -49,7 +49,11 @@ def test_the_gm_moves_a_character_and_its_former_owner_loses_it(
     assert response.status_code == 302 and response["Location"] == bobs_character.get_absolute_url()
     assert fresh(bobs_character).owner == dave
     assert "Rook now belongs to dave." in text_of(client.get(response["Location"]))
-    assert client_for(bob).get(bobs_character.get_absolute_url()).status_code == 404
+    # Bob may only read it now, as a party-mate (Campaign.party_sheets): no more his to edit.
+    assert 'id="read-only-sheet"' in client_for(bob).get(
+        bobs_character.get_absolute_url()).content.decode()
+    assert client_for(bob).get(reverse("characters:character-edit",
+                                       args=[bobs_character.pk])).status_code == 404
     assert client_for(dave).get(bobs_character.get_absolute_url()).status_code == 200
     assert heard == [(bobs_character.campaign_id, "partyChanged", bobs_character.pk)]
 

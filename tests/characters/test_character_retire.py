@@ -176,7 +176,8 @@ def test_a_retired_character_leaves_the_party_cards_and_is_listed_apart(
     assert "Out of the party" in owner_page and f'href="{rook.get_absolute_url()}"' in owner_page
     fellow_page = client_for(dave).get(campaign.get_absolute_url()).content.decode()
     assert "Out of the party" in fellow_page and "Rook" in fellow_page
-    assert rook.get_absolute_url() not in fellow_page
+    # Linked to read, as every party-mate's sheet is by default (Campaign.party_sheets).
+    assert f'href="{rook.get_absolute_url()}"' in fellow_page
 
 
 def test_a_retired_character_cannot_roll_and_its_sheet_shows_no_roll_dialog(

@@ -58,6 +58,9 @@ def test_its_player_finds_it_out_of_the_party_with_its_sheet_linked(
 def test_a_fellow_player_sees_it_out_of_the_party_without_a_link(
         campaign: Campaign, vex: Character, dave: Any,
         client_for: Callable[..., Client]) -> None:
+    # The GM keeps the party's sheets to their players (shown by default:
+    # tests/campaigns/test_party_sheets.py).
+    Campaign.objects.filter(pk=campaign.pk).update(party_sheets=False)
     page = client_for(dave).get(campaign.get_absolute_url())
     assert [c.pk for c in page.context["fellows_retired"]] == [vex.pk]
     assert vex.pk not in [c.pk for c in page.context["fellow_characters"]]
