@@ -151,3 +151,23 @@ class MoveForm(Form):
         # The display name the table knows them by (core/templatetags/text.py).
         field.label_from_instance = lambda user: str(  # type: ignore[attr-defined]  # django-stubs: label_from_instance is ModelChoiceField's
             user.get_short_name() or user.get_username())
+
+
+class NpcCopyForm(Form):
+    """"More like this one": how many NPC copies of a character or NPC, and for a single
+    copy an optional name (blank: the source's name, numbered)."""
+
+    count = forms.IntegerField(min_value=1, max_value=10, initial=1, label="How many",
+                               help_text="1 to 10; several copies are numbered after the "
+                                         "original (Goon 2, Goon 3...).")
+    name = forms.CharField(max_length=CHARACTER_NAME_MAX, required=False, label="Name",
+                           help_text="For a single copy only. Blank: the original's name, "
+                                     "numbered.",
+                           error_messages={"max_length": CHARACTER_NAME_TOO_LONG})
+
+
+class NpcShownForm(Form):
+    """What the players see of an NPC (``Character.npc_shown``)."""
+
+    shown = forms.ChoiceField(choices=Character.Shown.choices, required=False,
+                              widget=forms.RadioSelect, label="The players see")

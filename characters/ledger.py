@@ -51,7 +51,7 @@ def lock_character(pk: int) -> Character:
 
     Raises Character.DoesNotExist.
     """
-    return Character.objects.select_for_update(no_key=True).get(pk=pk)
+    return Character.all_objects.select_for_update(no_key=True).get(pk=pk)
 
 
 def ledger_append(character: Character, **fields: object) -> XpEntry:
@@ -70,7 +70,8 @@ def ledger_append(character: Character, **fields: object) -> XpEntry:
     if character.xp_available < 0:  # a guard: callers check first, with a clearer message
         raise RuleError("That would leave negative XP.", RULE_LEDGER)
     character.save(update_fields=["xp_available", "xp_total", "updated_at"])
-    announce(character.campaign_id, "xpChanged", character_id=character.pk)
+    announce(character.campaign_id, "xpChanged", character_id=character.pk,
+             gm_only=character.changes_gm_only)
     return entry
 
 

@@ -49,8 +49,43 @@ def _bound_constraint(bound: StoredBound) -> models.CheckConstraint:
     )
 
 
+class CharacterQuerySet(models.QuerySet["Character"]):
+    """Characters of both kinds: the party's (``is_npc`` false) and the GM's NPCs."""
+
+    def party(self) -> CharacterQuerySet:
+        """The player characters only (no NPC)."""
+        return self.filter(is_npc=False)
+
+    def npcs(self) -> CharacterQuerySet:
+        """The GM's NPCs only."""
+        return self.filter(is_npc=True)
+
+
+class PartyManager(models.Manager["Character"]):
+    """``Character.objects``: the player characters only, never an NPC.
+
+    The default manager, so that every list of "the campaign's characters" (``campaign.
+    characters``, the dashboard's party, session awards, a player's export, the roll
+    request's choices) leaves the GM's NPCs out unless it asks for them by name through
+    ``Character.npcs`` or ``Character.all_objects`` (docs/decisions.md, "NPCs are characters
+    the party does not list"). Related objects (``roll.character``) are read through the
+    unfiltered base manager, so an NPC's rolls still reach their NPC.
+    """
+
+    def get_queryset(self) -> CharacterQuerySet:
+        return CharacterQuerySet(self.model, using=self._db).party()
+
+
+class NpcManager(models.Manager["Character"]):
+    """``Character.npcs``: the GM's NPCs only."""
+
+    def get_queryset(self) -> CharacterQuerySet:
+        return CharacterQuerySet(self.model, using=self._db).npcs()
+
+
 class Character(models.Model):
-    """A player character in one campaign, of the campaign's system.
+    """A character in one campaign, of the campaign's system: a player's (the party) or, with
+    ``is_npc``, one of the GM's NPCs and adversaries.
 
     Every system keeps the character's whole sheet in ``sheet`` (systems/): a JSON object
     whose shape the system's sheet layer owns. The bounds a system declares on it
@@ -70,6 +105,14 @@ class Character(models.Model):
         ACTIVE = "", "In the party"
         RETIRED = "retired", "Retired"
         DEAD = "dead", "Dead"
+
+    class Shown(models.TextChoices):
+        """What the players see of an NPC (``npc_shown``); nothing of a player character
+        hangs on it."""
+
+        HIDDEN = "", "Hidden from the players"
+        NAME = "name", "Its name"
+        TRACKS = "tracks", "Its name and tracks"
 
     class Review(models.TextChoices):
         NONE = "", "Made here"
@@ -111,8 +154,20 @@ class Character(models.Model):
     review = models.CharField(max_length=8, choices=Review.choices, default=Review.NONE,
                               blank=True)
 
+    # An NPC is the GM's: made and played by whoever runs the table, never in the party's
+    # lists, hidden from the players until the GM reveals it (``npc_shown``). Its ``owner`` is
+    # the GM who made it and gives it no rights: access to an NPC goes by the seat at the
+    # table (characters.permissions).
+    is_npc = models.BooleanField(default=False)
+    npc_shown = models.CharField(max_length=8, choices=Shown.choices, default=Shown.HIDDEN,
+                                 blank=True)
+
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = PartyManager()
+    npcs = NpcManager()
+    all_objects: models.Manager[Character] = CharacterQuerySet.as_manager()
 
     class Meta:
         # The id breaks ties: two characters of one name (a demo built twice, a player's
@@ -141,6 +196,14 @@ class Character(models.Model):
         refused."""
         return (self.status == self.Status.ACTIVE
                 and self.review not in (self.Review.PENDING, self.Review.REFUSED))
+
+    @property
+    def changes_gm_only(self) -> bool:
+        """Whether a change of this character is heard by the GM's pages only: an NPC whose
+        tracks the players do not see (hidden, or revealed by name alone), so that no
+        event, fragment or version a player's page counts moves for it (docs/security.md,
+        "Hidden activity")."""
+        return self.is_npc and self.npc_shown != self.Shown.TRACKS
 
     @property
     def is_retired(self) -> bool:

@@ -44,7 +44,8 @@ def _save_sheet(character: Character) -> None:
     """Save a changed sheet and tell the campaign's open pages once committed. Call inside
     the transaction that changed it."""
     character.save(update_fields=["sheet", "updated_at"])
-    announce(character.campaign_id, "trackChanged", character_id=character.pk)
+    announce(character.campaign_id, "trackChanged", character_id=character.pk,
+             gm_only=character.changes_gm_only)
 
 
 # --- Creation -----------------------------------------------------------------------------
@@ -338,7 +339,8 @@ def character_update(*, character: Character, by: User, **fields: str) -> Charac
             setattr(locked, name, values[name])
         locked.save(update_fields=[*changed, "updated_at"])
         if set(changed) - PRIVATE_FIELDS:
-            announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
+            announce(locked.campaign_id, "trackChanged", character_id=locked.pk,
+                     gm_only=locked.changes_gm_only)
         if {"name", "concept"} & set(changed):
             _announce_party(locked)
     return locked
@@ -352,7 +354,8 @@ def _announce_party(character: Character) -> None:
     """Tell the campaign's open pages, once committed, that the party changed around
     ``character`` (ids only): ``partyChanged`` for the dashboard's party cards and character
     lists, ``partyChanged-<id>`` for the character's sheet (its status and actions)."""
-    announce(character.campaign_id, "partyChanged", character_id=character.pk)
+    announce(character.campaign_id, "partyChanged", character_id=character.pk,
+             gm_only=character.changes_gm_only)
 
 
 def character_retire(*, character: Character, status: str, by: User,
@@ -533,7 +536,7 @@ def character_delete(*, character: Character, by: User) -> None:
         # that would point at it (a roll request, which takes no character lock) must wait
         # for this transaction, then fail on the missing character, rather than slip in
         # between the count below and the delete.
-        locked = Character.objects.select_for_update().get(pk=character.pk)
+        locked = Character.all_objects.select_for_update().get(pk=character.pk)
         blockers = delete_blockers(locked)
         if blockers:
             raise RuleError(blockers.explain(locked.name), RULE_STATUS)

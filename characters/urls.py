@@ -1,6 +1,6 @@
 from django.urls import path
 
-from characters import views
+from characters import npc_views, views
 
 app_name = "characters"
 
@@ -30,4 +30,9 @@ urlpatterns = [
     path("characters/<int:pk>/restore/", views.character_restore, name="character-restore"),
     path("characters/<int:pk>/delete/", views.character_delete, name="character-delete"),
     path("characters/<int:pk>/move/", views.character_move, name="character-move"),
+    path("campaigns/<int:campaign_id>/npcs/", npc_views.npc_list, name="npc-list"),
+    path("campaigns/<int:campaign_id>/npcs/new/", npc_views.npc_create, name="npc-create"),
+    path("characters/<int:pk>/npc/copy/", npc_views.npc_copy, name="npc-copy"),
+    path("characters/<int:pk>/npc/shown/", npc_views.npc_shown, name="npc-shown"),
+    path("characters/<int:pk>/npc/archive/", npc_views.npc_archive, name="npc-archive"),
 ]

@@ -35,8 +35,10 @@ def roll_store(
 ) -> Roll:
     """Append a roll of any system to the log and announce it after commit (to the GM alone
     when ``gm_only``). ``rolled.result`` is the engine's result: its ``as_dict()`` is kept
-    whole in ``Roll.result`` for the system's ``_roll.html`` to draw. Call inside the
-    transaction that made the roll."""
+    whole in ``Roll.result`` for the system's ``_roll.html`` to draw. A follow-up of a GM-only
+    roll is GM-only too, whatever the caller says. Call inside the transaction that made the
+    roll."""
+    gm_only = gm_only or (parent is not None and parent.gm_only)
     data = rolled.result.as_dict()
     roll = just_made(Roll.objects.create(
         campaign_id=campaign_id, character=character, rolled_by=by, ruleset=ruleset,

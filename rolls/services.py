@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 
 import systems
+from campaigns.models import Campaign
 from characters.ledger import lock_character
 from characters.models import RULE_IMPORTS, Character
 from core.live import announce
@@ -26,7 +27,6 @@ from rulesets.errors import RuleError
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-    from campaigns.models import Campaign
 
 __all__ = ["npc_roll_create", "requested_roll_create", "roll_act", "roll_create", "roll_store"]
 
@@ -79,7 +79,7 @@ def npc_roll_create(
 
 def roll_create(
     *, character: Character, data: dict[str, object], by: User, rng: Rng,
-    answers: int | None = None, savepoint: bool = True,
+    answers: int | None = None, savepoint: bool = True, in_the_open: bool = False,
 ) -> Roll:
     """Roll the pool the roll dialog describes and store it before anyone sees it.
 
@@ -101,6 +101,8 @@ def roll_create(
             is rolled back whole on any error (``core.submissions.submit_once``'s, which
             stores the form's token beside the roll): a savepoint inside it would only add
             two round trips to PostgreSQL to every roll.
+        in_the_open: for an NPC the GM has revealed, show the roll to the players. An NPC's
+            roll is GM-only otherwise (docs/npcs.md); a player character's never is.
 
     Returns:
         The stored Roll.
@@ -111,6 +113,10 @@ def roll_create(
     """
     system = systems.for_ruleset(character.campaign.ruleset)
     with transaction.atomic(savepoint=savepoint):
+        if system.roll_locks_campaign:
+            # Campaign, then character: the order a player's leaving takes them.
+            list(Campaign.objects.select_for_update(no_key=True).filter(
+                pk=character.campaign_id).values_list("pk", flat=True))
         locked = lock_character(character.pk)
         locked.require_in_play()
         # The campaign the caller loaded (whose data the dialog was checked against) serves
@@ -122,13 +128,17 @@ def roll_create(
         rolled = system.roll(locked, data, rng)
         if locked.sheet != before:
             locked.save(update_fields=["sheet", "updated_at"])
-            announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
+            announce(locked.campaign_id, "trackChanged", character_id=locked.pk,
+                     gm_only=locked.changes_gm_only)
+        hidden = locked.is_npc and not (in_the_open and locked.npc_shown)
         roll = roll_store(campaign_id=locked.campaign_id, character=locked,
-                          ruleset=locked.campaign.ruleset, rolled=rolled, by=by)
+                          ruleset=locked.campaign.ruleset, rolled=rolled, by=by,
+                          gm_only=hidden)
         if requested is not None:
             requested.answer = roll
             requested.save(update_fields=["answer"])
-            announce(locked.campaign_id, "rollRequested", character_id=locked.pk)
+            announce(locked.campaign_id, "rollRequested", character_id=locked.pk,
+                     gm_only=locked.changes_gm_only)
         return roll
 
 
@@ -152,7 +162,8 @@ def roll_act(
         followup = action.apply(roll, locked, data, by, rng)
         if locked.sheet != before:
             locked.save(update_fields=["sheet", "updated_at"])
-            announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
+            announce(locked.campaign_id, "trackChanged", character_id=locked.pk,
+                     gm_only=locked.changes_gm_only)
         return followup
 
 
@@ -187,5 +198,6 @@ def requested_roll_create(
             for character, data, description in prepared
         ]
         for character, _, _ in prepared:
-            announce(character.campaign_id, "rollRequested", character_id=character.pk)
+            announce(character.campaign_id, "rollRequested", character_id=character.pk,
+                     gm_only=character.changes_gm_only)
     return created

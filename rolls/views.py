@@ -174,7 +174,8 @@ def roll_create(request: AuthenticatedHttpRequest, character_id: int) -> HttpRes
                     character=character, data=form.cleaned_data, by=request.user,
                     rng=server_dice.get_rng(),
                     answers=int(answers) if answers.isdecimal() else None,
-                    savepoint=token is None),
+                    savepoint=token is None,
+                    in_the_open=request.POST.get("in_the_open") == "on"),
                 result_id=attrgetter("pk"))
         except (RuleError, submissions.BadToken) as exc:
             error = str(exc)

@@ -235,7 +235,8 @@ def _grant_plot_point(campaign: Campaign, character_id: int, rule: str) -> Chara
     sheet["plot_points"] = current + 1
     character.sheet = sheet
     character.save(update_fields=["sheet", "updated_at"])
-    announce(campaign.pk, "trackChanged", character_id=character.pk)
+    announce(campaign.pk, "trackChanged", character_id=character.pk,
+             gm_only=character.changes_gm_only)
     return character
 
 

@@ -26,7 +26,7 @@ from systems import (
     percent_text,
 )
 from systems.base import RollHeader
-from systems.shahquest import tension
+from systems.shahquest import npcs, tension
 from systems.shahquest.actions import ACTIONS, CAMPAIGN_ACTIONS, ROLL_ACTIONS
 from systems.shahquest.checks import (
     check_roll,
@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from characters.models import Character
     from rolls.models import Roll
     from rulesets.dice import Rng
+    from systems.npcs import TrackLine
 
 
 # --- the system --------------------------------------------------------------------------------
@@ -147,6 +148,23 @@ class Shahquest(SheetSystem):
     def card_context(self, character: Character) -> dict[str, Any]:
         """Plot points, stress in words and per type, the controls' choices. No queries."""
         return self._tracks(character)
+
+    # NPCs (systems.shahquest.npcs)
+    def npc_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                 ) -> forms.Form:
+        """The stat block (:class:`~systems.shahquest.npcs.NpcForm`): affiliations, a few
+        attributes and skills, a quirk and plot points, every die checked."""
+        return npcs.npc_form(campaign, data)
+
+    def npc_sheet(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        """The sheet the stat block built and checked (:func:`systems.shahquest.npcs.
+        npc_sheet`)."""
+        return npcs.npc_sheet(cleaned_data)
+
+    def track_lines(self, character: Character) -> list[TrackLine]:
+        """Stress and trauma by type, and plot points (:func:`systems.shahquest.npcs.
+        track_lines`)."""
+        return npcs.track_lines(character)
 
     # XP
     def advances(self, character: Character) -> list[Advance]:

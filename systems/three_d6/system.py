@@ -25,6 +25,7 @@ from rulesets.errors import RuleError
 from rulesets.three_d6.storage import RollKind
 from systems import Advance, RolledResult, SheetSystem, percent_text
 from systems.base import RollHeader
+from systems.three_d6 import npcs
 from systems.three_d6.actions import ACTIONS, CAMPAIGN_ACTIONS
 from systems.three_d6.checks import (
     check_roll,
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
     from characters.models import Character
     from rolls.models import Roll
     from rulesets.dice import Rng
+    from systems.npcs import TrackLine
 
 
 # --- The system -----------------------------------------------------------------------------
@@ -118,6 +120,22 @@ class ThreeD6System(SheetSystem):
         current, maximum = health(character)
         return {"d6_traits": [row for row, _ in groups(character)], "d6_level": level(character),
                 "d6_health": current, "d6_health_max": maximum}
+
+    # NPCs (systems.three_d6.npcs)
+
+    def npc_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                 ) -> npcs.NpcForm:
+        """The stat block (:class:`~systems.three_d6.npcs.NpcForm`): every modifier, the level
+        and health, their ranges checked, no creation budget."""
+        return npcs.NpcForm(data, campaign=campaign)
+
+    def npc_sheet(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        """The stat block's sheet (:func:`systems.three_d6.npcs.npc_sheet`)."""
+        return npcs.npc_sheet(cleaned_data)
+
+    def track_lines(self, character: Character) -> list[TrackLine]:
+        """Health (:func:`systems.three_d6.npcs.track_lines`)."""
+        return npcs.track_lines(character)
 
     def dashboard_context(self, campaign: Campaign) -> dict[str, Any]:
         """The GM's names form, filled with the campaign's names (no queries)."""

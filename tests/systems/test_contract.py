@@ -16,15 +16,15 @@ import systems
 from rulesets.registry import RULESETS
 from systems import base
 
-PARTS = (base.SheetPart, base.CreationPart, base.TracksPart, base.RollingPart,
-         base.AdvancementPart, base.AwardsPart, base.PanelPart)
+PARTS: tuple[type, ...] = systems.SheetSystem.__bases__
+"""The contract's parts: systems/base.py's and those beside it (systems/npcs.py...)."""
 
 
 def _members(cls: type) -> dict[str, type]:
     """Every public member of ``cls`` a system sees, by name, with the part that declares it."""
     found: dict[str, type] = {}
     for klass in reversed(cls.__mro__):
-        if klass.__module__ == base.__name__:
+        if klass in {*PARTS, base.SystemPart, cls}:
             found.update({name: klass for name in vars(klass) if not name.startswith("_")})
             found.update({name: klass for name in getattr(klass, "__annotations__", {})
                           if not name.startswith("_")})
