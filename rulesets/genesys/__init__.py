@@ -21,7 +21,8 @@ The package splits the engine by concern; every public name is re-exported here,
 :mod:`~rulesets.genesys.pools` (the pool, its notation, building and modifying it),
 :mod:`~rulesets.genesys.rolling` (rolling and interpreting), :mod:`~rulesets.genesys.odds`
 (exact odds and the odds query), :mod:`~rulesets.genesys.quick` (the NPC quick roll),
-:mod:`~rulesets.genesys.sheet` (skills, creation, thresholds) and
+:mod:`~rulesets.genesys.destiny` (the Destiny pool: light and dark points, their flips, the
+Force dice that roll it), :mod:`~rulesets.genesys.sheet` (skills, creation, thresholds) and
 :mod:`~rulesets.genesys.costs` (experience costs).
 """
 
@@ -44,12 +45,27 @@ from rulesets.genesys.catalogue import (
     SYMBOLS,
 )
 from rulesets.genesys.costs import characteristic_cost, skill_cost
+from rulesets.genesys.destiny import (
+    DARK,
+    DESTINY_MAX,
+    DESTINY_SIDES,
+    FORCE_DICE_MAX,
+    FORCE_DIE_FACES,
+    LIGHT,
+    RULE_DESTINY,
+    DestinyPool,
+    force_pips,
+    roll_destiny,
+    set_destiny,
+)
 
 # The function odds() shadows the submodule rulesets.genesys.odds as a package attribute: the
 # submodule is loaded (and the attribute set to it) by this very import, before the name is
 # rebound, so ``genesys.odds`` stays the function callers and tests patch.
 from rulesets.genesys.odds import ODDS_PARAMETERS, Odds, odds, odds_query
 from rulesets.genesys.pools import (
+    DARK_FLIP_NOTE,
+    LIGHT_FLIP_NOTE,
     DicePool,
     build_pool,
     difficulty_dice,
@@ -97,7 +113,9 @@ __all__ = [
     "SOURCE",
     "SYMBOLS",
     # pools
+    "DARK_FLIP_NOTE",
     "DicePool",
+    "LIGHT_FLIP_NOTE",
     "build_pool",
     "difficulty_dice",
     "format_pool",
@@ -138,6 +156,18 @@ __all__ = [
     "default_skills",
     "strain_threshold",
     "wound_threshold",
+    # destiny
+    "DARK",
+    "DESTINY_MAX",
+    "DESTINY_SIDES",
+    "FORCE_DICE_MAX",
+    "FORCE_DIE_FACES",
+    "LIGHT",
+    "RULE_DESTINY",
+    "DestinyPool",
+    "force_pips",
+    "roll_destiny",
+    "set_destiny",
     # costs
     "characteristic_cost",
     "skill_cost",

@@ -23,6 +23,7 @@ from rulesets.genesys.catalogue import (
     SKILL_RANKS_MAX,
     _rule,
 )
+from rulesets.genesys.destiny import DARK, DESTINY_SIDES, LIGHT
 from rulesets.stored import Stored
 
 
@@ -58,6 +59,12 @@ class DicePool:
             typed in notation).
         destiny_points: Destiny points the check requires before any roll (1 for an
             Impossible task, else 0).
+        destiny_flips: the Destiny points invested in this check, each flipped to its other
+            side: :data:`~rulesets.genesys.destiny.LIGHT` (a player's light point, which
+            upgraded an ability die) and/or :data:`~rulesets.genesys.destiny.DARK` (the GM's
+            dark point, which upgraded a difficulty die), at most one of each, light first
+            (Genesys dice pool, Upgrading and Downgrading Dice). Their upgrades are already
+            in the counts; this is the roll's record of them.
         traits: what the pool rolls, e.g. ("Agility", "Ranged"); may be empty.
         notes: human-readable explanations, e.g. "1 upgrade with no ability die left added an
             ability die".
@@ -75,6 +82,7 @@ class DicePool:
     setback: int = 0
     difficulty_level: str = ""
     destiny_points: int = 0
+    destiny_flips: tuple[str, ...] = ()
     traits: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
@@ -82,6 +90,12 @@ class DicePool:
         for die in DIE_TYPES:
             _check_count(getattr(self, die), f"the number of {die} dice", "Basic Dice Pool")
         _check_count(self.destiny_points, "Destiny points", "Impossible Tasks")
+        if self.destiny_flips not in _FLIPS:
+            raise RuleError(
+                f"{list(self.destiny_flips)!r} are not the Destiny flips of a check: at most "
+                "one light point and one dark point, light first",
+                _rule("Upgrading and Downgrading Dice"),
+            )
         if self.total > MAX_POOL_DICE:
             raise RuleError(
                 f"a pool of {self.total} dice is more than the {MAX_POOL_DICE} Sheetkeeper "
@@ -126,13 +140,14 @@ class DicePool:
     def as_dict(self) -> dict[str, object]:
         """The pool as a JSON-serialisable dict (tuples become lists); see :meth:`from_dict`.
 
-        Keys: the six die types (ints), "difficulty_level", "destiny_points", "traits",
-        "notes".
+        Keys: the six die types (ints), "difficulty_level", "destiny_points",
+        "destiny_flips" (a list of "light" / "dark"), "traits", "notes".
         """
         data: dict[str, object] = dict(self.counts())
         data.update(
             difficulty_level=self.difficulty_level,
             destiny_points=self.destiny_points,
+            destiny_flips=list(self.destiny_flips),
             traits=list(self.traits),
             notes=list(self.notes),
         )
@@ -140,7 +155,8 @@ class DicePool:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> DicePool:
-        """Rebuild a pool stored with :meth:`as_dict`.
+        """Rebuild a pool stored with :meth:`as_dict`. A pool stored before Destiny flips
+        were recorded has no ``"destiny_flips"``: none were made.
 
         Raises:
             RuleError: a missing or mistyped field, or a count the pool refuses.
@@ -151,6 +167,7 @@ class DicePool:
             counts,
             difficulty_level=stored.str("difficulty_level"),
             destiny_points=stored.int("destiny_points"),
+            destiny_flips=stored.strs("destiny_flips") if "destiny_flips" in data else (),
             traits=stored.strs("traits"),
             notes=stored.strs("notes"),
         )
@@ -161,6 +178,7 @@ def _pool(
     *,
     difficulty_level: str = "",
     destiny_points: int = 0,
+    destiny_flips: tuple[str, ...] = (),
     traits: tuple[str, ...] = (),
     notes: tuple[str, ...] = (),
 ) -> DicePool:
@@ -173,10 +191,19 @@ def _pool(
         setback=counts["setback"],
         difficulty_level=difficulty_level,
         destiny_points=destiny_points,
+        destiny_flips=destiny_flips,
         traits=traits,
         notes=notes,
     )
 
+
+_FLIPS: tuple[tuple[str, ...], ...] = ((), (LIGHT,), (DARK,), DESTINY_SIDES)
+"""Every record of Destiny flips a check may hold: none, the player's, the GM's, or both."""
+
+LIGHT_FLIP_NOTE = "Destiny: light point flipped to upgrade an ability die"
+"""The pool's note (and the roll log's line) when a player invests a light Destiny point."""
+DARK_FLIP_NOTE = "Destiny: dark point flipped to upgrade a difficulty die"
+"""The pool's note (and the roll log's line) when the GM invests a dark Destiny point."""
 
 _STORED_RULE = _rule("Interpreting the Pool")
 """The rule a damaged stored pool or roll cites."""
@@ -293,8 +320,8 @@ def modify_pool(
         removals: dice to remove by type, e.g. ``{"setback": 2}``; each count >= 0.
 
     Returns:
-        A new :class:`DicePool` with the same difficulty level, Destiny points and traits, and
-        a note for each modification.
+        A new :class:`DicePool` with the same difficulty level, Destiny points, Destiny flips
+        and traits, and a note for each modification.
 
     Raises:
         RuleError: a negative count, an unknown die type in ``removals``, or a pool above
@@ -364,6 +391,7 @@ def modify_pool(
         counts,
         difficulty_level=pool.difficulty_level,
         destiny_points=pool.destiny_points,
+        destiny_flips=pool.destiny_flips,
         traits=pool.traits,
         notes=tuple(notes),
     )
@@ -404,6 +432,8 @@ def build_pool(
     skill_ranks: int = 0,
     difficulty: str = "Average",
     destiny_point_spent: bool = False,
+    destiny_light: bool = False,
+    destiny_dark: bool = False,
     upgrade_ability: int = 0,
     upgrade_difficulty: int = 0,
     downgrade_proficiency: int = 0,
@@ -420,12 +450,20 @@ def build_pool(
       lower of the two of them are upgraded into proficiency dice; an unskilled character
       (0 ranks) rolls the characteristic alone (Genesys dice pool, Skill and Characteristic);
     - the difficulty level adds 0-5 difficulty dice (Difficulty);
+    - a Destiny point invested in the check flips and upgrades one die: the player's light
+      point an ability die (``destiny_light``), the GM's dark point a difficulty die
+      (``destiny_dark``) (Upgrading and Downgrading Dice: upgrading "most often occurs when
+      one of the participants invests a Destiny point into a skill check"; Difficulty: the GM
+      upgrades difficulty dice "when Destiny points are invested to make a check more
+      challenging"). Each is recorded in the pool's ``destiny_flips`` and a note, and its
+      upgrade is applied with the others;
     - an Impossible task requires the player to spend one Destiny point
       (Impossible Tasks). **Decision:** the seed's table lost the Dice column and does not
-      say what the point does; Impossible rolls the Formidable five difficulty dice, the
-      Destiny point is recorded as the pool's ``destiny_points`` (a cost for the app to
-      charge), and it upgrades nothing by itself: a Destiny point spent to upgrade an ability
-      die is ``upgrade_ability``, as for any other check;
+      say what the point does; Impossible rolls the Formidable five difficulty dice and the
+      Destiny point is recorded as the pool's ``destiny_points``. The point is the player's
+      light flip (``destiny_light``), which upgrades an ability die as any light flip does;
+      ``destiny_point_spent`` pays it without a flip (a point kept outside Sheetkeeper), and
+      then upgrades nothing by itself;
     - then the modifications of :func:`modify_pool` (boost and setback dice, upgrades,
       downgrades, removals), in that order.
 
@@ -436,7 +474,11 @@ def build_pool(
             the skill list differs between settings).
         skill_ranks: ranks in the skill, 0-5.
         difficulty: a key of :data:`DIFFICULTY_LEVELS`, any case (default "Average").
-        destiny_point_spent: the player spends the Destiny point an Impossible task requires.
+        destiny_point_spent: the player spends the Destiny point an Impossible task requires,
+            without a flip (it upgrades nothing).
+        destiny_light: the player flips a light Destiny point to upgrade an ability die; for
+            an Impossible task it is the Destiny point the attempt requires.
+        destiny_dark: the GM flips a dark Destiny point to upgrade a difficulty die.
         upgrade_ability, upgrade_difficulty, downgrade_proficiency, downgrade_challenge,
         boost, setback, removals: as for :func:`modify_pool`.
 
@@ -471,7 +513,7 @@ def build_pool(
     notes: list[str] = []
     destiny_points = 0
     if level == IMPOSSIBLE:
-        if not destiny_point_spent:
+        if not (destiny_point_spent or destiny_light):
             raise RuleError(
                 "attempting an Impossible task requires the player to spend one Destiny point",
                 _rule("Impossible Tasks"),
@@ -488,19 +530,25 @@ def build_pool(
     lower = min(characteristic_rating, skill_ranks)
     if skill and skill_ranks == 0:
         notes.append(f"Unskilled in {skill}: {characteristic} alone")
+    flips = (LIGHT,) * destiny_light + (DARK,) * destiny_dark
+    notes += [note for flipped, note in ((destiny_light, LIGHT_FLIP_NOTE),
+                                         (destiny_dark, DARK_FLIP_NOTE)) if flipped]
     base = DicePool(
         ability=higher - lower,
         proficiency=lower,
         difficulty=DIFFICULTY_LEVELS[level],
         difficulty_level=level,
         destiny_points=destiny_points,
+        destiny_flips=flips,
         traits=(characteristic, skill) if skill else (characteristic,),
         notes=tuple(notes),
     )
+    _check_count(upgrade_ability, "ability upgrades", "Upgrading Dice")
+    _check_count(upgrade_difficulty, "difficulty upgrades", "Upgrading Dice")
     return modify_pool(
         base,
-        upgrade_ability=upgrade_ability,
-        upgrade_difficulty=upgrade_difficulty,
+        upgrade_ability=upgrade_ability + destiny_light,
+        upgrade_difficulty=upgrade_difficulty + destiny_dark,
         downgrade_proficiency=downgrade_proficiency,
         downgrade_challenge=downgrade_challenge,
         boost=boost,

@@ -1,7 +1,8 @@
 """The changes a Genesys sheet and campaign take: wounds and strain, finishing and reopening
-creation (:class:`~systems.TrackAction`), and the GM's skill list
-(:class:`~systems.CampaignAction`), with their tables :data:`ACTIONS` and
-:data:`CAMPAIGN_ACTIONS` (the ``SYSTEM``'s ``actions`` and ``campaign_actions``).
+creation (:class:`~systems.TrackAction`), and the GM's skill list and Destiny pool
+(:class:`~systems.CampaignAction`; the pool's moves are in :mod:`systems.genesys.destiny`),
+with their tables :data:`ACTIONS` and :data:`CAMPAIGN_ACTIONS` (the ``SYSTEM``'s ``actions``
+and ``campaign_actions``).
 
 Each ``apply`` runs with its row locked by the generic service that calls it
 (:mod:`systems.base`).
@@ -15,7 +16,16 @@ from typing import TYPE_CHECKING, Any
 from rulesets import genesys
 from rulesets.errors import RuleError
 from systems import CampaignAction, TrackAction
-from systems.genesys.forms import NoFieldsForm, SkillRemoveForm, SkillSetForm, TrackForm
+from systems.genesys.destiny import destiny_flip, destiny_roll, destiny_set
+from systems.genesys.forms import (
+    DestinyFlipForm,
+    DestinyRollForm,
+    DestinySetForm,
+    NoFieldsForm,
+    SkillRemoveForm,
+    SkillSetForm,
+    TrackForm,
+)
 from systems.genesys.sheet import (
     RULE_SKILLS,
     RULE_STEP4,
@@ -150,6 +160,11 @@ def _skills_reset(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
 
 # --- The tables (the SYSTEM's actions and campaign_actions) --------------------------------
 
+SKILLS = "gx-skills-panel"
+"""The partial of dashboard.html (and DOM id) the skill list's changes answer with."""
+DESTINY = "gx-destiny"
+"""The partial of dashboard.html (and DOM id) the Destiny pool's moves answer with."""
+
 
 ACTIONS: dict[str, TrackAction] = {
     "wounds": TrackAction(form=TrackForm, apply=_track_apply("wounds"),
@@ -165,10 +180,15 @@ ACTIONS: dict[str, TrackAction] = {
 
 CAMPAIGN_ACTIONS: dict[str, CampaignAction] = {
     "skill-set": CampaignAction(form=SkillSetForm, apply=_skill_set,
-                                partial="system-panel"),
+                                partial=SKILLS),
     "skill-remove": CampaignAction(form=SkillRemoveForm, apply=_skill_remove,
-                                   partial="system-panel"),
+                                   partial=SKILLS),
     "skills-reset": CampaignAction(form=NoFieldsForm, apply=_skills_reset,
-                                   partial="system-panel"),
+                                   partial=SKILLS),
+    # The Destiny pool (systems.genesys.destiny): its own part of the panel answers.
+    "destiny-set": CampaignAction(form=DestinySetForm, apply=destiny_set, partial=DESTINY),
+    "destiny-roll": CampaignAction(form=DestinyRollForm, apply=destiny_roll, partial=DESTINY),
+    "destiny-flip": CampaignAction(form=DestinyFlipForm, apply=destiny_flip, partial=DESTINY),
 }
-"""The GM's changes of the campaign's skill list, by the name their URL carries."""
+"""The GM's changes of the campaign's skill list and Destiny pool, by the name their URL
+carries."""

@@ -12,6 +12,7 @@ from rolls.models import Roll
 from rulesets import genesys
 from systems import require, stored_int, stored_names, stored_object
 from systems.claims import claimed_by, listed, require_claims, require_follow_up, verdict
+from systems.genesys.destiny import DESTINY_KEY
 from systems.genesys.sheet import RULE_SKILLS, SKILL_LIST_MAX
 
 # --- Stored data's checks (SheetSystem.check_sheet, check_system_data) ---------------------
@@ -51,11 +52,19 @@ def check_system_data(data: Mapping[str, Any]) -> None:
     """:meth:`GenesysSystem.check_system_data`: the skill list is a list of at most
     :data:`SKILL_LIST_MAX` objects, each a skill the GM could have added
     (:func:`rulesets.genesys.check_skill`, as the ``skill-set`` action checks it), no name
-    twice (ignoring case).
+    twice (ignoring case); the Destiny pool, if any, is one the GM's moves and the checks'
+    flips could have left (:class:`rulesets.genesys.DestinyPool`: no negative side, at most
+    :data:`~rulesets.genesys.DESTINY_MAX` points, and a rolled pool holds its Force dice's
+    pips).
 
     Raises:
-        RuleError: the first skill refused (Genesys dice pool, Skill and Characteristic).
+        RuleError: the first skill refused (Genesys dice pool, Skill and Characteristic), or
+            the pool refused (Sheetkeeper's decision, Destiny pool).
     """
+    if DESTINY_KEY in data:
+        require(isinstance(data[DESTINY_KEY], dict), "the Destiny pool must be an object",
+                genesys.RULE_DESTINY)
+        genesys.DestinyPool.from_dict(data[DESTINY_KEY])
     skills = data.get("skills", [])
     require(isinstance(skills, list), "the campaign's skill list must be a list")
     require(len(skills) <= SKILL_LIST_MAX,
@@ -133,6 +142,11 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
     outcome, net, summary = ((*result.verdict(), result.summary())
                              if roll.kind == Roll.Kind.NPC else verdict_of_check(result))
     faces = listed([f"{d.die} {d.face}" for d in result.dice])
-    require_claims(claimed_by(roll), {"result": result.as_dict(),
+    derived = result.as_dict()
+    if "destiny_flips" not in roll.result["pool"]:
+        # A roll stored before Destiny flips were recorded: it made none and says nothing.
+        derived["pool"] = {k: v for k, v in result.pool.as_dict().items()
+                           if k != "destiny_flips"}
+    require_claims(claimed_by(roll), {"result": derived,
                                       **verdict(outcome, net, summary)},
                    words=_CLAIMS, dice=f"its dice ({faces or 'none'})", rule=_RULE_SYMBOLS)

@@ -17,6 +17,7 @@ from characters.services import (
 )
 from rolls.services import roll_create
 from systems.genesys.system import SYSTEM
+from table.services import campaign_system_change
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -30,8 +31,8 @@ CAMPAIGN_NAME = "The Long Night (Genesys demo)"
 
 def build(*, campaign: Campaign, gm: User, players: Sequence[User], rng: Rng) -> None:
     """Kestrel, a Scoundrel: created through the form, given 100 XP, two
-    characteristics and a skill bought, creation finished, some wounds and strain, and
-    two checks rolled."""
+    characteristics and a skill bought, creation finished, some wounds and strain, two
+    checks rolled, and the session's Destiny pool rolled by the GM (two Force dice)."""
     player = players[0]
     career = ["Cool", "Coordination", "Deception", "Perception", "Ranged", "Skulduggery",
               "Stealth", "Streetwise"]
@@ -58,4 +59,6 @@ def build(*, campaign: Campaign, gm: User, players: Sequence[User], rng: Rng) ->
         if not form.is_valid():
             raise ValueError(form.errors.as_text())
         roll_create(character=character, data=form.cleaned_data, by=player, rng=rng)
-
+    # Last, so the checks above roll the dice they always did.
+    campaign_system_change(campaign=campaign, action=SYSTEM.campaign_actions["destiny-roll"],
+                           data={"dice": 2}, by=gm, rng=rng)

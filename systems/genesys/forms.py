@@ -1,5 +1,5 @@
-"""The forms of the Genesys sheet: creation, the check dialog, the tracks and the GM's skill
-list (system.py and actions.py use them).
+"""The forms of the Genesys sheet: creation, the check dialog, the tracks, the GM's skill
+list and the GM's moves on the Destiny pool (system.py and actions.py use them).
 
 Every rule is checked by the rules engine (``rulesets.genesys``); a form turns its RuleError
 into a form error whose text names the rule broken.
@@ -14,13 +14,13 @@ from django import forms
 
 from core.forms import Form
 from rulesets import genesys
-from rulesets.errors import RuleError
+from rulesets.errors import RuleError, citation
 from systems.fields import character_name_field
 
 CHARACTERISTIC_CHOICES = [(name, name) for name in genesys.CHARACTERISTICS]
 DIFFICULTY_CHOICES = [
     (level, f"{level} ({dice} difficulty {'die' if dice == 1 else 'dice'})"
-     + (", needs a Destiny point" if level == genesys.IMPOSSIBLE else ""))
+     + (", needs a light Destiny point" if level == genesys.IMPOSSIBLE else ""))
     for level, dice in genesys.DIFFICULTY_LEVELS.items()
 ]
 MODIFIER_MAX = 5
@@ -28,6 +28,7 @@ MODIFIER_MAX = 5
 takes any count up to its pool limit)."""
 EXTRA_DICE_MAX = 10
 """Most boost or setback dice the dialog adds."""
+RULE_IMPOSSIBLE = f"{genesys.SOURCE}, Impossible Tasks"
 
 
 def _count_field(label: str, most: int) -> forms.IntegerField:
@@ -98,8 +99,15 @@ class GenesysCreationForm(Form):
 
 class GenesysRollForm(Form):
     """The check dialog: a skill (or a characteristic alone), a difficulty level, the
-    upgrades and downgrades, and boost and setback dice (Genesys dice pool, Basic Dice Pool
-    and Modifying a Dice Pool). ``skills`` is the campaign's skill list."""
+    player's Destiny flip, the upgrades and downgrades, and boost and setback dice (Genesys
+    dice pool, Basic Dice Pool and Modifying a Dice Pool). ``skills`` is the campaign's skill
+    list.
+
+    ``destiny_point``: the player flips a light Destiny point to upgrade an ability die (an
+    Impossible task cannot be attempted without it: Impossible Tasks). ``destiny_dark`` and
+    ``answers`` are not drawn in the dialog: a GM's request carries them (the GM's dark flip,
+    and the request answered), and the system accepts a dark flip only as the GM asked
+    (:func:`systems.genesys.destiny.require_gm_flip_as_asked`)."""
 
     skill = forms.ChoiceField(required=False, label="Skill")
     characteristic = forms.ChoiceField(
@@ -110,7 +118,13 @@ class GenesysRollForm(Form):
                                    required=False, label="Difficulty",
                                    help_text="Average when not given.")
     destiny_point = forms.BooleanField(
-        required=False, label="Spend a Destiny point (an Impossible task needs one)")
+        required=False,
+        label="Flip a light Destiny point to upgrade an ability die (an Impossible task "
+              "needs one)")
+    destiny_dark = forms.BooleanField(
+        required=False, widget=forms.HiddenInput,
+        label="The GM flips a dark Destiny point to upgrade a difficulty die")
+    answers = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     upgrade_ability = _count_field("Upgrade ability dice", MODIFIER_MAX)
     upgrade_difficulty = _count_field("Upgrade difficulty dice", MODIFIER_MAX)
     downgrade_proficiency = _count_field("Downgrade proficiency dice", MODIFIER_MAX)
@@ -129,7 +143,9 @@ class GenesysRollForm(Form):
 
     def clean(self) -> dict[str, Any]:
         """Blank counts become 0 and a blank difficulty "Average"; raises ValidationError
-        when neither a skill nor a characteristic is chosen (there is no pool to show)."""
+        when neither a skill nor a characteristic is chosen (there is no pool to show), and
+        for an Impossible task without the light Destiny point it requires (Genesys dice
+        pool, Impossible Tasks), naming the box to tick."""
         cleaned = super().clean() or {}
         for name in self.COUNTS:
             if cleaned.get(name) is None and name not in self.errors:
@@ -139,6 +155,11 @@ class GenesysRollForm(Form):
         if not cleaned.get("skill") and not cleaned.get("characteristic"):
             raise forms.ValidationError(
                 "Choose a skill, or a characteristic to roll alone, to see the pool.")
+        if cleaned.get("difficulty") == genesys.IMPOSSIBLE and not cleaned.get("destiny_point"):
+            raise forms.ValidationError(
+                "Attempting an Impossible task requires the player to spend one Destiny "
+                "point: tick “Flip a light Destiny point” to attempt it "
+                f"({citation(RULE_IMPOSSIBLE)}).")
         return cleaned
 
 
@@ -170,13 +191,16 @@ class SkillRemoveForm(Form):
 
 class GenesysRequestForm(Form):
     """What the GM asks the players to roll: a skill of the campaign's list, a difficulty
-    level, difficulty upgrades, boost and setback dice (Genesys dice pool, Basic Dice Pool).
-    ``skills`` is the campaign's skill list."""
+    level, difficulty upgrades, the GM's dark Destiny flip, boost and setback dice (Genesys
+    dice pool, Basic Dice Pool; Difficulty). ``skills`` is the campaign's skill list."""
 
     skill = forms.ChoiceField(label="Skill")
     difficulty = forms.ChoiceField(choices=DIFFICULTY_CHOICES, initial="Average",
                                    label="Difficulty")
     upgrade_difficulty = _count_field("Upgrade difficulty dice", MODIFIER_MAX)
+    destiny_dark = forms.BooleanField(
+        required=False,
+        label="Flip a dark Destiny point to upgrade a difficulty die (when the roll is made)")
     boost = _count_field("Boost dice", EXTRA_DICE_MAX)
     setback = _count_field("Setback dice", EXTRA_DICE_MAX)
 
@@ -185,3 +209,34 @@ class GenesysRequestForm(Form):
         super().__init__(data, auto_id="gx-request-%s")
         self.fields["skill"].choices = [(s.name, f"{s.name} ({s.characteristic})")  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
                                         for s in skills]
+
+
+# --- The GM's Destiny pool (systems.genesys.destiny) -------------------------------------------
+
+
+class DestinySetForm(Form):
+    """The GM sets the Destiny pool by hand: light and dark points, 0 to
+    :data:`~rulesets.genesys.DESTINY_MAX` each (the engine refuses more than that together)."""
+
+    light = forms.IntegerField(min_value=0, max_value=genesys.DESTINY_MAX, initial=0,
+                               label="Light side points")
+    dark = forms.IntegerField(min_value=0, max_value=genesys.DESTINY_MAX, initial=0,
+                              label="Dark side points")
+
+
+class DestinyRollForm(Form):
+    """The GM rolls the Destiny pool: how many Force dice, 1 to
+    :data:`~rulesets.genesys.FORCE_DICE_MAX` (blank: one per character in the party)."""
+
+    dice = forms.IntegerField(required=False, min_value=1, max_value=genesys.FORCE_DICE_MAX,
+                              label="Force dice",
+                              help_text="One per player; leave it blank for one per "
+                                        "character in the party.")
+
+
+class DestinyFlipForm(Form):
+    """The GM flips one Destiny point outside a roll: ``side`` is the side it shows now."""
+
+    side = forms.ChoiceField(choices=[(genesys.LIGHT, "A light point to dark"),
+                                      (genesys.DARK, "A dark point to light")],
+                             label="Flip")

@@ -47,8 +47,19 @@ class Skill(Schema):
     group: Annotated[str, sk.one_line(40)] = ""
 
 
+class Destiny(Schema):
+    """The Destiny pool (:meth:`rulesets.genesys.DestinyPool.as_dict`; the rules' check,
+    ``check_system_data``, holds the sizes to the faces rolled)."""
+
+    light: Annotated[int, sk.between(0, genesys.DESTINY_MAX)]
+    dark: Annotated[int, sk.between(0, genesys.DESTINY_MAX)]
+    rolled: Annotated[list[Annotated[int, sk.between(1, len(genesys.FORCE_DIE_FACES))]],
+                      sk.max_items(genesys.FORCE_DICE_MAX)] = []
+
+
 class SystemData(Schema):
     skills: Annotated[list[Skill], sk.max_items(SKILL_LIST_MAX + 1)] = []
+    destiny: Destiny | None = None
 
 
 class Pool(Schema):
@@ -62,6 +73,9 @@ class Pool(Schema):
     setback: _COUNT
     difficulty_level: Annotated[str, sk.one_of(("", *genesys.DIFFICULTY_LEVELS))]
     destiny_points: Annotated[int, sk.between(0, 10)]
+    # Absent from a pool stored before Destiny flips were recorded: none were made.
+    destiny_flips: Annotated[list[Annotated[str, sk.one_of(genesys.DESTINY_SIDES)]],
+                             sk.max_items(2)] = []
     traits: Annotated[list[Annotated[str, sk.name_line(80)]], sk.max_items(20)]
     notes: Annotated[list[sk.Line], sk.max_items(50)]
 
@@ -115,6 +129,7 @@ class RequestData(Schema):
     boost: _POSTED_COUNT = ""
     setback: _POSTED_COUNT = ""
     destiny_point: Literal["on"] = "on"
+    destiny_dark: Literal["on"] = "on"
     note: Annotated[str, sk.multiline(1_000)] = ""
 
 

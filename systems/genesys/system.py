@@ -16,9 +16,11 @@ advancement: those follow the public Genesys Core Rulebook (cited "Genesys Core 
      "strain": {"current": 0, "threshold": 12},
      "creation": true}                                         # characteristics still for sale
 
-``Campaign.system_data`` holds the campaign's skill list::
+``Campaign.system_data`` holds the campaign's skill list and its Destiny pool
+(:mod:`systems.genesys.destiny`; absent until the GM sets or rolls it)::
 
-    {"skills": [{"name": "Athletics", "characteristic": "Brawn", "group": "General"}, ...]}
+    {"skills": [{"name": "Athletics", "characteristic": "Brawn", "group": "General"}, ...],
+     "destiny": {"light": 2, "dark": 3, "rolled": [10, 1, 7]}}   # Force die faces, or []
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from systems import (
     percent_text,
 )
 from systems.base import RollHeader
+from systems.genesys import npcs
 from systems.genesys.actions import ACTIONS, CAMPAIGN_ACTIONS
 from systems.genesys.checks import (
     check_roll,
@@ -45,7 +48,18 @@ from systems.genesys.checks import (
     check_system_data,
     verdict_of_check,
 )
+from systems.genesys.destiny import (
+    destiny_context,
+    destiny_invest,
+    destiny_of,
+    require_gm_flip_as_asked,
+    require_no_npc_flip,
+    require_points_for_request,
+)
 from systems.genesys.forms import (
+    DestinyFlipForm,
+    DestinyRollForm,
+    DestinySetForm,
     GenesysCreationForm,
     GenesysRequestForm,
     GenesysRollForm,
@@ -68,6 +82,7 @@ if TYPE_CHECKING:
     from characters.models import Character
     from rolls.models import Roll
     from rulesets.dice import Rng
+    from systems.npcs import TrackLine
 
 
 # --- The system ----------------------------------------------------------------------------
@@ -75,21 +90,29 @@ if TYPE_CHECKING:
 
 class GenesysSystem(SheetSystem):
     """Genesys: the six characteristics, the campaign's skills, wounds and strain, narrative
-    dice checks, and XP priced as the core rulebook does."""
-    live_tracks = ("sheet-tracks", "sheet-creation", "gx-characteristics", "gx-skills")
+    dice checks, the table's Destiny pool, and XP priced as the core rulebook does."""
+    # gx-destiny: the campaign's Destiny pool on the sheet, redrawn when the campaign's data
+    # changes (a flip, the GM's set or roll: campaignChanged redraws the live tracks).
+    live_tracks = ("sheet-tracks", "sheet-creation", "gx-characteristics", "gx-skills",
+                   "gx-destiny")
     live_xp = ("sheet-xp", "gx-characteristics", "gx-skills", "sheet-creation")
 
     # Genesys Core Rulebook, Step 4: a new character spends its starting XP (the Average
     # Human's 110; the GM sets the campaign's) on characteristics and skills.
     uses_starting_xp = True
 
+    # The Destiny pool is played with at the table: the GM's panel is on the dashboard too
+    # (its Destiny part; the skill list stays on the settings page: dashboard.html).
+    panel_in_play = True
+    roll_locks_campaign = True  # a check may flip a Destiny point of the campaign's pool
+
     def default_system_data(self) -> dict[str, Any]:
         """``{"skills": [...]}``: the default list of :func:`rulesets.genesys.default_skills`."""
         return {"skills": [s.as_dict() for s in genesys.default_skills()]}
 
     def check_system_data(self, data: dict[str, Any]) -> None:
-        """The skill list as the GM's actions make it (:func:`check_system_data`). Raises
-        RuleError naming the first skill refused."""
+        """The skill list and the Destiny pool as the GM's actions make them
+        (:func:`check_system_data`). Raises RuleError naming the first value refused."""
         check_system_data(data)
 
     # --- creation ---------------------------------------------------------------------------
@@ -132,8 +155,9 @@ class GenesysSystem(SheetSystem):
 
     def sheet_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
         """``gx``: characteristics, skill rows (rank, career, the check's dice), skills off
-        the campaign's list, the two tracks, the creation flag. No query beyond the
-        character's campaign, loaded with it."""
+        the campaign's list, the two tracks, the creation flag, and the campaign's Destiny
+        pool (``destiny``: :func:`destiny_context`). No query beyond the character's
+        campaign, loaded with it."""
         sheet = read_sheet(character)
         skills = skills_of(character.campaign)
         chars = sheet["characteristics"]
@@ -158,6 +182,7 @@ class GenesysSystem(SheetSystem):
             "off_list": sorted((n, r) for n, r in sheet["skills"].items() if n not in listed),
             "tracks": _tracks(sheet),
             "creation": sheet["creation"],
+            "destiny": destiny_context(character.campaign),
         }}
 
     def card_context(self, character: Character) -> dict[str, Any]:
@@ -168,12 +193,34 @@ class GenesysSystem(SheetSystem):
             "creation": sheet["creation"], "career": sheet["career"],
         }}
 
+    # --- NPCs (systems.genesys.npcs) --------------------------------------------------------
+
+    def npc_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                 ) -> npcs.NpcForm:
+        """The adversary's stat block (:class:`~systems.genesys.npcs.NpcForm`): the ranges
+        checked, no XP spent."""
+        return npcs.npc_form(campaign, data)
+
+    def npc_sheet(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        """The stat block's sheet (:func:`systems.genesys.npcs.npc_sheet`)."""
+        return npcs.npc_sheet(cleaned_data)
+
+    def track_lines(self, character: Character) -> list[TrackLine]:
+        """Wounds and strain against their thresholds (:func:`systems.genesys.npcs.
+        track_lines`)."""
+        return npcs.track_lines(character)
+
     def dashboard_context(self, campaign: Campaign) -> dict[str, Any]:
-        """The GM's skill list panel: the skills, the core skills not on it (suggestions),
-        the form, and the core rules' starting XP for comparison."""
+        """The GM's panel: the Destiny pool with its forms (set, roll, flip), and the skill
+        list: the skills, the core skills not on it (suggestions), the form, and the core
+        rules' starting XP for comparison."""
         skills = skills_of(campaign)
         names = {s.name.casefold() for s in skills}
         return {
+            "gx_destiny": destiny_context(campaign),
+            "gx_destiny_set": DestinySetForm(auto_id="gx-destiny-%s"),
+            "gx_destiny_roll": DestinyRollForm(auto_id="gx-destiny-roll-%s"),
+            "gx_destiny_flip": DestinyFlipForm(auto_id="gx-destiny-flip-%s"),
             "gx_skills": skills,
             "gx_suggestions": [s for s in genesys.CORE_SKILLS if s.name.casefold() not in names],
             "gx_skill_form": SkillSetForm(auto_id="gx-skill-%s"),
@@ -254,8 +301,11 @@ class GenesysSystem(SheetSystem):
     def build_pool(self, character: Character, cleaned_data: dict[str, Any]
                    ) -> genesys.DicePool:
         """The check's pool from the sheet and the dialog (Genesys dice pool, Skill and
-        Characteristic, Difficulty, Modifying a Dice Pool). Raises RuleError for a skill off
-        the list or an illegal pool (an Impossible task without its Destiny point)."""
+        Characteristic, Difficulty, Modifying a Dice Pool), with the Destiny flips it invests
+        (the player's light point, the GM's dark point: each upgrades a die). Raises
+        RuleError for a skill off the list or an illegal pool (an Impossible task without
+        its Destiny point, a flip on an NPC's check: :func:`require_no_npc_flip`)."""
+        require_no_npc_flip(character, cleaned_data)
         sheet = read_sheet(character)
         skill_name = cleaned_data.get("skill") or ""
         characteristic = cleaned_data.get("characteristic") or ""
@@ -275,7 +325,8 @@ class GenesysSystem(SheetSystem):
             characteristic_rating=sheet["characteristics"][characteristic],
             skill=skill_name, skill_ranks=ranks,
             difficulty=cleaned_data.get("difficulty") or "Average",
-            destiny_point_spent=bool(cleaned_data.get("destiny_point")),
+            destiny_light=bool(cleaned_data.get("destiny_point")),
+            destiny_dark=bool(cleaned_data.get("destiny_dark")),
             upgrade_ability=count("upgrade_ability"),
             upgrade_difficulty=count("upgrade_difficulty"),
             downgrade_proficiency=count("downgrade_proficiency"),
@@ -285,10 +336,16 @@ class GenesysSystem(SheetSystem):
 
     def roll(self, character: Character, cleaned_data: dict[str, Any], rng: Rng
              ) -> RolledResult:
-        """Build the pool from the locked sheet and roll it (Genesys dice pool, Interpreting
-        the Pool): the check succeeds with at least one net success. Raises RuleError for an
-        illegal pool."""
+        """Build the pool from the locked sheet, flip the Destiny points it invests in the
+        campaign's pool (:func:`destiny_invest`, in this transaction: a refusal stores
+        nothing), and roll it (Genesys dice pool, Interpreting the Pool): the check succeeds
+        with at least one net success. The flips are the stored pool's ``destiny_flips``.
+        Raises RuleError for an illegal pool, a dark flip the GM did not ask for
+        (:func:`require_gm_flip_as_asked`), or no point left to flip."""
         pool = self.build_pool(character, cleaned_data)
+        require_gm_flip_as_asked(character, cleaned_data)
+        if pool.destiny_flips:
+            destiny_invest(character, pool.destiny_flips)
         result = genesys.roll(pool, rng)
         outcome, net, summary = verdict_of_check(result)
         return RolledResult(kind=RollKind.CHECK, description=_describe(pool), result=result,
@@ -313,16 +370,18 @@ class GenesysSystem(SheetSystem):
 
     def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
                      ) -> GenesysRequestForm:
-        """What the GM may ask for: a skill, a difficulty, difficulty upgrades, boost and
-        setback dice."""
+        """What the GM may ask for: a skill, a difficulty, difficulty upgrades, the GM's dark
+        Destiny flip, boost and setback dice."""
         return GenesysRequestForm(data, skills=skills_of(campaign))
 
     def request_data(self, character: Character, cleaned_data: dict[str, Any]
                      ) -> tuple[dict[str, Any], str]:
         """The check dialog's data answering the GM's request, and the request in words
-        ("Athletics (Brawn), Average, 1 boost"). An Impossible task spends the Destiny point
-        it needs (Genesys dice pool, Impossible Tasks). Raises RuleError for a skill that
-        left the list since."""
+        ("Athletics (Brawn), Average, 1 boost"). An Impossible task flips the light Destiny
+        point it needs (Genesys dice pool, Impossible Tasks); the GM's dark flip (Difficulty)
+        goes with the request and flips when the roll is made. Raises RuleError for a skill
+        that left the list since, or a point the pool cannot spare
+        (:func:`require_points_for_request`)."""
         skill = _skill(character.campaign, cleaned_data["skill"])
         data: dict[str, Any] = {"skill": skill.name, "difficulty": cleaned_data["difficulty"]}
         words = [f"{skill.name} ({skill.characteristic})", cleaned_data["difficulty"]]
@@ -332,8 +391,15 @@ class GenesysSystem(SheetSystem):
             if count:
                 data[name] = str(count)
                 words.append(f"{count} {noun}{'s' if count != 1 and name.startswith('up') else ''}")
-        if cleaned_data["difficulty"] == genesys.IMPOSSIBLE:
+        impossible = cleaned_data["difficulty"] == genesys.IMPOSSIBLE
+        dark = bool(cleaned_data.get("destiny_dark"))
+        require_points_for_request(character.campaign, light=impossible, dark=dark)
+        if impossible:
             data["destiny_point"] = "on"
+            words.append("a light Destiny point flipped")
+        if dark:
+            data["destiny_dark"] = "on"
+            words.append("the GM flips a dark Destiny point")
         return data, ", ".join(words)
 
     def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
@@ -342,8 +408,9 @@ class GenesysSystem(SheetSystem):
         result, triumph and despair in words, the phone's headline. ``pool_text`` draws the
         pool as dice: ``systems/genesys/_pool.html`` rendered with autoescape on, so every
         value in it (the skill's name is the GM's text) is escaped, and ``render_to_string``
-        hands back a SafeString the odds box shows as it is. One sheet read, one odds
-        computation. Raises RuleError for an illegal pool."""
+        hands back a SafeString the odds box shows as it is. With a Destiny flip, a line says
+        what it will cost (the pool as the campaign row was read: the roll checks again).
+        One sheet read, one odds computation. Raises RuleError for an illegal pool."""
         pool = self.build_pool(character, cleaned_data)
         odds = genesys.odds(pool)
         rows = [("Success", odds.success, True), ("Advantage", odds.advantage, True),
@@ -363,7 +430,7 @@ class GenesysSystem(SheetSystem):
                           for label, p, good in rows],
             "odds_lines": [
                 f"Most likely: {_net_words(likely[0])} ({percent_text(float(likely[1]))}).",
-                f"{special}."],
+                f"{special}.", *_destiny_lines(character, pool)],
             "odds_headline": f"Success {percent_text(float(odds.success))}",
         }
 
@@ -373,6 +440,24 @@ def _describe(pool: genesys.DicePool) -> str:
     what = " + ".join(pool.traits) or "Dice"
     level = f", {pool.difficulty_level}" if pool.difficulty_level else ""
     return f"{what}{level}: {pool.describe()}"
+
+
+def _destiny_lines(character: Character, pool: genesys.DicePool) -> list[str]:
+    """The odds box's word on the Destiny points the pool invests: the flip it makes when
+    rolled, and the pool it leaves, or that no point of that side is left (the roll will be
+    refused). ``[]`` when it invests none."""
+    if not pool.destiny_flips:
+        return []
+    try:
+        destiny = destiny_of(character.campaign)
+        after = destiny
+        for side in pool.destiny_flips:
+            after = after.flip(side)
+    except RuleError as exc:
+        return [f"{exc.message} Rolling will be refused until the GM adds one."]
+    flips = " and ".join(f"a {side} point" for side in pool.destiny_flips)
+    return [f"Destiny: rolling flips {flips} (the pool {destiny.describe()} becomes "
+            f"{after.describe()})."]
 
 
 def _net_words(net: int) -> str:

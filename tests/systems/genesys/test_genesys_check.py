@@ -213,24 +213,36 @@ def test_the_gm_rolls_for_a_players_character(client_for, alice, sharp, seeded_r
 def test_an_impossible_task_without_a_destiny_point_is_refused_and_nothing_stored(
     client_for, bob, kes, seeded_rng, htmx
 ) -> None:
+    Campaign.objects.filter(pk=kes.campaign_id).update(
+        system_data={"destiny": {"light": 2, "dark": 1, "rolled": []}})
+
     response = client_for(bob, htmx=htmx).post(roll_url(kes), {"skill": "Cool",
                                                               "difficulty": "Impossible"})
 
-    assert ("attempting an Impossible task requires the player to spend one Destiny point "
-            "(Genesys rules, Impossible Tasks)") in text_of(response)
+    assert ("Attempting an Impossible task requires the player to spend one Destiny point: "
+            "tick “Flip a light Destiny point” to attempt it (Genesys rules, Impossible "
+            "Tasks)") in text_of(response)
     assert response.status_code == (200 if htmx else 400)
     assert not Roll.objects.exists()
+    assert Campaign.objects.get(pk=kes.campaign_id).system_data["destiny"]["light"] == 2
 
 
 def test_an_impossible_task_with_its_destiny_point_rolls_five_difficulty_dice(
     client_for, bob, kes, seeded_rng
 ) -> None:
+    Campaign.objects.filter(pk=kes.campaign_id).update(
+        system_data={"destiny": {"light": 2, "dark": 1, "rolled": []}})
+
     client_for(bob, htmx=True).post(roll_url(kes), {"skill": "Cool", "difficulty": "Impossible",
                                                    "destiny_point": "on"})
 
     roll = Roll.objects.get()
     assert roll.result["pool"]["difficulty"] == 5
     assert roll.result["pool"]["destiny_points"] == 1
+    # The point the attempt requires is the light one flipped, which upgrades an ability die.
+    assert roll.result["pool"]["destiny_flips"] == ["light"]
+    assert roll.result["pool"]["proficiency"] == 2
+    assert Campaign.objects.get(pk=kes.campaign_id).system_data["destiny"]["light"] == 1
 
 
 def test_a_skill_off_the_campaigns_list_cannot_be_rolled(client_for, bob, kes) -> None:

@@ -1,7 +1,8 @@
 """The GM's Genesys dashboard: a card per character with wounds, strain and characteristics,
-edited in place, and the campaign's skill list (each skill tied to a characteristic: Genesys
-dice pool, Skill and Characteristic), which the GM edits in place; players and strangers
-get 404."""
+edited in place, and the campaign's skill list on the settings page (each skill tied to a
+characteristic: Genesys dice pool, Skill and Characteristic), which the GM edits in place;
+players and strangers get 404. The Destiny pool's panel: tests/systems/genesys/
+test_genesys_destiny.py."""
 
 from __future__ import annotations
 
@@ -51,10 +52,12 @@ def test_the_gm_sees_the_card_and_the_skill_list(client_for, alice, kes, gx_camp
     assert "Wounds 13/12 incapacitated" in text
     assert "Strain 0/12" in text
     assert "css/systems/genesys.css" in content
-    # The skill list is configuration: on the settings page, not in the play-first dashboard.
-    assert 'id="system-panel"' not in content
+    # The panel is played with (the Destiny pool), but the skill list is configuration: on
+    # the settings page, not in the play-first dashboard.
+    assert 'id="system-panel"' in content and 'id="gx-destiny"' in content
+    assert 'id="gx-skills-panel"' not in content and "Athletics · Brawn" not in text
     settings = client_for(alice).get(reverse("campaigns:campaign-settings", args=[gx_campaign.pk]))
-    assert 'id="system-panel"' in settings.content.decode()
+    assert 'id="gx-skills-panel"' in settings.content.decode()
     assert "Athletics · Brawn" in text_of(settings)
 
 
@@ -83,7 +86,7 @@ def test_the_gm_adds_a_skill_in_place(client_for, alice, gx_campaign) -> None:
                                                   "characteristic": "Intellect"})
 
     assert response.content.decode().lstrip().startswith(
-        '<section class="card gx-panel" id="system-panel"')
+        '<section class="card gx-panel" id="gx-skills-panel"')
     assert "Added Arcana (Intellect)." in text_of(response)
     assert "Arcana" in skill_names(gx_campaign)
     stored = Campaign.objects.get(pk=gx_campaign.pk).system_data["skills"][-1]

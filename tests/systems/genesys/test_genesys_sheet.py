@@ -23,8 +23,9 @@ pytestmark = pytest.mark.django_db
 # The shared cast's fixtures (tests/systems/genesys/test_genesys_cast.py).
 gx_campaign, kes = cast.gx_campaign, cast.kes
 
-# With rolls: their follow-ups are read only when one of them has any (these have none).
-SHEET_QUERIES = 5
+# With rolls: their follow-ups are read only when one of them has any (these have none); and
+# the Equipment card's items (equipment.inventory); the running encounter (encounters).
+SHEET_QUERIES = 7
 
 
 # --- Who may see and change it -------------------------------------------------------------
