@@ -123,6 +123,10 @@ class SystemFixtures:
         impossible_face: ``(path, value, where, words)``: a die face the system's dice do not
             have, at its place in a character export (``rolls.0.result.dice.0``), where the
             refusal names it and words of its rule.
+        matrix_item: the ``Item.details`` of the item the matrix and fuzz worlds' character
+            carries: one every item action of the system (``SheetSystem.item_actions``)
+            changes when it is posted with no input (Maelstrom: a heavy pistol neither full
+            nor empty, to fire and reload); ``{}`` (gear) for a system without any.
     """
 
     new_character: Mapping[str, Any]
@@ -143,6 +147,7 @@ class SystemFixtures:
     impossible_face: tuple[str, Any, str, str] | None = None
     pages: Mapping[str, SystemPage] = field(default_factory=dict)
     xp_buy: str = ""
+    matrix_item: Mapping[str, Any] = field(default_factory=dict)
 
 
 def fixtures_for(slug: str) -> SystemFixtures:

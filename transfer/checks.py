@@ -52,6 +52,7 @@ from systems import require
 if TYPE_CHECKING:
     from campaigns.models import Campaign
     from characters.models import Character
+    from equipment.models import Item
     from rolls.models import Roll
 
 _T = TypeVar("_T")
@@ -181,6 +182,21 @@ def check_character(character: Character) -> None:
         system.card_context(character)
         system.advances(character)
     readable(read, "the sheet")
+
+
+def check_item(item: Item, character: Character) -> None:
+    """Check an unsaved inventory item of an unsaved ``character`` (its ``campaign`` set):
+    its ``details`` (any JSON value, as the file holds it) against its system's rules
+    (:meth:`~systems.SheetSystem.check_item`: Maelstrom's weapon of its tables, the rounds
+    within its capacity, armor's dice), then read as the Equipment card reads it
+    (``item_figures``). No queries.
+
+    Raises:
+        RuleError: the first value the rules refuse, or details that cannot be read.
+    """
+    system = systems.for_ruleset(character.campaign.ruleset)
+    readable(lambda: system.check_item(item.details), "the item's details")
+    readable(lambda: system.item_figures(character, item), "the item's details")
 
 
 def readable(read: Callable[[], _T], what: str) -> _T:

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from campaigns.models import Campaign, Membership, Session
 from characters.models import Character, XpEntry
+from equipment.models import Item
 from rolls.models import RequestedRoll, Roll
 from transfer.format import FIELDS, FORMAT, GM_ONLY_FIELDS, VERSION, map_roll_ids
 
@@ -27,7 +28,8 @@ from transfer.format import FIELDS, FORMAT, GM_ONLY_FIELDS, VERSION, map_roll_id
 def export_character(character: Character, *, for_gm: bool = True) -> dict[str, Any]:
     """The character as a document of kind ``"character"``: its columns (its sheet among
     them), its whole XP ledger (with reversal and session links, and the sessions those
-    link to), its rolls (follow-ups included) and the roll requests made of it.
+    link to), its inventory (``items``, in order), its rolls (follow-ups included) and the
+    roll requests made of it.
 
     Args:
         character: the character to export.
@@ -51,7 +53,8 @@ def export_character(character: Character, *, for_gm: bool = True) -> dict[str, 
     requests = [q for q in character.requested_rolls.select_related("requested_by")
                 .order_by("pk") if q.answer_id is None or q.answer_id in kept]
     exporter = _Exporter(sessions=list(sessions.order_by("pk")), characters=[character],
-                         entries=entries, rolls=rolls, for_gm=for_gm)
+                         entries=entries, rolls=rolls, for_gm=for_gm,
+                         items=list(Item.objects.filter(character=character)))
     return {
         **_header("character", character.campaign.ruleset),
         "character": exporter.character(character),
@@ -68,12 +71,15 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
     Returns:
         A JSON-serialisable dict (:mod:`transfer.format`).
     """
-    characters = list(campaign.characters.select_related("owner").order_by("pk"))
+    # The GM's NPCs too: their sheets and their rolls are the campaign's (docs/npcs.md).
+    characters = list(Character.all_objects.filter(campaign=campaign)
+                      .select_related("owner").order_by("pk"))
     exporter = _Exporter(
         sessions=list(campaign.sessions.order_by("pk")), characters=characters,
         entries=list(XpEntry.objects.filter(character__campaign=campaign)
                      .select_related("created_by").order_by("pk")),
         rolls=list(campaign.rolls.select_related("rolled_by").order_by("pk")), for_gm=True,
+        items=list(Item.objects.filter(character__campaign=campaign)),
     )
     members = campaign.memberships.select_related("user").order_by("pk")
     requests = campaign.requested_rolls.select_related("requested_by").order_by("pk")
@@ -139,6 +145,8 @@ class _Exporter:
     rolls: list[Roll]
     for_gm: bool
     """Whether the file is the GM's (it carries the GM's notes)."""
+    items: list[Item] = field(default_factory=list)
+    """The characters' inventories, each in its order (``Item.Meta.ordering``)."""
     session_refs: dict[int, int] = field(init=False)
     character_refs: dict[int, int] = field(init=False)
     entry_refs: dict[int, int] = field(init=False)
@@ -168,6 +176,7 @@ class _Exporter:
                 "created_by": e.created_by.get_username(),
                 **_columns(e, XpEntry),
             } for e in self.entries if e.character_id == character.pk],
+            "items": [_columns(i, Item) for i in self.items if i.character_id == character.pk],
         }
 
     def tail(self, requests: list[RequestedRoll]) -> dict[str, Any]:

@@ -21,7 +21,8 @@ The document, format version 3 (docs/backup.md describes it for people)::
 
     <character> = {"id": 1, "owner": "<username>", <Character columns>,
                    "xp_entries": [{"id": 1, "reverses": 1 | null, "session": 1 | null,
-                                   "created_by": "<username>", <XpEntry columns>}, ...]}
+                                   "created_by": "<username>", <XpEntry columns>}, ...],
+                   "items": [{<Item columns>}, ...]}   # its inventory, in order; may be left out
 
 :data:`FIELDS` lists the columns each model carries, under their own names; :data:`LINKS` says
 how every other column travels. Every system's character keeps its whole sheet in ``sheet``,
@@ -53,6 +54,7 @@ from django.db import models
 import systems
 from campaigns.models import Campaign, Membership, Session
 from characters.models import Character, XpEntry
+from equipment.models import Item
 from rolls.models import RequestedRoll, Roll
 
 FORMAT = "sheetkeeper"
@@ -68,16 +70,18 @@ MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 
 FIELDS: dict[type[models.Model], tuple[str, ...]] = {
     Campaign: ("name", "description", "starting_xp", "system_data", "created_at",
-               "archived_at"),
+               "archived_at", "party_sheets"),
     Membership: ("role", "joined_at"),
     Session: ("date", "title", "recap", "created_at"),
     Character: ("name", "concept", "backstory", "notes", "gm_notes", "status", "sheet",
-                "xp_available", "xp_total", "created_at", "updated_at"),
+                "xp_available", "xp_total", "created_at", "updated_at", "is_npc",
+                "npc_shown"),
     XpEntry: ("kind", "available_delta", "total_delta", "banked_delta", "trait_key",
               "bank_key", "rank_from", "rank_to", "reason", "at_creation", "created_at"),
     Roll: ("ruleset", "kind", "description", "pool", "outcome", "net", "summary", "result",
            "gm_only", "imported", "created_at"),
     RequestedRoll: ("note", "data", "description", "created_at"),
+    Item: ("name", "quantity", "note", "details", "created_at", "updated_at"),
 }
 """The columns each model carries in the document, under their own names, as they are."""
 
@@ -89,7 +93,8 @@ MARKDOWN_FIELDS: dict[type[models.Model], tuple[str, ...]] = {
 ``core.markdown.MAX_LENGTH`` characters each, as the forms that write them allow."""
 
 GM_ONLY_FIELDS: dict[type[models.Model], dict[str, Any]] = {
-    Character: {"gm_notes": ""},
+    # An NPC is the GM's (docs/npcs.md): a player's file is never one, nor makes one.
+    Character: {"gm_notes": "", "is_npc": False, "npc_shown": ""},
 }
 """The columns only the campaign's GM may read, with the value their absence stands for. An
 export made for anyone else (a player exporting their own character) leaves the key out, so
@@ -99,10 +104,25 @@ plant GM notes."""
 
 LATER_FIELDS: dict[type[models.Model], dict[str, Any]] = {
     Roll: {"imported": False},
+    # Whether the players read each other's sheets: on, as for every campaign that was on
+    # this server when the setting came (campaigns 0008); the GM turns it off.
+    Campaign: {"party_sheets": True},
+    # NPCs came with the GM's side of the table: a file from before holds none.
+    Character: {"is_npc": False, "npc_shown": ""},
 }
 """Columns added to :data:`FIELDS` after format version 1 first shipped, with the value a file
 made before them stands for. A file may leave these out (every older export still imports,
 docs/backup.md); every other column must be there but those of :data:`GM_ONLY_FIELDS`."""
+
+
+LATER_LISTS: dict[type[models.Model], dict[str, type[models.Model]]] = {
+    Character: {"items": Item},
+}
+"""Lists of rows carried under a row that came after format version 3 first shipped, by key, with
+the model of their rows: a character's inventory (``equipment.models.Item``, in its order).
+A file may leave one out, which stands for an empty list: an older file imports with an
+empty inventory (docs/backup.md). No version was added for it, as none was for the columns
+of :data:`LATER_FIELDS`: every file that leaves it out still means what it meant."""
 
 
 def may_leave_out(model: type[models.Model]) -> dict[str, Any]:
@@ -165,6 +185,9 @@ LINKS: dict[type[models.Model], dict[str, str]] = {
                    "a fresh one"},
     RequestedRoll: {"id": _NUMBER, "campaign": "the document's campaign",
                     "character": _NUMBER, "answer": _NUMBER, "requested_by": "a username"},
+    Item: {"id": "never exported: an item is listed under its character",
+           "character": "listed under its character (``items``)",
+           "position": "the item's place in its character's ``items``"},
 }
 """Every other column, and how it travels (tests/transfer checks that the two lists cover
 every column, so a new column cannot be lost silently)."""

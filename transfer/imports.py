@@ -100,7 +100,8 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
         existing[(session.date, session.title)] = session
     sessions = {ref: existing.get((s.date, s.title)) for ref, s in plan.sessions.items()}
 
-    by_gm = campaign.memberships.filter(user=owner, role=Membership.Role.GM).exists()
+    # The GM or a co-GM, who read and write GM notes alike (docs/decisions.md, "The co-GM").
+    by_gm = campaign.memberships.filter(user=owner, role__in=Membership.GM_SEATS).exists()
     if not by_gm:
         # Only the GM writes GM notes: a player's file (perhaps one the GM once exported)
         # brings none into the campaign.
@@ -130,7 +131,8 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
                       for ref, s in plan.sessions.items()],
             decided_by=owner if by_gm else None, decided_at=timezone.now() if by_gm else None)
         # The GM's open dashboard lists the newcomer (awaiting review when a player brings it).
-        announce(campaign.pk, "partyChanged", character_id=character.pk)
+        announce(campaign.pk, "partyChanged", character_id=character.pk,
+                 gm_only=character.changes_gm_only)
         if Roll.objects.filter(character=character).exists():
             # Its rolls join the campaign's roll log.
             announce(campaign.pk, "rollMade", character_id=character.pk)
@@ -196,7 +198,8 @@ def import_campaign(data: Any, gm: User, *, keep_users: bool = False) -> Campaig
                            joined_at=gm_seat.joined_at))
         for member in head.members:
             user = accounts.get(member.username)
-            if member.role == Membership.Role.PLAYER and user is not None and user != gm:
+            if (member.role in (Membership.Role.PLAYER, Membership.Role.CO_GM)
+                    and user is not None and user != gm):
                 _insert(Membership(campaign=campaign, user=user, role=member.role,
                                    joined_at=member.joined_at))
         sessions = {}
@@ -250,9 +253,11 @@ def import_decide(*, character: Character, accept: bool, by: User) -> Character:
         record.decided_by = by
         record.decided_at = timezone.now()
         record.save(update_fields=["decided_by", "decided_at"])
-        announce(locked.campaign_id, "trackChanged", character_id=locked.pk)
+        announce(locked.campaign_id, "trackChanged", character_id=locked.pk,
+                 gm_only=locked.changes_gm_only)
         # Accepted, it joins play ("Ask for a roll"); either way the lists drop its review tag.
-        announce(locked.campaign_id, "partyChanged", character_id=locked.pk)
+        announce(locked.campaign_id, "partyChanged", character_id=locked.pk,
+                 gm_only=locked.changes_gm_only)
     return locked
 
 
@@ -293,6 +298,9 @@ def _write_rows(plan: Plan, campaign: Campaign, sessions: Mapping[int, Session |
             row.created_by = user_for(entry.created_by)
             _insert(row)
             entries[entry.ref] = row
+        for item in plan_row.items:
+            item.character = character
+            _insert(item)
     rolls: dict[int, Roll] = {}
     for roll in plan.rolls:
         roll_row = roll.row

@@ -12,12 +12,13 @@ besides the links, ledger and rules checks of :mod:`transfer.validate`:
 2. :func:`check_rows`, once the header is read: every row against the schema of the file's
    format version (pydantic, strict), each with exactly its known keys. A current document
    (version 3): the envelope, the campaign, members, sessions, characters, ledger entries,
-   rolls and roll requests, every column of :data:`transfer.format.FIELDS` typed from its
-   model (JSON type, null, length, range, choices, a date's form), names not empty, text on
-   one line unless it is written text (notes, a backstory, a recap, a description: what
-   people write in Markdown is at most :data:`core.markdown.MAX_LENGTH` characters, as its
-   forms allow), no date or time in the future (:data:`CLOCK_SKEW` allowed), the links
-   document numbers and the people usernames; the JSON a system keeps is an object here.
+   inventory items, rolls and roll requests, every column of :data:`transfer.format.FIELDS`
+   typed from its model (JSON type, null, length, range, choices, a date's form), names not
+   empty, text on one line unless it is written text (notes, a backstory, a recap, a
+   description: what people write in Markdown is at most :data:`core.markdown.MAX_LENGTH`
+   characters, as its forms allow), no date or time in the future (:data:`CLOCK_SKEW`
+   allowed), the links document numbers and the people usernames; the JSON a system keeps
+   is an object here.
    A version 2 file: the keys of the rows version 3 changed (the campaign, sessions,
    characters, ledger entries). A version 1 file: every row's keys, its columns typed as in
    version 3, and the columns and rows only version 1 has (:func:`version_1_columns`:
@@ -54,6 +55,7 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 from campaigns.models import Campaign, Membership, Session
 from characters.models import Character, XpEntry
 from core import markdown, text
+from equipment.models import ITEMS_MAX, QUANTITY_MAX, Item
 from rolls.models import RequestedRoll, Roll
 from rulesets.registry import RULESETS
 from systems import schema as sk
@@ -62,6 +64,7 @@ from transfer.format import (
     FIELDS,
     FORMAT,
     LATER_FIELDS,
+    LATER_LISTS,
     MARKDOWN_FIELDS,
     VERSION,
     VERSION_2_FIELDS,
@@ -268,6 +271,8 @@ def _column(model: type[models.Model], name: str, column: models.Field[Any, Any]
         return Annotated[str, sk.multiline(markdown.MAX_LENGTH)]
     if (model, name) in _LINES:
         return Annotated[str, sk.multiline(column.max_length or sk.TEXT_MAX)]
+    if (model, name) == (Item, "quantity"):  # at least one (the table's check), as the form
+        return Annotated[int, Field(ge=1, le=QUANTITY_MAX)]
     return _column_type(column)
 
 
@@ -333,7 +338,11 @@ def _current_rows() -> dict[str, TypeAdapter[Any]]:
     def row(model: type[models.Model], **links: Any) -> type[sk.Schema]:
         columns = {name: _column(model, name, column)
                    for name, column in model_columns(model).items()}
-        return _model(model.__name__, {**columns, **links}, may_leave_out(model))
+        # A list carried since (LATER_LISTS): left out, it is empty.
+        lists = {key: _rows(row(rows), ITEMS_MAX)
+                 for key, rows in LATER_LISTS.get(model, {}).items()}
+        return _model(model.__name__, {**columns, **links, **lists},
+                      {**may_leave_out(model), **dict.fromkeys(lists, [])})
 
     entry = row(XpEntry, id=Number, reverses=Link, session=Link, created_by=Username)
     return _files(
@@ -356,13 +365,16 @@ def _keys(model: type[models.Model], *links: str) -> dict[str, Any]:
 @cache
 def _version_2_rows() -> dict[str, TypeAdapter[Any]]:
     """The rows of a version 2 file that version 3 changed, each with exactly the keys it had
-    (their values are checked once the file is read on into version 3)."""
+    but for the columns added since (:data:`transfer.format.LATER_FIELDS`), which it may
+    leave out (their values are checked once the file is read on into version 3)."""
     entry = _model("v2_XpEntry", _keys(XpEntry, "id", "reverses", "session", "created_by"))
     return _files(
         "v2", 2, exported_at=Any, rolls=Any, requests=Any,
-        campaign=_model("v2_Campaign", _keys(Campaign, "created_by", "members")),
+        campaign=_model("v2_Campaign", _keys(Campaign, "created_by", "members"),
+                        LATER_FIELDS.get(Campaign)),
         character=_model("v2_Character", {**_keys(Character, "id", "owner"),
-                                          "xp_entries": _rows(entry)}),
+                                          "xp_entries": _rows(entry)},
+                         LATER_FIELDS.get(Character)),
         sessions=_rows(_model("v2_Session", _keys(Session, "id"))))
 
 
@@ -394,7 +406,8 @@ def _version_1_rows(slug: str) -> dict[str, TypeAdapter[Any]]:
     return _files(
         f"{slug}_v1", 1, exported_at=Any,
         campaign=_model("v1_Campaign", {**_keys(Campaign, "created_by"),
-                                        "members": _rows(member)}),
+                                        "members": _rows(member)},
+                        LATER_FIELDS.get(Campaign)),
         character=row(Character, v1.character, "id", "owner", xp_entries=_rows(entry), **own),
         sessions=_rows(_model("v1_Session", _keys(Session, "id"))),
         rolls=_rows(row(Roll, v1.roll, "id", "character", "parent", "rolled_by")),

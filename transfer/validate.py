@@ -38,6 +38,7 @@ from pydantic_core import ErrorDetails
 
 from campaigns.models import Campaign, Membership, Session
 from characters.models import Character, XpEntry
+from equipment.models import Item
 from rolls.models import RequestedRoll, Roll
 from rulesets import registry
 from rulesets.errors import RuleError
@@ -293,14 +294,16 @@ def _locate(data: dict[str, Any], loc: tuple[str | int, ...]
         named = _named(where, data[head] if head == "character" else data[head][number - 1])
         rest = loc[start:]
         if len(rest) > 1 and isinstance(rest[1], int) and (
-                rest[0] == "xp_entries" or rest[0] in v1.rows):
+                rest[0] in ("xp_entries", "items") or rest[0] in v1.rows):
             one, columns = (("XP entry", schema.model_columns(XpEntry))
                             if rest[0] == "xp_entries"
+                            else ("item", schema.model_columns(Item)) if rest[0] == "items"
                             else (v1.row_words[str(rest[0])][0], v1.rows[str(rest[0])]))
             return _Row(f"{named}'s {one} {rest[1] + 1}", columns=columns), rest[2:]
         return _Row(where, named=named, called="The character" if start == 1 else "",
                     columns={**schema.model_columns(Character), **v1.character},
                     lists={"xp_entries": f"{named}'s XP ledger",
+                           "items": f"{named}'s equipment",
                            **{key: f"{named}'s {many}"
                               for key, (_, many) in v1.row_words.items()}}), rest
     if isinstance(head, str) and head in _SECTIONS and isinstance(index, int):
@@ -353,12 +356,14 @@ class EntryPlan:
 
 @dataclass
 class CharacterPlan:
-    """An unsaved character, its number, its owner's username and its ledger in order."""
+    """An unsaved character, its number, its owner's username, its ledger and its inventory
+    (unsaved items, their positions set) in order."""
 
     ref: int
     owner: str
     character: Character
     entries: list[EntryPlan]
+    items: list[Item] = field(default_factory=list)
 
 
 @dataclass
@@ -533,7 +538,15 @@ def _read_character(data: dict[str, Any], index: int, campaign: Campaign,
     except RuleError as exc:
         raise TransferError(f"{where}: the {campaign.ruleset_name} rules refuse this sheet: "
                             f"{exc}") from None
-    return CharacterPlan(ref=ref, owner=data["owner"], character=character, entries=entries)
+    items = [Item(position=i, **_values(Item, row)) for i, row in enumerate(data.get("items", []))]
+    for i, item in enumerate(items, start=1):
+        try:
+            checks.check_item(item, character)
+        except RuleError as exc:
+            raise TransferError(f"{where}'s item {i} ({item.name}) is refused by the "
+                                f"{campaign.ruleset_name} rules: {exc}") from None
+    return CharacterPlan(ref=ref, owner=data["owner"], character=character, entries=entries,
+                         items=items)
 
 
 def _check_ledger(character: Character, entries: list[XpEntry], where: str) -> None:

@@ -57,8 +57,11 @@ class RollForm(Form):
         choices=[(k, k.capitalize()) for k in maelstrom.DAMAGE_KINDS], initial="bashing",
         required=False, label="Damage to soak",
     )
+    # The sheet suggests the armor its Equipment card records (systems.maelstrom.equipment:
+    # the card draws the list, so it follows the inventory live).
     armor = forms.IntegerField(min_value=0, max_value=20, initial=0, required=False,
-                               label="Armor dice")
+                               label="Armor dice",
+                               widget=forms.NumberInput(attrs={"list": "soak-armor"}))
 
     def __init__(self, *args: Any, traits: list[str] | None = None,
                  specialties: list[str] | None = None, **kwargs: Any) -> None:

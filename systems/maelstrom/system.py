@@ -23,7 +23,7 @@ from rulesets.errors import RuleError
 from rulesets.maelstrom.storage import LedgerKind
 from systems import Advance, RolledResult, SheetSystem
 from systems.base import RollHeader
-from systems.maelstrom import rolling
+from systems.maelstrom import npcs, rolling
 from systems.maelstrom.actions import (
     ACTIONS,
     AWARDS_HELP,
@@ -36,6 +36,7 @@ from systems.maelstrom.checks import (
     check_roll,
     check_sheet,
 )
+from systems.maelstrom.equipment import ITEM_ACTIONS, MaelstromEquipment
 from systems.maelstrom.forms import (
     ADVANCED_SPECIALTY,
     DAMAGE_CHOICES,
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
     from characters.models import Character, XpEntry
     from rolls.models import Roll
     from rulesets.dice import Rng
+    from systems.npcs import TrackLine
 
 RULE_SPENDING = "Maelstrom rules.md, Spending Experience"
 RULE_SPECIALTIES = "Maelstrom rules.md, Specialties"
@@ -168,7 +170,7 @@ def _owns_specialty(sheet: Mapping[str, Any], ability: str, name: str) -> bool:
 
 
 @dataclass
-class Maelstrom(SheetSystem):
+class Maelstrom(MaelstromEquipment, SheetSystem):
     """Maelstrom's sheet (Maelstrom rules.md; RULES.md section 1)."""
     live_tracks = ("health-track", "willpower-track", "wound-penalty-note")
 
@@ -233,6 +235,22 @@ class Maelstrom(SheetSystem):
     def is_out_of_play(self, character: Character) -> bool:
         """Dead (Maelstrom rules.md, Incapacitation and Death)."""
         return is_dead(character.sheet)
+
+    # --- NPCs (systems.maelstrom.npcs) -----------------------------------------------------
+
+    def npc_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                 ) -> forms.Form:
+        """The stat block (:class:`~systems.maelstrom.npcs.NpcForm`): every trait at its
+        dots, the rules checked, no allotment or XP spent."""
+        return npcs.NpcForm(data)
+
+    def npc_sheet(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        """The stat block's sheet (:func:`systems.maelstrom.npcs.npc_sheet`)."""
+        return npcs.npc_sheet(cleaned_data)
+
+    def track_lines(self, character: Character) -> list[TrackLine]:
+        """Health and Willpower in words (:func:`systems.maelstrom.npcs.track_lines`)."""
+        return npcs.track_lines(character)
 
     # --- XP --------------------------------------------------------------------------------
 
@@ -421,5 +439,6 @@ class Maelstrom(SheetSystem):
         return rolling.request_data(character, cleaned_data)
 
 
-SYSTEM = Maelstrom(slug=SLUG, actions=ACTIONS, roll_actions=rolling.ROLL_ACTIONS)
+SYSTEM = Maelstrom(slug=SLUG, actions=ACTIONS, roll_actions=rolling.ROLL_ACTIONS,
+                   item_actions=ITEM_ACTIONS)
 """Maelstrom's sheet layer (``systems.for_ruleset``)."""

@@ -75,4 +75,6 @@ FIXTURES = SystemFixtures(
     rich_demo_follow_up=_willpower_spent,
     impossible_face=("rolls.0.result.dice.0", 11, "rolls[0].result.dice[0]",
                      "less than or equal to 10"),
+    # A heavy pistol with 3 of its 8 rounds: it can be fired and reloaded.
+    matrix_item={"weapon": "pistol-heavy", "loaded": 3},
 )
