@@ -24,7 +24,7 @@ import systems
 from campaigns.models import Membership
 from campaigns.permissions import get_membership
 from campaigns.versions import bumped
-from characters import services
+from characters import permissions, services
 from characters.cards import CARD_TEMPLATE, party_card_context
 from characters.forms import AwardForm, CharacterEditForm, GmNotesForm, MoveForm, RetireForm
 from characters.ledger import banked_xp
@@ -33,8 +33,12 @@ from characters.models import Character, XpEntry
 from characters.permissions import get_character, get_character_as_gm, viewer_is_gm
 from characters.recent import RECENT_ROLLS, recent_rolls
 from core import submissions
+from core.html_forms import drop_writes
 from core.http import AuthenticatedHttpRequest, render_page
 from core.regions import LivePage, asked_regions, by_event, drawn, render_regions, unchanged
+from encounters.context import TURN_REGION, sheet_turn_context
+from equipment.inventory import INVENTORY_REGION, INVENTORY_TEMPLATE, inventory_context
+from equipment.services import ITEMS_CHANGED
 from rulesets.errors import RuleError
 
 XP_PAGE = "characters/xp.html"
@@ -51,19 +55,28 @@ def _sheet_context(character: Character, system: systems.SheetSystem,
     """A sheet's context: the shared parts (roll dialog, requests, recent rolls) and what
     the system adds, in a fixed number of queries. With ``regions`` (live region ids,
     :func:`core.regions.asked_regions`), the roll requests and the recent rolls are read
-    only when one of them is asked for."""
+    only when one of them is asked for.
+
+    ``reads_only``: a party-mate reads it (docs/decisions.md, "The party's sheets"): nothing
+    that writes (``no_writes``), no roll dialog, no requests. ``roll_refused``: why it may not
+    roll, which the sheet shows instead of the roll dialog and bar; ``""`` when it may."""
     is_gm = viewer_is_gm(character)
+    reads_only = permissions.viewer_reads_only(character)
     wanted = set(regions) if regions is not None else None
     return {
         "character": character,
         "live_campaign": character.campaign,
         "live": live_sheet(character, system),
         "archived": character.campaign.is_archived,
+        "reads_only": reads_only,
+        "no_writes": reads_only or character.campaign.is_archived,
+        "roll_refused": _roll_refused(character, system),
         "is_gm": is_gm,
         "system": system,
         "roll_form": system.roll_form(character),
         "requested_rolls": (list(character.requested_rolls.filter(answer__isnull=True))
-                            if wanted is None or "roll-requests" in wanted else []),
+                            if not reads_only and (wanted is None or "roll-requests" in wanted)
+                            else []),
         # A system's _roll.html draws each roll's dice from its result (_recent_rolls.html).
         "recent_rolls": (recent_rolls(character, "result")
                          if wanted is None or RECENT_ROLLS_REGION in wanted else []),
@@ -72,8 +85,25 @@ def _sheet_context(character: Character, system: systems.SheetSystem,
         # The GM's private notes enter the context for the GM only, so no page or fragment a
         # player gets can show them (templates read ``gm_notes``, never the character's).
         **({"gm_notes": character.gm_notes} if is_gm else {}),
+        # The Equipment card (equipment.inventory): its items in one query, when drawn.
+        **(inventory_context(character, system)
+           if wanted is None or INVENTORY_REGION in wanted else {}),
+        **sheet_turn_context(character, is_gm=is_gm, reads_only=reads_only, wanted=wanted),
         **system.sheet_context(character, is_gm=is_gm),
     }
+
+
+def _roll_refused(character: Character, system: systems.SheetSystem) -> str:
+    """Why ``character`` may make no roll at all (:func:`_out_of_play`, or out of the story
+    by its system's rules: ``SheetSystem.is_out_of_play``), or ``""`` when it may."""
+    refused = _out_of_play(character)
+    if not refused and system.is_out_of_play(character):
+        refused = f"{character.name} is out of the story by the rules: it makes no rolls."
+    return refused
+
+
+READER_HIDDEN = frozenset({"sheet-xp", "character-actions", "roll-requests"})
+"""The live regions a party-mate's copy of a sheet leaves out (its XP link, actions, requests)."""
 
 
 def live_sheet(character: Character, system: systems.SheetSystem) -> LivePage:
@@ -81,26 +111,40 @@ def live_sheet(character: Character, system: systems.SheetSystem) -> LivePage:
     character's): a track change redraws the system's track regions
     (:attr:`systems.SheetSystem.live_tracks`), an XP change its XP regions (``live_xp``), a
     change of the campaign's system data both (a skill list, the traits' names); a roll the
-    recent rolls; a change of the character's standing, owner or name its title, status and
-    actions, and the recent rolls (which show its name); a GM's request the requests. None
-    in an archived campaign."""
+    recent rolls; a change of the character's standing, owner or name its title, status,
+    actions, tracks, XP and requests (what the viewer may do there), and the recent rolls
+    (which show its name); a GM's request the requests. None
+    in an archived campaign; for a party-mate (``viewer_reads_only``) none of
+    :data:`READER_HIDDEN`."""
     url = character.get_absolute_url()
     if character.campaign.is_archived:
         return LivePage(url=url, regions=())
     pk = character.pk
     version = character.campaign.page_version(is_gm=viewer_is_gm(character))
-    return LivePage(url=url, version=version, regions=by_event([
+    hidden = READER_HIDDEN if permissions.viewer_reads_only(character) else frozenset()
+    events: list[tuple[str, tuple[str, ...]]] = [
         (f"trackChanged-{pk}", system.live_tracks),
         (f"xpChanged-{pk}", system.live_xp),
         ("campaignChanged", (*system.live_tracks, *system.live_xp)),
         (f"rollMade-{pk}", (RECENT_ROLLS_REGION,)),
+        # Its standing or its player changed: what the viewer may do on it may have too (a
+        # moved character's old owner now reads it as a party-mate: no controls).
         (f"partyChanged-{pk}",
-         ("sheet-title", "character-status", "character-actions", RECENT_ROLLS_REGION)),
+         ("sheet-title", "character-status", "character-actions", RECENT_ROLLS_REGION,
+          *system.live_tracks, *system.live_xp, "roll-requests")),
         (f"rollRequested-{pk}", ("roll-requests",)),
-    ]))
+        # The Equipment card: its items, the character's standing (its forms) and Strength
+        # (a melee weapon's damage) drawn in it.
+        (f"{ITEMS_CHANGED}-{pk}", (INVENTORY_REGION,)),
+        (f"partyChanged-{pk}", (INVENTORY_REGION,)),
+        (f"xpChanged-{pk}", (INVENTORY_REGION,)),
+        ("encounterChanged", (TURN_REGION,)), ("npcsChanged", (TURN_REGION,)),  # encounters
+    ]
+    return LivePage(url=url, version=version, regions=by_event(
+        (event, kept) for event, ids in events if (kept := [i for i in ids if i not in hidden])))
 
 
-SHEET_FRAME = ("systems/_sheet.html", "characters/_requests.html")
+SHEET_FRAME = ("systems/_sheet.html", "characters/_requests.html", INVENTORY_TEMPLATE)
 """Where the sheet's shared live regions are drawn, after the system's own ``sheet.html``."""
 
 
@@ -146,8 +190,13 @@ def character_create(request: AuthenticatedHttpRequest, campaign_id: int) -> Htt
 def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The sheet, as the campaign's system lays it out (``systems/<slug>/sheet.html``); with
     ``?live=<id>...``, only those live regions of it, each rendered alone
-    (:func:`live_sheet`; an id the sheet does not have is 404)."""
-    character = get_character(request.user, pk)
+    (:func:`live_sheet`; an id the sheet does not have is 404).
+
+    A party-mate may read it where the campaign shows the party's sheets
+    (``get_character(..., party=True)``): the page and its regions then keep no control
+    that writes (the regions are rendered alone, outside the page's ``read_only`` filter, so
+    their answer is filtered here)."""
+    character = get_character(request.user, pk, party=True)
     system = systems.for_campaign(character.campaign)
     regions = asked_regions(request)
     version = character.campaign.page_version(is_gm=viewer_is_gm(character))
@@ -156,8 +205,11 @@ def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     context = _sheet_context(character, system, regions)
     if regions is not None:
         # A live region asks for itself alone (core/regions.py), checked as the page is.
-        return render_regions(request, context["live"], regions,
-                              (system.template("sheet.html"), *SHEET_FRAME), context)
+        answer = render_regions(request, context["live"], regions,
+                                (system.template("sheet.html"), *SHEET_FRAME), context)
+        if context["reads_only"]:
+            answer.content = drop_writes(answer.content.decode()).encode()
+        return answer
     return render(request, system.template("sheet.html"), context)
 
 

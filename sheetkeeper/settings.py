@@ -139,6 +139,8 @@ INSTALLED_APPS = [
     "characters",
     "rolls",
     "table",
+    "equipment",
+    "encounters",
     # Each system's sheet layer is an app of its own so that its templates/ and static/ are
     # found (systems/<slug>/), one per entry of the rules registry: a new system adds no line
     # here. systems.registry finds its SheetSystem by the campaign's slug.

@@ -14,9 +14,11 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("campaigns/", include("campaigns.urls")),
     path("campaigns/", include("table.urls")),
+    path("campaigns/", include("encounters.urls")),
     path("", include("characters.urls")),
     path("", include("rolls.urls")),
     path("", include("transfer.urls")),
+    path("", include("equipment.urls")),
     path("admin/", admin.site.urls),
 ]
 

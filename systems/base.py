@@ -21,7 +21,12 @@ that a system overrides what its rules have and nothing else:
 - :class:`AdvancementPart`: what XP buys (:class:`Advance`) and the XP page's extras;
 - :class:`AwardsPart`: the named awards the GM gives at a session's end;
 - :class:`PanelPart`: the campaign's system data and the GM's panel that shows and changes it
-  (:class:`CampaignAction`).
+  (:class:`CampaignAction`);
+- :class:`NpcPart` (:mod:`systems.npcs`): the GM's NPCs' stat block and the tracks the players
+  see of a revealed one.
+- :class:`EquipmentPart` (:mod:`systems.equipment`): what the system adds to the inventory every
+  sheet has (an item's own data and figures, the things done with it in play).
+- :class:`InitiativePart` (:mod:`systems.initiative`): how the system orders a fight.
 
 A system must give its ``slug`` and implement :meth:`RollingPart.roll_form` and
 :meth:`RollingPart.roll` (abstract), and :meth:`CreationPart.creation_form` and
@@ -43,7 +48,7 @@ docs/backup.md). The small readers those checks share are in :mod:`systems.store
 from __future__ import annotations
 
 import re
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, final
@@ -53,6 +58,10 @@ from django import forms
 from core.forms import Form
 from rolls.rolled import NPC_PREFIX, RolledResult
 from rulesets.errors import RuleError
+from systems.equipment import EquipmentPart
+from systems.initiative import InitiativePart
+from systems.npcs import NpcPart, TrackLine
+from systems.part import SystemPart
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -77,37 +86,14 @@ __all__ = [
     "SheetSystem",
     "SpendForm",
     "SystemPart",
+    "NpcPart",
     "TrackAction",
+    "TrackLine",
     "TracksPart",
 ]
 
 
 # --- what every part shares -----------------------------------------------------------------
-
-
-@dataclass(kw_only=True)
-class SystemPart(ABC):
-    """What every part of the contract knows of its system: the slug, and from it where the
-    package's templates (``systems/<slug>/templates/systems/<slug>/``) and stylesheet
-    (``systems/<slug>/static/css/systems/<slug>.css``) are."""
-
-    slug: str
-    """The system's slug, as :data:`rulesets.registry.RULESETS` and ``Campaign.ruleset`` name
-    it (``"three_d6"``); given when ``SYSTEM`` is built, never empty."""
-
-    @final
-    def template(self, name: str) -> str:
-        """The template ``name`` of the system's own: ``systems/<slug>/<name>``
-        (``"sheet.html"`` -> ``"systems/genesys/sheet.html"``)."""
-        return f"systems/{self.slug}/{name}"
-
-    @property
-    @final
-    def stylesheet(self) -> str:
-        """The system's own CSS, as a static path (``css/systems/<slug>.css``); base.html
-        links it on every page whose context has this ``system`` (sheet, creation, XP,
-        dashboard, roll pages)."""
-        return f"css/systems/{self.slug}.css"
 
 
 # --- the sheet ------------------------------------------------------------------------------
@@ -323,6 +309,11 @@ class RollingPart(SystemPart):
     """Follow-ups on a stored roll by name, the name being the URL's ``<action>``
     (``rolls:roll-act``, ``/rolls/<code>/act/<action>/``); an unknown name is a 404. Empty
     by default: a roll is over once rolled."""
+
+    roll_locks_campaign: ClassVar[bool] = False
+    """Whether a roll may change the campaign's row (Genesys: a Destiny flip moves a point of
+    the campaign's pool): the roll service then locks the campaign before the character, the
+    order a seat's change takes them, so the two never deadlock. False by default."""
 
     @abstractmethod
     def roll_form(self, character: Character, data: Mapping[str, Any] | None = None
@@ -678,7 +669,7 @@ class PanelPart(SystemPart):
 
 @dataclass(kw_only=True)
 class SheetSystem(SheetPart, CreationPart, TracksPart, RollingPart, AdvancementPart,
-                  AwardsPart, PanelPart):
+                  AwardsPart, PanelPart, NpcPart, EquipmentPart, InitiativePart):
     """How one system's sheet is built, shown, changed, rolled and advanced: every part of the
     contract in one object, which the generic views get from :mod:`systems.registry` and
     call.

@@ -327,6 +327,8 @@ def _detail_context(
         "archived": archived,
         "recap_form": recap_form if membership.is_gm and not archived else None,
         "session": session,
+        # The encounters played in it, each linking its record (encounters).
+        "encounters": list(session.encounters.order_by("started_at", "id")),
         "membership": membership,
         "received": rows,
         "received_total": sum(r.total for r in rows),

@@ -20,20 +20,26 @@ from django.views.decorators.http import require_POST
 import systems
 from campaigns.invites import invite_context
 from campaigns.permissions import get_campaign_as_gm, get_membership
+from characters import npcs as npc_services
 from characters.cards import CARD_TEMPLATE, party_card_context
+from characters.models import Character
+from characters.permissions import party_may_read
 from core import dice as server_dice
 from core.http import AuthenticatedHttpRequest, safe_next_page
 from core.regions import LivePage, asked_regions, by_event, render_regions, unchanged
+from encounters.board import board_context
+from encounters.context import TURN_REGION
 from rolls.forms import RequestWhoForm
 from rulesets import registry
 from rulesets.errors import RuleError
 from table import services
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from django.http import HttpResponse
 
     from campaigns.models import Campaign
-    from characters.models import Character
 
 RECENT_ROLLS = 10
 LATEST_ROLL_FIELDS = ("id", "code", "campaign", "character__name", "outcome", "summary",
@@ -55,8 +61,9 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     player: the characters, the members and the latest rolls. Live: cards, lists and rolls
     refresh when the campaign's event stream says they changed.
 
-    A player may open only their own sheets (docs/decisions.md, "Who sees what"), so fellow
-    players' characters are passed separately and never with a link. Retired and dead
+    A player edits only their own sheets and reads their party-mates' only where the
+    campaign shows the party's sheets (docs/decisions.md, "The party's sheets"), so fellow
+    players' characters are passed separately, linked only then (``readable``). Retired and dead
     characters (dead by the GM's decision, or out of the story by the system's rules) have no
     card and are asked for no roll: they are listed apart, "Out of the party". In an archived
     campaign the cards keep no control that writes. A fixed number of queries, whatever the
@@ -86,7 +93,15 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         fellow_characters = [c for c in characters if c.owner_id != request.user.pk]
         own_retired = [c for c in out_of_party if c.owner_id == request.user.pk]
         fellows_retired = [c for c in out_of_party if c.owner_id != request.user.pk]
-    live = live_board(campaign, membership.is_gm, characters)
+    # The GM's NPCs in play have cards of their own; the players see only those revealed.
+    npcs_in_play = (list(Character.npcs.filter(campaign=campaign, status=Character.Status.ACTIVE))
+                    if membership.is_gm else [])
+    for npc in npcs_in_play:
+        npc.campaign = campaign
+    players_npcs = [] if membership.is_gm else npc_services.shown_npcs(campaign)
+    live = live_board(campaign, membership.is_gm, characters, npcs=[
+        *(npc.pk for npc in npcs_in_play),
+        *(row["id"] for row in players_npcs if row["tracks"])])
     # A live region asks for itself alone (core/regions.py): the party's cards are drawn
     # only when the page, the party or "Ask for a roll" is asked for, a card alone from
     # its own character; the rolls' query runs only where the template reads them.
@@ -110,6 +125,8 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "members": members,
         # The GM's dashboard: a card per character with the tracks that matter at the table.
         "party": [party_card_context(c) for c in characters] if whole_party else [],
+        "npc_cards": [party_card_context(n) for n in npcs_in_play] if shown("npcs") else [],
+        "shown_npcs": players_npcs,
         "npc_examples": getattr(registry.get(campaign.ruleset).module, "QUICK_ROLL_EXAMPLES", ()),
         "npc_text": request.GET.get("npc", "")[:200],
         # The "Ask for a roll" form: whom (not a character out of the story, nor one
@@ -120,6 +137,8 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "request_what": system.request_form(campaign) if shown("ask-for-roll") else None,
         "sheets": sheets,
         "fellow_characters": fellow_characters,
+        # The party-mates' sheets this player may read (Campaign.party_sheets), linked.
+        "readable": {c.pk for c in [*fellow_characters, *fellows_retired] if party_may_read(c)},
         "own_retired": own_retired,
         "fellows_retired": fellows_retired,
         "recent_limit": RECENT_ROLLS,
@@ -127,10 +146,13 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         .visible_to(is_gm=membership.is_gm)
         .select_related("character").only(*LATEST_ROLL_FIELDS)[:RECENT_ROLLS],
         **invite_context(request, campaign, membership.is_gm),
+        # The encounter's card (turn-order): the GM's with its forms, or the players' view.
+        **board_context(campaign, is_gm=membership.is_gm, viewer_id=request.user.pk,
+                        regions=regions),
     }
     if regions is not None:
         cards = {f"card-{c.pk}": (CARD_TEMPLATE, {"card": party_card_context(c)})
-                 for c in characters if f"card-{c.pk}" in regions}
+                 for c in [*characters, *npcs_in_play] if f"card-{c.pk}" in regions}
         return render_regions(request, live, regions, (
             "table/campaign_detail.html", system.template_dashboard, "_live.html"), context,
             own=cards)
@@ -138,7 +160,8 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 
 
-def live_board(campaign: Campaign, is_gm: bool, party: list[Character]) -> LivePage:
+def live_board(campaign: Campaign, is_gm: bool, party: list[Character],
+               npcs: Sequence[int] = ()) -> LivePage:
     """What is live on the campaign's page (core/regions.py), by event. For the GM: a
     character's track or XP change redraws its card, and a track change the system's panel
     in play too (it may show the party's tracks: Shahquest's plot points); a change of the
@@ -146,12 +169,17 @@ def live_board(campaign: Campaign, is_gm: bool, party: list[Character]) -> LiveP
     system data redraws the party, "Ask for a roll", the panel and the page's own live
     elements (a new card needs a new element). For everyone: a roll, or a change of the
     party (the rolls show names), redraws the latest rolls; a change of the party the
-    characters' list. None in an archived campaign.
+    characters' list; an encounter's change the order (``turn-order``, encounters). None in an
+    archived campaign.
 
     Args:
         campaign: the campaign.
-        is_gm: whether the viewer is its GM.
+        is_gm: whether the viewer runs its table (its GM or a co-GM).
         party: the characters with a card (in the party: not retired, not out of play).
+        npcs: the NPCs whose track changes the viewer's page shows: for the GM those in
+            play (each a card of the NPCs' section), for a player those revealed with their
+            tracks. A change of the NPCs (``npcsChanged``) redraws the GM's section, or the
+            players' list of the NPCs they see.
     """
     url = campaign.get_absolute_url()
     if campaign.is_archived:
@@ -159,13 +187,22 @@ def live_board(campaign: Campaign, is_gm: bool, party: list[Character]) -> LiveP
     panel: tuple[str, ...] = ()
     if is_gm and systems.for_campaign(campaign).panel_in_play:
         panel = ("system-panel",)
-    hears: list[tuple[str, tuple[str, ...]]] = []
+    # The encounter's order (encounters): its changes, an NPC shown or hidden, a character
+    # handed to another player ("yours"). First: before live-regions in any one event's ids.
+    hears: list[tuple[str, tuple[str, ...]]] = [
+        (event, (TURN_REGION,)) for event in ("encounterChanged", "npcsChanged", "partyChanged")]
     if is_gm:
         for c in party:
             hears += [(f"trackChanged-{c.pk}", (f"card-{c.pk}", *panel)),
                       (f"xpChanged-{c.pk}", (f"card-{c.pk}",))]
         board = ("party", "ask-for-roll", *panel)
         hears += [("partyChanged", board), ("campaignChanged", board)]
+        hears += [(f"trackChanged-{pk}", (f"card-{pk}",)) for pk in npcs]
+        hears += [("npcsChanged", ("npcs",)), ("npcsChanged", ("live-regions",))]
+    else:
+        hears += [(f"trackChanged-{pk}", ("npcs-shown",)) for pk in npcs]
+        # A newly revealed NPC's track changes need an element of their own.
+        hears += [("npcsChanged", ("npcs-shown",)), ("npcsChanged", ("live-regions",))]
     hears += [("partyChanged", ("campaign-characters", "campaign-rolls")),
               ("rollMade", ("campaign-rolls",))]
     if is_gm:

@@ -38,9 +38,11 @@ from django import forms
 from characters.models import XpEntry
 from core.live import announce
 from rulesets import shattered_world as sw
+from rulesets.dice import roll_die
 from rulesets.errors import RuleError
 from systems import Advance, RolledResult, SheetSystem, percent_text
 from systems.base import RollHeader
+from systems.shattered_world import npcs
 from systems.shattered_world.actions import (
     ACTIONS,
     CAMPAIGN_ACTIONS,
@@ -91,6 +93,7 @@ if TYPE_CHECKING:
     from characters.models import Character
     from rolls.models import Roll
     from rulesets.dice import Rng
+    from systems.npcs import TrackLine
 
 SLUG = "shattered_world"
 
@@ -210,6 +213,22 @@ class ShatteredWorld(SheetSystem):
         """The GM's card: the dice, hit points, statistics, XP and Total Achievements."""
         return {**self._common(character), "card_prefix": f"card-{character.pk}",
                 "card_target": f"#card-{character.pk}"}
+
+    # NPCs (systems.shattered_world.npcs)
+
+    def npc_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
+                 ) -> forms.Form:
+        """The stat block (:class:`~systems.shattered_world.npcs.NpcForm`): the creation
+        form's values with a die step and a UAM, the rules checked, nothing bought."""
+        return npcs.npc_form(campaign, data)
+
+    def npc_sheet(self, campaign: Campaign, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        """The stat block's sheet (:func:`systems.shattered_world.npcs.npc_sheet`)."""
+        return npcs.npc_sheet(campaign, cleaned_data)
+
+    def track_lines(self, character: Character) -> list[TrackLine]:
+        """Hit points (:func:`systems.shattered_world.npcs.track_lines`)."""
+        return npcs.track_lines(character)
 
     def dashboard_context(self, campaign: Campaign) -> dict[str, Any]:
         """The die steps table (and its text for editing) and the catalogue."""
@@ -431,7 +450,8 @@ class ShatteredWorld(SheetSystem):
                                       name=achievement, category="universal", by=by,
                                       session=session)
         character.save(update_fields=["sheet", "updated_at"])
-        announce(character.campaign_id, "trackChanged", character_id=character.pk)
+        announce(character.campaign_id, "trackChanged", character_id=character.pk,
+                 gm_only=character.changes_gm_only)
         return entry
 
     # rolls
@@ -551,6 +571,40 @@ class ShatteredWorld(SheetSystem):
             "odds_lines": lines,
             "odds_headline": f"Success {percent_text(success)}",
         }
+
+    # initiative (Shattered World Core Engine, Initiative Order; docs/encounters.md)
+
+    initiative_rule = (
+        "Priority initiative: PCs choosing fast, then NPCs choosing fast, then the rollers "
+        "(highest roll first), then PCs choosing slow, then NPCs choosing slow. Fast allows "
+        "one action, slow or rolling all of them. A roller's box left blank is rolled by the "
+        "server on the character's usual die (the field role die for a human, else the "
+        "action die). Ties keep the order listed.")
+    initiative_choices = tuple((choice, choice.capitalize()) for choice in sw.INITIATIVE_CHOICES)
+
+    def initiative_roll(self, campaign: Campaign, character: Character | None,
+                        rng: Rng) -> int:
+        """The character's usual die, rolled alone: the field role die for a human, the
+        action die for anyone else ("all rolls for humans are FRD", Shattered World Core
+        Engine, Action Dice and Field Role Dice); the chart's first action die for a
+        combatant whose row is gone. No modifier: the seed adds none to initiative."""
+        if character is None:
+            return roll_die(rng, die_steps(campaign)[0].action_die)
+        step, _ = self._dice(character)
+        human = bool(character.sheet.get("human"))
+        return roll_die(rng, step.field_role_die if human else step.action_die)
+
+    def initiative_key(self, *, is_npc: bool, choice: str, roll: int | None
+                       ) -> tuple[int, ...]:
+        """Priority initiative (:func:`rulesets.shattered_world.initiative_key`): the five
+        bands of the seed's table, the rollers highest first."""
+        return sw.initiative_key(pc=not is_npc, choice=choice, roll=roll)
+
+    def initiative_label(self, *, choice: str, roll: int | None) -> str:
+        """"Fast", "Slow", or "Rolled 3"."""
+        if self.initiative_rolls(choice):
+            return "" if roll is None else f"Rolled {roll}"
+        return choice.capitalize()
 
 
 SYSTEM = ShatteredWorld(slug=SLUG, actions=ACTIONS, campaign_actions=CAMPAIGN_ACTIONS)

@@ -23,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("rulesets", "core", "accounts", "campaigns", "characters", "rolls", "systems",
-            "table", "transfer", "sheetkeeper")
+            "table", "encounters", "equipment", "transfer", "sheetkeeper")
 
 LOWER = {
     # The models of an app, and what sits with them below the systems: who may see what,
@@ -31,6 +31,8 @@ LOWER = {
     "campaigns.models": 2, "campaigns.permissions": 2,
     "characters.models": 3, "characters.permissions": 3, "characters.ledger": 3,
     "rolls.models": 4, "rolls.log": 4, "rolls.rolled": 4,
+    # A character's items, which the systems' equipment part reads (systems.equipment).
+    "equipment.models": 4,
 }
 LAYER_NAMES = {0: "rulesets", 1: "core", 2: "campaigns' models", 3: "characters' models",
                4: "rolls' models", 5: "systems", 6: "services and views", 7: "transfer",

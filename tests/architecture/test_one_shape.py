@@ -23,8 +23,8 @@ import pytest
 from rulesets.registry import RULESETS
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("accounts", "campaigns", "characters", "core", "rolls", "table", "transfer",
-        "sheetkeeper")
+APPS = ("accounts", "campaigns", "characters", "core", "rolls", "table", "encounters",
+        "equipment", "transfer", "sheetkeeper")
 TEMPLATE_DIRS = (ROOT / "templates", *(ROOT / app / "templates" for app in APPS))
 
 MAELSTROM_ONLY = (

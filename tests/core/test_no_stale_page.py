@@ -3,8 +3,9 @@
 For every system and every way the table changes (a track marked on the sheet or on the GM's
 card, XP awarded, spent and undone, a roll, an NPC roll, a GM's roll request and its answer,
 the campaign's system data, a character retired, restored, edited, moved, created, imported
-and accepted), the test opens every page the table has open (the GM's dashboard, each
-player's campaign page, the GM's and the owner's view of the sheet, the GM's settings page),
+and accepted, an encounter started and its first turn), the test opens every page the table
+has open (the GM's dashboard, each player's campaign page, the GM's and the owner's view of
+the sheet, the GM's settings page),
 records each live region as its browser asks for it (``LivePage.url_for(region.ids)``, one
 htmx request per region, each id taken from the answer), makes the change as the product's UI
 does (the POST its page's form sends), collects what the services announce (through the
@@ -50,6 +51,7 @@ from characters.models import Character
 from core import submissions
 from core.live import group_name
 from core.regions import LivePage
+from encounters import services as encounter_services
 from rulesets import registry
 from table.services import session_create
 from tests.core.test_live_regions import element, find
@@ -532,6 +534,25 @@ def _imported(world: World) -> None:
     transfer_imports.import_character(document, world.campaign, world.users["player"])
 
 
+def encounter_start(world: World) -> None:
+    """The GM starts an encounter from the dashboard's card (the party in it)."""
+    url = reverse("encounters:encounter-list", args=[world.campaign.pk])
+    posted(world.clients["gm"].post(url, {"name": "Stale fight"}, headers=HTMX), 200)
+
+
+def _encounter(world: World) -> None:
+    encounter_services.encounter_start(campaign=world.campaign, by=world.users["gm"])
+
+
+def encounter_next(world: World) -> None:
+    """The GM presses "Begin round 1" on the dashboard's card."""
+    page = world.clients["gm"].get(world.campaign.get_absolute_url())
+    form = next(f for f in forms_in(page.content.decode(), "turn-order")
+                if "/next/" in dict(f.attributes).get("action", ""))
+    url, data = submit(form)
+    posted(world.clients["gm"].post(url, data, headers=HTMX), 200)
+
+
 def import_accept(world: World) -> None:
     imported = world.campaign.characters.exclude(pk=world.character.pk).get(
         owner=world.users["player"], review=Character.Review.PENDING)
@@ -573,6 +594,10 @@ PATHS: dict[str, WritePath] = {
     "import": WritePath(import_character, expect=((PLAYER_BOARD, "campaign-characters"),)),
     "import-accepted": WritePath(import_accept, before=_imported,
                             expect=((DASHBOARD, "ask-for-roll"),)),
+    "encounter-start": WritePath(encounter_start, expect=((PLAYER_BOARD, "turn-order"),
+                                                          (OWN_SHEET, "turn-order"))),
+    "encounter-next": WritePath(encounter_next, before=_encounter,
+                                expect=((OTHER_BOARD, "turn-order"), (OWN_SHEET, "turn-order"))),
 }
 
 

@@ -90,7 +90,7 @@ def test_a_form_takes_line_breaks_in_a_text_box_only():
 
 
 PACKAGES = ("accounts", "campaigns", "characters", "core", "rolls", "systems", "table",
-            "transfer")
+            "encounters", "transfer")
 
 
 def _project_forms() -> list[type[forms.BaseForm]]:

@@ -53,7 +53,7 @@ from tests.fuzz.payloads import Payload, payloads, queries, sweep
 
 MAX_EXAMPLES = 25
 SLOW_SECONDS = 5.0
-TRACKED_APPS = ("core", "campaigns", "characters", "rolls", "transfer")
+TRACKED_APPS = ("core", "campaigns", "characters", "rolls", "encounters", "transfer")
 """Apps whose every table is compared before and after a request (with the users)."""
 APPEND_ONLY = ("characters.XpEntry", "rolls.Roll")
 OUTCOMES: defaultdict[str, Counter[str]] = defaultdict(Counter)

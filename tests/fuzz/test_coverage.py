@@ -77,7 +77,8 @@ def test_every_change_a_system_registers_is_offered_by_a_page(plans, system):  #
     offered = {(e.pattern, e.action) for e in plans[system] if e.method == "POST" and e.form}
     registered = {("characters:character-action", a) for a in sheet_system.actions} | {
         ("table:campaign-system-action", a) for a in sheet_system.campaign_actions} | {
-        ("rolls:roll-act", a) for a in sheet_system.roll_actions}
+        ("rolls:roll-act", a) for a in sheet_system.roll_actions} | {
+        ("equipment:item-act", a) for a in sheet_system.item_actions}
     missing = sorted(registered - offered)
     assert not missing, f"{system}: no crawled page offers {missing}"
 

@@ -2,13 +2,13 @@
 
 Alice GMs the system's demo campaign (tests/system_fixtures.py's ``demo_campaign``); Bob plays
 its finished character, with the demo's rolls, a roll whose follow-ups stay open (the system's
-fixtures' ``matrix_roll``), XP spent (so an undo is offered) and an open roll request; Dora is
-a second player with a character of her own (so the GM's page offers "Remove") who has
-imported a copy of Bob's character, awaiting the GM (so the GM's page links its review, with
-the accept and refuse forms); Carol is a stranger holding the invite link (so the join page
-offers "Join"). A session of play is open (so its award grid is shown). Dora also has a
-retired character, and Alice a finished (archived) campaign, so the forms that bring them
-back are shown. Everything is made
+fixtures' ``matrix_roll``), XP spent (so an undo is offered), an item he carries (the fixtures'
+``matrix_item``, so its forms show) and an open roll request; Dora is a second player with a
+character of her own (so the GM's page offers "Remove") who has imported a copy of Bob's
+character, awaiting the GM (so the GM's page links its review, with the accept and refuse
+forms); Carol is a stranger holding the invite link (so the join page offers "Join"). A session
+of play is open (so its award grid is shown). Dora also has a retired character, and Alice a
+finished (archived) campaign, so the forms that bring them back are shown. Everything is made
 through the same services the pages use, for every system alike: what differs is the
 system's demo and its tests/systems/<slug>/fixtures.py.
 """
@@ -24,8 +24,12 @@ from django.utils import timezone
 
 import systems
 from campaigns.models import Campaign, Membership, Session
+from campaigns.services import campaign_create
 from characters import services as character_services
 from characters.models import Character, XpEntry
+from characters.npcs import npc_archive, npc_copy, npc_show
+from encounters.services import Shown, encounter_start, turn_next
+from equipment.services import item_add
 from rolls import services as roll_services
 from table.services import session_create
 from tests.system_fixtures import (
@@ -102,6 +106,17 @@ def build_world(system: str) -> World:
     # of Dora's, and "Restore" on the settings page of a finished campaign of Alice's.
     Character.objects.create(campaign=campaign, owner=second, name="Old Hand",
                              sheet=character.sheet, status=Character.Status.RETIRED)
+    # The GM's NPCs: one revealed with its tracks (its sheet, copy, reveal and archive forms),
+    # one archived ("Bring back").
+    thug, gone = npc_copy(source=character, by=gm, count=2)
+    npc_show(npc=thug, shown=Character.Shown.TRACKS, by=gm)
+    npc_archive(npc=gone, archived=True, by=gm)
+    # A running encounter, begun, the party in it: its card's forms (the order, add the
+    # revealed NPC, next, previous, delay, remove, end) and a player's "Done".
+    fight = encounter_start(campaign=campaign, by=gm, name="Fuzz fight")
+    turn_next(encounter=fight, shown=Shown(1, ""), by=gm)
+    # A table of Alice's with no encounter running: its card's "Start an encounter" form.
+    campaign_create(name="Quiet fuzz table", ruleset=system, starting_xp=0, gm=gm)
     finished = Campaign.objects.create(name="Finished fuzz table", ruleset=system,
                                        created_by=gm, system_data=campaign.system_data,
                                        archived_at=timezone.now())
@@ -127,6 +142,10 @@ def _system_extras(sheet_system: systems.SheetSystem, campaign: Campaign, charac
         first_purchase(character, by=player)
         character.refresh_from_db()
     open_roll(character, by=player)
+    # An item in the inventory, so its change, removal and the system's item actions
+    # (fixtures' matrix_item: Maelstrom's heavy pistol, to fire and reload) are offered.
+    item_add(character=character, name="Fuzz kit", quantity=1, note="",
+             details=dict(fixtures.matrix_item), by=player)
     what = sheet_system.request_form(campaign, dict(fixtures.fuzz_request))
     if what is None or not what.is_valid():
         raise ValueError(f"{sheet_system.slug} refuses the fuzz world's roll request: "

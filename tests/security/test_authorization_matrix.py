@@ -1,9 +1,11 @@
 """The authorization matrix: every URL of the URLconf, asked by everyone, with GET and POST.
 
 Who asks (columns, in this order): ``anonymous stranger player owner gm staff`` (see
-``urlmap.ROLES``). What each URL must answer is written by hand in :data:`TABLE`, one line of
-six tokens per method, from what the view is meant to allow (docs/architecture.md and
-docs/decisions.md, "Who sees what"):
+``urlmap.ROLES``), and a co-GM of the campaign (``urlmap.CO_GM``), who is answered as the GM
+but where :data:`CO_GM_DIFFERS` says otherwise (the lead GM's own powers). What each URL must
+answer is written by hand in :data:`TABLE`, one line of six tokens per method, from what the
+view is meant to allow (docs/architecture.md and docs/decisions.md, "Who sees what" and "The
+co-GM"):
 
 - ``200``, ``302``: allowed, nothing written; ``200+``, ``302+``: allowed, and the POST (sent
   with a payload that would change something, :func:`payload`) writes to the database;
@@ -36,8 +38,9 @@ own campaign or character, ``urlmap.Plan.crossed``).
 For every case: the status; no write unless the token says so (a snapshot of every table,
 sessions aside, before and after: a denied POST writes nothing); no secret in a denied
 answer (a campaign's name, its character's name and concept, its session's title, its invite
-token, its GM-only roll); no GM-only secret in any answer to someone who is not the GM, and
-no link to the owner's sheet in a page for a fellow player.
+token, its GM-only roll); no GM-only secret in any answer to someone who is not the GM or a co-GM,
+and nothing the owner wrote for themselves (the backstory) in any answer to a fellow player,
+who may read the owner's sheet itself (``Campaign.party_sheets``, on by default).
 
 The matrix fails when the URLconf has a URL with no row (so no view is forgotten) and when a
 row names a URL that no longer exists.
@@ -57,8 +60,9 @@ from django.utils import timezone
 
 from campaigns.models import Campaign
 from tests.by_system import SHARED, by_system, system_in_turn
+from tests.encounters import matrix as encounter_matrix
 from tests.security import urlmap
-from tests.security.urlmap import HOME_SYSTEM, ROLES, Plan, Target, World
+from tests.security.urlmap import ASKING, CO_GM, HOME_SYSTEM, ROLES, Plan, Target, World
 from tests.system_fixtures import SystemFixtures, SystemPage, fixtures_for, form_data
 from transfer import export as transfer_export
 
@@ -113,10 +117,15 @@ class Row:
     outsiders_read: frozenset[str] = field(default_factory=frozenset)
 
     def expect(self, plan: Plan, method: str) -> list[str]:
-        """The six tokens for ``plan`` and ``method``, with ``only`` applied."""
+        """The tokens for ``plan`` and ``method``, one per role of ``urlmap.ASKING`` (the six
+        of the line, then the co-GM's: the GM's, or :data:`CO_GM_DIFFERS`'), with ``only``
+        applied."""
         line = self.get if method == "GET" else self.post
         tokens = (line(plan) if callable(line) else line).split()
         assert len(tokens) == len(ROLES), line
+        differs = CO_GM_DIFFERS.get(plan.key)
+        tokens.append(differs[method] if differs and method in differs
+                      else tokens[ROLES.index("gm")])
         meaningless = ((self.only is not None and plan.system not in self.only)
                        or not plan.action_known or plan.crossed)
         if meaningless:
@@ -166,6 +175,9 @@ TABLE: dict[str, Row] = {
     "campaigns:campaign-invite-renew": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "campaigns:campaign-invite-revoke": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "campaigns:membership-remove": Row(get=GM_200, post=GM_WRITES),
+    # The GM seats a player as a co-GM and back (asked of the non-owning player's seat: made
+    # a co-GM); a co-GM may step down from their own seat only (tests/campaigns/test_co_gm.py).
+    "campaigns:membership-seat": Row(get=GM_200, post=GM_WRITES),
     # A campaign's life: the GM's settings, seat, archive and deletion (deleting asks for the
     # campaign's name, typed); a player leaves (the GM is told to hand the seat over first:
     # nothing written). Restoring a campaign that is not archived changes nothing.
@@ -191,8 +203,9 @@ TABLE: dict[str, Row] = {
     "characters:character-create": Row(
         get=by_creation("login 404 302 302 302 404", MEMBERS_200),
         post=by_creation("login 404 302 302 302 404", "login 404 302+ 302+ 302+ 404")),
-    # --- a character: its owner and the GM only
-    "characters:character-detail": Row(get=CHARACTER_200, post=CHARACTER_200),
+    # --- a character: its owner and the GM only, but its sheet, which a party-mate may read
+    # (Campaign.party_sheets, on in the world; read-only, and never the owner's writing).
+    "characters:character-detail": Row(get=MEMBERS_200, post=MEMBERS_200),
     # Each system's sheet actions (damage, heal, willpower, banking XP, stress, plot points...).
     "characters:character-action": Row(get=NOT_ALLOWED, post=by_action(CHARACTER_WRITES,
                                                                        GM_WRITES)),
@@ -210,8 +223,25 @@ TABLE: dict[str, Row] = {
     "characters:character-xp-award": Row(get=NOT_ALLOWED, post=GM_WRITES),
     "characters:character-xp-spend": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
     "characters:character-xp-undo": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
+    # --- the GM's NPCs (characters/npc_views.py): whoever runs the table; a player never
+    # learns one exists. Asked of the world's player character: copying it needs a count
+    # (empty POST: the form again, 400), and it is no NPC to reveal or archive (refused with
+    # a message, nothing written).
+    "characters:npc-list": Row(get=GM_200, post=NOT_ALLOWED),
+    "characters:npc-create": Row(get=GM_200, post="login 404 404 404 400 404"),
+    "characters:npc-copy": Row(get=GM_200, post="login 404 404 404 400 404"),
+    "characters:npc-shown": Row(get=NOT_ALLOWED, post="login 404 404 404 302 404"),
+    "characters:npc-archive": Row(get=NOT_ALLOWED, post="login 404 404 404 302 404"),
     "rolls:roll-create": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
     "rolls:roll-odds": Row(get=CHARACTER_200, post=NOT_ALLOWED),
+    # A character's equipment (equipment/views.py): its owner and the GM add, change and
+    # remove items (GET: the item's page, the removal's confirmation) and use one in play
+    # (each system's item actions: Maelstrom's fire and reload, on the world's heavy pistol
+    # with 3 of its 8 rounds).
+    "equipment:item-add": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
+    "equipment:item-change": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
+    "equipment:item-remove": Row(get=CHARACTER_200, post=CHARACTER_WRITES),
+    "equipment:item-act": Row(get=NOT_ALLOWED, post=CHARACTER_WRITES),
     # --- a roll: every member reads the log, a GM-only roll is the GM's; follow-ups are for
     # the character's owner and the GM
     "rolls:roll-detail": Row(get=by_roll(MEMBERS_200, GM_200),
@@ -223,6 +253,25 @@ TABLE: dict[str, Row] = {
     # the GM's NPC roll has no character to act for: 404 even for the GM.
     "rolls:roll-act": Row(get=NOT_ALLOWED, post=by_roll(CHARACTER_WRITES, NO_ONE)),
 }
+
+CO_GM_DIFFERS: dict[str, dict[str, str]] = {
+    # The lead GM's own powers (docs/decisions.md, "The co-GM"): a co-GM runs the table but
+    # cannot end it, give its seat away or change who else runs it; their pages do not exist
+    # for a co-GM, as a GM-only page for a player.
+    "campaigns:campaign-delete": {"GET": "404", "POST": "404"},
+    "campaigns:campaign-handover": {"GET": "404", "POST": "404"},
+    # Seating a co-GM is the GM's; a co-GM changes their own seat only (stepping down), and
+    # the matrix asks of the player's.
+    "campaigns:membership-seat": {"GET": "404", "POST": "404"},
+    # A co-GM may leave the table as a player may (their seat goes); the GM may not.
+    "campaigns:campaign-leave": {"POST": "302+"},
+    # A co-GM is no campaign's GM, so deleting their account is not refused (409) for the
+    # tables they help run: the wrong password is (the page again).
+    "account-delete": {"POST": "200"},
+}
+"""The co-GM's answers where they differ from the GM's column, by URL and method. Removing
+the GM's own seat (the same URL as removing a player's) is refused to the co-GM too: the
+matrix asks of a player's seat, tests/campaigns/test_co_gm.py of the GM's."""
 
 # --- the admin: staff only; a staff user without permissions sees the index and gets 403 on
 # every model page (Django's own checks; nothing of a campaign is shown)
@@ -287,6 +336,10 @@ TABLE.update({
     # an import awaiting the GM, _prepare): the GM only, the owner too gets 404.
     "transfer:import-review": Row(get=GM_200, post=GM_WRITES),
 })
+
+# --- encounters (encounters/views.py): every member reads them, whoever runs the table runs
+# them, a player ends their own character's turn (tests/encounters/matrix.py).
+TABLE.update({key: Row(get=get, post=post) for key, (get, post) in encounter_matrix.ROWS.items()})
 
 # --- each system's own pages (its package's urls.py, under its slug): their rows are the
 # system's decision, written in its fixtures (SystemFixtures.pages); in any other system's
@@ -368,6 +421,11 @@ def _export_file(plan: Plan, target: Target, world: World) -> dict[str, Any]:
                                        content_type="application/json")}
 
 
+def _encounter_data(data: Callable[[Any], dict[str, Any]]) -> Payload:
+    """A payload of tests/encounters/matrix.py, from the table's running encounter."""
+    return lambda plan, target, world: data(_table(target).encounter)
+
+
 PAYLOADS: dict[str, Payload] = {
     "account": lambda *_: {"email": "matrix-new@example.org"},
     "password_reset": lambda *_: {"email": "owner-matrix@example.org"},
@@ -383,6 +441,7 @@ PAYLOADS: dict[str, Payload] = {
         "membership": str(_table(target).membership.pk)},
     "campaigns:campaign-delete": lambda plan, target, world: {
         "name": _table(target).campaign.name},
+    "campaigns:membership-seat": lambda *_: {"role": "co_gm"},
     "account-display-name": lambda *_: {"first_name": "Matrix name"},
     "account-delete": lambda *_: {"password": "not-the-password"},
     "characters:character-edit": lambda *_: {"name": "Matrix renamed", "concept": "",
@@ -401,10 +460,14 @@ PAYLOADS: dict[str, Payload] = {
     "characters:character-xp-spend": _spend,
     "rolls:roll-create": lambda plan, *_: dict(_fixtures(plan).roll_pool),
     "rolls:roll-act": _action_data("roll_actions"),
+    "equipment:item-add": lambda *_: {"name": "Matrix rope", "quantity": "1", "note": ""},
+    "equipment:item-change": lambda *_: {"name": "Matrix kit", "quantity": "2",
+                                         "note": "Matrix change"},
     "transfer:character-import": _export_file,
     "transfer:campaign-import": _export_file,
     "transfer:import-review": lambda *_: {"decision": "accept", "confirm": "on"},
     **dict.fromkeys(SYSTEM_PAGES, _page_data),
+    **{key: _encounter_data(data) for key, data in encounter_matrix.PAYLOADS.items()},
 }
 """POST data, for each URL whose POST needs some to change anything."""
 
@@ -414,6 +477,7 @@ QUERIES: dict[str, Payload] = {
     "rolls:roll-odds": lambda plan, *_: dict(_fixtures(plan).roll_pool),
     **dict.fromkeys([key for key, page in SYSTEM_PAGES.items() if page.query],
                     lambda plan, *_: dict(SYSTEM_PAGES[plan.key].query)),
+    **{key: _encounter_data(data) for key, data in encounter_matrix.QUERIES.items()},
 }
 """GET query strings, for pages that show something only when asked (a price, the odds)."""
 
@@ -423,6 +487,11 @@ def _prepare(plan: Plan, target: Target, world: World) -> None:
     transaction, before the snapshot)."""
     if plan.key == "transfer:import-review":
         urlmap.make_pending_import(_table(target).character)
+        return
+    if plan.key in encounter_matrix.ROWS and not plan.crossed:
+        encounter = _table(target).encounter
+        assert encounter is not None
+        encounter_matrix.prepare(plan.key, encounter, world.users["gm"])
         return
     if plan.key != "characters:character-action" or not plan.action_known:
         return
@@ -459,7 +528,7 @@ def asked(plan: Plan) -> bool:
 
 
 ASKED = [plan for plan in PLANS if plan.key in TABLE and asked(plan)]
-CASES = [(plan, method, role) for plan in ASKED for method in ("GET", "POST") for role in ROLES]
+CASES = [(plan, method, role) for plan in ASKED for method in ("GET", "POST") for role in ASKING]
 IDS = [f"{plan.label}-{method}-{role}" for plan, method, role in CASES]
 
 
@@ -483,6 +552,11 @@ def test_every_url_of_the_urlconf_has_a_row() -> None:
 def test_every_row_names_a_url_that_exists() -> None:
     stale = sorted(set(TABLE) - {r.key for r in ROUTES})
     assert not stale, f"Rows in TABLE for URLs that no longer exist: {stale}"
+
+
+def test_every_co_gm_difference_names_a_row() -> None:
+    stale = sorted(set(CO_GM_DIFFERS) - set(TABLE))
+    assert not stale, f"CO_GM_DIFFERS names URLs without a row: {stale}"
 
 
 def test_every_url_can_be_made_concrete() -> None:
@@ -517,7 +591,7 @@ def test_every_shared_url_names_a_url_that_exists() -> None:
 def test_the_url_answers_each_role_as_its_row_says(world: World, plan: Plan, method: str,
                                                    role: str) -> None:
     row = TABLE[plan.key]
-    expected = row.expect(plan, method)[ROLES.index(role)]
+    expected = row.expect(plan, method)[ASKING.index(role)]
     target = urlmap.concrete_url(plan, world)
     _prepare(plan, target, world)
     client = world.client(role)
@@ -564,9 +638,9 @@ def _body(response: Any) -> str:
 
 def _assert_no_leak(response: Any, plan: Plan, target: Target, world: World, role: str,
                     row: Row, *, denied: bool) -> None:
-    """No secret in a refusal; nothing of the GM's for anyone else; no link to the owner's
-    sheet for a fellow player; nothing of the campaign for an outsider beyond what the row
-    lets them read."""
+    """No secret in a refusal; nothing of the GM's for anyone but the GM and a co-GM; not the
+    owner's backstory for a fellow player (who may read the sheet, not what its player
+    wrote); nothing of the campaign for an outsider beyond what the row lets them read."""
     body = _body(response)
     in_url = {s for s in world.all_secrets() if s and s in target.url}
     leaked: set[str] = set()
@@ -574,11 +648,11 @@ def _assert_no_leak(response: Any, plan: Plan, target: Target, world: World, rol
         leaked |= {s for s in world.all_secrets() if s and s in body}
     table = target.table
     if table is not None and not denied:
-        if role != "gm":
+        if role not in {"gm", CO_GM}:
             leaked |= {s for s in table.gm_secrets if s in body}
         if role == "player":
-            sheet = f'href="{table.character.get_absolute_url()}"'
-            leaked |= {sheet} if sheet in body else set()
+            backstory = next(s for s in table.secrets if s.startswith("hidden</strong>"))
+            leaked |= {backstory} if backstory in body else set()
         if role in {"anonymous", "stranger", "staff"}:
             readable = {table.campaign.name} if "campaign" in row.outsiders_read else set()
             leaked |= {s for s in table.secrets if s and s in body} - readable
@@ -596,7 +670,9 @@ ARCHIVE_CASES = [
     for role in ROLES if TABLE[plan.key].expect(plan, "POST")[ROLES.index(role)].endswith("+")
 ]
 """Every write a member may make inside a campaign (the ``+`` cells of the table's POST
-lines, each system's own pages included), by whoever may make it."""
+lines, each system's own pages included), by whoever may make it. Not again as the co-GM:
+the refusal reads the campaign, never the seat (campaigns.archive), and the GM's column
+asks every write a co-GM may make."""
 
 
 @pytest.mark.parametrize(("plan", "role"), ARCHIVE_CASES,

@@ -11,8 +11,9 @@ The authorization matrix (``test_authorization_matrix.py``) asks three things of
    character, a roll or anything inside a campaign; one per named action of the system when
    it takes an ``<action>``; the character's roll and the GM-only roll when it takes a roll.
 3. :func:`build_world` and :func:`concrete_url`: the world (a campaign of every system, filled
-   by the system's demo, with its GM, a player who owns a character, a player who does not, a
-   stranger who GMs a table of their own, a staff user) and the concrete URL of a plan in it,
+   by the system's demo, with its GM, a co-GM, a player who owns a character, a player who
+   does not, a stranger who GMs a table of their own, a staff user) and the concrete URL of a
+   plan in it,
    built from the names of
    the URL's parameters (``pk`` after ``campaigns/`` is a campaign, ``entry_id`` an XP entry,
    ``token`` the invite token...). A parameter this module cannot place raises
@@ -45,11 +46,14 @@ import systems
 from campaigns.models import Campaign, Membership, Session
 from characters import services as character_services
 from characters.models import Character, CharacterImport, XpEntry
+from encounters.models import Encounter
+from equipment.models import Item
 from rolls import services as roll_services
 from rolls.models import Roll
 from rulesets import registry
 from table.services import session_create
 from tests import system_fixtures
+from tests.encounters.matrix import running_encounter as matrix_encounter
 from tests.factories import CampaignFactory, CharacterFactory
 from tests.system_fixtures import (
     demo_campaign,
@@ -69,7 +73,18 @@ ROLES = ("anonymous", "stranger", "player", "owner", "gm", "staff")
 - ``owner``: the player who owns the character;
 - ``gm``: the campaign's GM;
 - ``staff``: ``is_staff`` without any model permission, member of no campaign.
+
+These are the six columns of every line of the matrix (and of a system's own pages' rows in
+its fixtures); the co-GM (:data:`CO_GM`) asks too, its answer read from the GM's column but
+where the matrix says otherwise (:data:`ASKING`).
 """
+
+CO_GM = "cogm"
+"""A co-GM of every campaign of the world (``Membership.Role.CO_GM``), owning no character:
+what runs the table answers them as the GM, but for the lead GM's own powers."""
+
+ASKING: tuple[str, ...] = (*ROLES, CO_GM)
+"""Everyone who asks the matrix's URLs: :data:`ROLES`, then the co-GM."""
 
 SYSTEMS: tuple[str, ...] = selectable_systems()
 """Every rule system a campaign can be created with (the tests' own tally too), in the
@@ -84,9 +99,10 @@ PK_SUBJECTS = {"campaigns": "campaign", "characters": "character", "rolls": "rol
 # Parameters named for what they hold.
 NAMED_SUBJECTS = {
     "campaign_id": "campaign", "character_id": "character", "roll_id": "roll",
-    "roll_code": "roll",
+    "roll_code": "roll", "encounter_id": "encounter",
     "membership_id": "membership", "session_pk": "session", "session_id": "session",
     "entry_id": "xp-entry", "token": "invite-token", "action": "action",
+    "item_id": "item",
 }
 # Parameters whose meaning is the route's own, by URL name: Django's password-reset link
 # (``reset/<uidb64>/<token>/``) names an account and a reset token, not an invite's.
@@ -96,7 +112,7 @@ ROUTE_SUBJECTS = {
 }
 # Inside a campaign: a URL with any of these is asked once per rule system.
 CAMPAIGN_SCOPED = {"campaign", "character", "roll", "membership", "session", "xp-entry",
-                   "invite-token"}
+                   "invite-token", "encounter", "item"}
 # The admin's own parameters.
 ADMIN_SUBJECTS = {"object_id": "admin-object", "id": "admin-object",
                   "content_type_id": "content-type", "app_label": "app-label",
@@ -322,7 +338,8 @@ def _actions(route: Route, system: str, takes_action: bool
     if not takes_action:
         return [(None, True, False)]
     kind = _segment_before(route.full, "action")
-    attribute = {"sheet": "actions", "system": "campaign_actions", "act": "roll_actions"}.get(kind)
+    attribute = {"sheet": "actions", "system": "campaign_actions", "act": "roll_actions",
+                 "use": "item_actions"}.get(kind)
     if attribute is None:
         raise UnknownParameter(f"{route.key}: <action> after {kind!r}/ is not placed")
     own = getattr(systems.for_ruleset(system), attribute)
@@ -362,9 +379,9 @@ class Table:
     ``buy``: ``(key, price)`` of something the character can still buy, the key as the XP
     page's purchase form posts it (tests/system_fixtures.py's ``purchases``).
     ``secrets``: what no one outside the campaign may read (its name, the character's name
-    and concept, the session's title, the invite token). ``gm_secrets``: what only the GM may
-    read (the invite token, the GM-only roll's link and tag, the GM's notes on the character,
-    which its owner may not read either).
+    and concept, the session's title, the invite token). ``gm_secrets``: what only the GM (and
+    a co-GM) may read (the invite token, the GM-only roll's link and tag, the GM's notes on
+    the character, which its owner may not read either).
     """
 
     system: str
@@ -377,6 +394,11 @@ class Table:
     buy: tuple[str, int]
     secrets: tuple[str, ...] = ()
     gm_secrets: tuple[str, ...] = ()
+    item: Item | None = None
+    """An item the character carries (its system's fixtures' ``matrix_item``: one every
+    item action changes)."""
+    # The running encounter, begun: the owner's character's turn (tests/encounters/matrix.py).
+    encounter: Encounter | None = None
 
 
 @dataclass
@@ -431,11 +453,12 @@ def build_world() -> World:
     """
     User = get_user_model()
     users: dict[str, Any] = {"anonymous": None}
-    for role in ROLES[1:]:
+    for role in ASKING[1:]:
         users[role] = User.objects.create_user(f"{role}-matrix", is_staff=role == "staff")
     gm, owner, player = users["gm"], users["owner"], users["player"]
 
-    tables = {system: _table(system, gm=gm, owner=owner, player=player) for system in SYSTEMS}
+    tables = {system: _table(system, gm=gm, owner=owner, player=player, co_gm=users[CO_GM])
+              for system in SYSTEMS}
     # factory_boy's factories are untyped; each returns the row it made.
     elsewhere = cast(Campaign, CampaignFactory(  # type: ignore[no-untyped-call]  # untyped factory
         name="The stranger's own table", created_by=users["stranger"]))
@@ -464,16 +487,18 @@ def _login(user: Any) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
-def _table(system: str, *, gm: Any, owner: Any, player: Any) -> Table:
+def _table(system: str, *, gm: Any, owner: Any, player: Any, co_gm: Any) -> Table:
     """The system's demo campaign for ``owner`` (tests/system_fixtures.py's
     :func:`~tests.system_fixtures.demo_campaign`), the GM's ``matrix_campaign`` changes made,
-    ``player`` seated without a character, 40 XP awarded, the rolls, a session, a spend."""
+    ``player`` seated without a character, ``co_gm`` seated as a co-GM, 40 XP awarded, the
+    rolls, a session, a spend."""
     label = system.replace("_", " ").title()
     campaign = demo_campaign(system, name=f"Hidden {label} Table QX7", gm=gm, players=[owner],
                              rng=random.Random(7))
     character = campaign.characters.get()
     _prepare_campaign(campaign, gm)
     membership = Membership.objects.create(campaign=campaign, user=player)
+    Membership.objects.create(campaign=campaign, user=co_gm, role=Membership.Role.CO_GM)
     Character.objects.filter(pk=character.pk).update(
         name=f"Secret {label} Hero QX7", concept=f"Concealed {label} concept QX7",
         backstory=f"A **hidden** {label} past QX7", gm_notes=f"GM whisper about {label} QX7")
@@ -493,15 +518,19 @@ def _table(system: str, *, gm: Any, owner: Any, player: Any) -> Table:
     _, _, spend = first_purchase(character, by=owner)
     character = Character.objects.get(pk=character.pk)
     key, cost, _ = first_purchase(character, by=owner, keep=False)
+    encounter, npc_names = matrix_encounter(campaign, gm, character, label)
     campaign.refresh_from_db()
     assert campaign.invite_token
+    item = Item.objects.create(character=character, name=f"{label} kit", note="Matrix",
+                               details=dict(fixtures_for(system).matrix_item))
     return Table(
         system=system, campaign=campaign, character=character, membership=membership,
-        session=session, spend=spend, rolls=rolls, buy=(key, cost),
+        session=session, spend=spend, rolls=rolls, buy=(key, cost), item=item,
         secrets=(campaign.name, character.name, character.concept, session.title,
                  campaign.invite_token, "hidden</strong> " + label),
         gm_secrets=(campaign.invite_token, f'href="{rolls["gm-roll"].get_absolute_url()}"',
-                    '<span class="tag">GM only</span>', character.gm_notes),
+                    '<span class="tag">GM only</span>', character.gm_notes, *npc_names),
+        encounter=encounter,
     )
 
 
@@ -633,7 +662,9 @@ def _in_table(table: Table, subject: str, roll: Roll | None) -> object:
         "campaign": table.campaign.pk, "character": table.character.pk,
         "membership": table.membership.pk, "session": table.session.pk,
         "xp-entry": table.spend.pk, "invite-token": table.campaign.invite_token,
+        "item": table.item.pk if table.item is not None else None,
         "roll": roll.pk if roll is not None else None,
+        "encounter": table.encounter.pk if table.encounter is not None else None,
     }
     return values[subject]
 

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaigns.models import Membership
+from campaigns.models import Campaign, Membership
 from characters import services
 from characters.models import Character
 from rolls.models import Roll
@@ -27,8 +27,10 @@ pytestmark = pytest.mark.django_db
 
 # session, user, character (+campaign, owner, the viewer's role), banks, the GM's open roll
 # requests, recent rolls (the traits, merits and flaws are the character's sheet). Measured
-# once; pinned so that a per-trait query shows up.
-SHEET_QUERIES = 6
+# once; pinned so that a per-trait query shows up. And the Equipment card's items
+# (equipment.inventory), one query whatever their number; and the running encounter
+# (encounters: none here).
+SHEET_QUERIES = 8
 
 
 def sheet_url(character: Character) -> str:
@@ -106,6 +108,9 @@ def test_another_player_of_the_campaign_cannot_open_bobs_character(
 ):
     method, path, data = endpoint(name, bobs_character, bobs_spend)
     before = Character.objects.get(pk=bobs_character.pk)
+    # The sheet itself a party-mate may read (tests/campaigns/test_party_sheets.py) unless
+    # the GM turns that off; every other endpoint is the owner's and the GM's alone.
+    Campaign.objects.filter(pk=bobs_character.campaign_id).update(party_sheets=False)
 
     assert getattr(client_for(dave), method)(path, data).status_code == 404
     after = Character.objects.get(pk=bobs_character.pk)

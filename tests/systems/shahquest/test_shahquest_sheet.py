@@ -134,17 +134,17 @@ def test_the_gm_sees_the_sheet_and_a_stranger_gets_404(demetri, alice, carol, cl
 def test_the_sheet_takes_the_same_queries_however_many_rolls(
         demetri, bob, client_for, django_assert_num_queries, scripted_dice):
     """Session and user, the character with its campaign, requested rolls, recent rolls
-    (whose follow-ups are read only when one has any; these have none): five queries,
-    whatever the number of rolls."""
+    (whose follow-ups are read only when one has any; these have none), the Equipment
+    card's items and the running encounter: seven queries, whatever the number of rolls."""
     client = client_for(bob)
     roll_url = reverse("rolls:roll-create", args=[demetri.pk])
     scripted_dice([5] * 20)
     client.post(roll_url, {"feature": ["3"]})
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(7):
         client.get(demetri.get_absolute_url())
     for _ in range(3):
         client.post(roll_url, {"feature": ["3", "6"]})
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(7):
         client.get(demetri.get_absolute_url())
 
 

@@ -161,8 +161,9 @@ def test_the_sheet_takes_a_fixed_number_of_queries(
     client = client_for(bob)
     client.get(mara.get_absolute_url())  # warm the session
 
-    # session, user, character (with campaign, owner and role), opponents, requests, rolls
-    with django_assert_num_queries(6):
+    # session, user, character (with campaign, owner and role), opponents, requests, rolls,
+    # the Equipment card's items, the running encounter (encounters)
+    with django_assert_num_queries(8):
         client.get(mara.get_absolute_url())
 
 
@@ -177,10 +178,15 @@ def test_outsiders_cannot_see_the_sheet(client, client_for, carol, mara, who):
         assert response.status_code == 404
 
 
-def test_another_player_of_the_campaign_cannot_open_maras_sheet(client_for, table, mara):
+def test_another_player_reads_maras_sheet_only_while_the_gm_allows_it(client_for, table,
+                                                                      mara):
     dave = Membership.objects.create(campaign=table, user=UserFactory(username="dave"),
                                      role=Membership.Role.PLAYER).user
+    page = client_for(dave).get(mara.get_absolute_url())
+    assert page.status_code == 200
+    assert action_url(mara, "health") not in page.content.decode()  # read-only
 
+    type(table).objects.filter(pk=table.pk).update(party_sheets=False)
     assert client_for(dave).get(mara.get_absolute_url()).status_code == 404
 
 

@@ -1,0 +1,1 @@
+"""Encounters and turn order at a campaign's table (docs/encounters.md)."""
