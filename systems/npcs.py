@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from core.forms import Form
+from rulesets.errors import RuleError
 from systems.part import SystemPart
 
 if TYPE_CHECKING:
@@ -21,6 +23,24 @@ if TYPE_CHECKING:
 
     from campaigns.models import Campaign
     from characters.models import Character
+
+
+class StatBlockForm(Form):
+    """The base of a system's NPC stat block (:meth:`NpcPart.npc_form`): its ``fieldsets``
+    (a list of ``(legend, [field names])`` naming every field once, drawn by
+    ``systems/_stat_block.html``) and the range check its ``clean()`` runs on each number."""
+
+    fieldsets: list[tuple[str, list[str]]] = []
+
+    def check_range(self, data: dict[str, Any], field: str, low: int, high: int, words: str,
+                    rule: str) -> None:
+        """Refuse ``data[field]`` outside ``low`` to ``high`` (inclusive) on its field, with
+        ``words`` (formatted with ``value``, ``low``, ``high``) and the rule cited (as a
+        RuleError words it). A missing value is left to the field's own error."""
+        value = data.get(field)
+        if value is not None and not low <= value <= high:
+            self.add_error(field, str(RuleError(
+                words.format(value=value, low=low, high=high), rule)))
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 
-from core.forms import Form
 from rulesets import genesys
-from rulesets.errors import RuleError
 from systems.fields import character_name_field
 from systems.genesys.sheet import RULE_SKILLS, RULE_TRACKS, _tracks, read_sheet, skills_of
-from systems.npcs import TrackLine
+from systems.npcs import StatBlockForm, TrackLine
 
 if TYPE_CHECKING:
     from campaigns.models import Campaign
@@ -48,7 +46,7 @@ def _characteristic_field(name: str) -> str:
     return name.lower()
 
 
-class NpcForm(Form):
+class NpcForm(StatBlockForm):
     """A Genesys adversary's stat block: name, concept, characteristics, the campaign's
     skills and the two thresholds.
 
@@ -96,16 +94,16 @@ class NpcForm(Form):
         sheet's values gathered: ``characteristics``, ``skill_ranks``, ``thresholds``."""
         data = super().clean() or {}
         for name in genesys.CHARACTERISTICS:
-            self._check(data, _characteristic_field(name), genesys.CHARACTERISTIC_MIN,
+            self.check_range(data, _characteristic_field(name), genesys.CHARACTERISTIC_MIN,
                         genesys.CHARACTERISTIC_MAX,
                         f"{name} {{value}}: a characteristic is rated {{low}} to {{high}}",
                         RULE_SKILLS)
         for index, skill in enumerate(self.skills):
-            self._check(data, f"skill_{index}", 0, genesys.SKILL_RANKS_MAX,
+            self.check_range(data, f"skill_{index}", 0, genesys.SKILL_RANKS_MAX,
                         f"{skill.name} {{value}}: a skill has {{low}} to {{high}} ranks",
                         RULE_SKILLS)
         for key, label, _, _ in TRACKS:
-            self._check(data, f"{key}_threshold", 1, genesys.TRACK_MAX,
+            self.check_range(data, f"{key}_threshold", 1, genesys.TRACK_MAX,
                         f"{label} {{value}}: a threshold is {{low}} to {{high}}", RULE_TRACKS)
         if self.errors:
             return data
@@ -118,12 +116,6 @@ class NpcForm(Form):
             for key, _, characteristic, derived in TRACKS}
         return data
 
-    def _check(self, data: dict[str, Any], field: str, low: int, high: int, words: str,
-               rule: str) -> None:
-        value = data.get(field)
-        if value is not None and not low <= value <= high:
-            self.add_error(field, str(RuleError(
-                words.format(value=value, low=low, high=high), rule)))
 
 
 def npc_form(campaign: Campaign, data: Mapping[str, Any] | None = None) -> NpcForm:

@@ -19,11 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 
-from core.forms import Form
 from rulesets import shattered_world as sw
 from rulesets.errors import RuleError
 from systems.fields import character_name_field
-from systems.npcs import TrackLine
+from systems.npcs import StatBlockForm, TrackLine
 from systems.shattered_world.catalogue import die_steps
 from systems.shattered_world.sheet import (
     HIT_POINTS_MAX,
@@ -66,7 +65,7 @@ def _stat_field(code: str) -> str:
     return f"stat_{code}"
 
 
-class NpcForm(Form):
+class NpcForm(StatBlockForm):
     """A Shattered World NPC's stat block: who it is, its statistics' maxima and hit points,
     its proficient abilities, its die step and its UAM.
 
@@ -115,22 +114,16 @@ class NpcForm(Form):
         """Every number in its range, each refusal on its field naming the rule."""
         data = super().clean() or {}
         for code, label in STAT_CHOICES:
-            self._check(data, _stat_field(code), 1, STAT_CAP,
+            self.check_range(data, _stat_field(code), 1, STAT_CAP,
                         f"{label} {{value}} is outside {{low}} to {{high}}: a statistic "
                         f"above {STAT_CAP} needs the Exceptional Ability buy-in",
                         RULE_STAT_CAP)
-        self._check(data, "hit_points", 1, HIT_POINTS_MAX,
+        self.check_range(data, "hit_points", 1, HIT_POINTS_MAX,
                     "Hit points {value}: a pool holds {low} to {high}", RULE_STATISTICS)
-        self._check(data, "uam", 0, UAM_MAX,
+        self.check_range(data, "uam", 0, UAM_MAX,
                     "A UAM of {value}: the stat block takes {low} to {high}", RULE_BUY_INS)
         return data
 
-    def _check(self, data: dict[str, Any], field: str, low: int, high: int, words: str,
-               rule: str) -> None:
-        value = data.get(field)
-        if value is not None and not low <= value <= high:
-            self.add_error(field, str(RuleError(
-                words.format(value=value, low=low, high=high), rule)))
 
 
 def npc_form(campaign: Campaign, data: Mapping[str, Any] | None = None) -> NpcForm:

@@ -15,10 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 
-from core.forms import Form
-from rulesets.errors import RuleError
 from systems.fields import character_name_field
-from systems.npcs import TrackLine
+from systems.npcs import StatBlockForm, TrackLine
 from systems.three_d6.sheet import (
     DEFAULT_SUBTRAIT_SPREAD,
     DEFAULT_TRAIT_SPREAD,
@@ -52,7 +50,7 @@ def _number(label: str, low: int, high: int, initial: int) -> forms.IntegerField
                                         "class": "rank-input"}))
 
 
-class NpcForm(Form):
+class NpcForm(StatBlockForm):
     """A 3d6 NPC's stat block: name, concept, a modifier for every trait and subtrait (by
     the campaign's names), the level and the maximum health.
 
@@ -88,21 +86,15 @@ class NpcForm(Form):
         data = super().clean() or {}
         for slot in SLOTS:
             what = "trait" if is_trait(slot) else "subtrait"
-            self._check(data, slot, 0, MODIFIER_CAP,
+            self.check_range(data, slot, 0, MODIFIER_CAP,
                         f"{self.names[slot]} {{value}}: a {what}'s modifier is {{low}} to "
                         "{high}", RULE_ADVANCE)
-        self._check(data, "level", LEVEL_START, LEVEL_MAX,
+        self.check_range(data, "level", LEVEL_START, LEVEL_MAX,
                     "Level {value}: a level is {low} to {high}", RULE_ADVANCE)
-        self._check(data, "health", 1, HEALTH_LIMIT,
+        self.check_range(data, "health", 1, HEALTH_LIMIT,
                     "Maximum health {value}: it is {low} to {high}", RULE_HEALTH)
         return data
 
-    def _check(self, data: dict[str, Any], field: str, low: int, high: int, words: str,
-               rule: str) -> None:
-        value = data.get(field)
-        if value is not None and not low <= value <= high:
-            self.add_error(field, str(RuleError(
-                words.format(value=value, low=low, high=high), rule)))
 
 
 def npc_sheet(cleaned_data: Mapping[str, Any]) -> dict[str, Any]:
