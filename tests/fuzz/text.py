@@ -40,6 +40,7 @@ from tests.fuzz.checks import (
     crash_text,
     send,
     snapshot,
+    stored_rows,
 )
 from tests.fuzz.crawl import Endpoint
 from tests.fuzz.endpoints import Control
@@ -194,7 +195,7 @@ def sweep_text(table: Table, endpoint: Endpoint, campaign: Campaign,
                 else:
                     # Each refused character with the letters before it: line breaks are
                     # stored elsewhere in the world (a recap), these never are.
-                    rows = snapshot(table.clients[role])
+                    rows = stored_rows()
                     broken += [f"{where} stored {char!r} in {', '.join(stored)}"
                                for char in refused
                                if (stored := _stored(rows, _with_before(value, char)))]
