@@ -34,6 +34,10 @@ SHARED: frozenset[str] = frozenset({
     "characters:character-edit", "characters:character-gm-notes",
     "characters:character-retire", "characters:character-restore",
     "characters:character-delete", "characters:character-move",
+    # The GM's NPCs by their seat: copies of a sheet as it stands (its JSON, untouched), what
+    # the players see of one, its archive (characters.npcs, which asks no system). Making
+    # one (the system's stat block) and the list (its track lines) are not shared.
+    "characters:npc-copy", "characters:npc-shown", "characters:npc-archive",
     # Django's password reset link, about an account and no campaign.
     "password_reset_confirm",
     # A roll by its id: the GM is redirected to the roll's page (its code), no system code.

@@ -192,3 +192,43 @@ def test_a_shared_stylesheet_styles_no_single_system(path: Path) -> None:
         for users in [[slug for slug, text in by_system.items() if _used_in(css_class, text)]]
         if len(users) == 1)
     assert not alone, f"{_where(path)} styles one system's classes:\n" + "\n".join(alone)
+
+
+# --- A system is told whether the viewer runs the table, never reads the seat ----------------
+
+SEAT_NAMES = {"Membership", "is_lead_gm", "get_campaign_as_lead_gm"}
+"""The seat's model and the lead GM's powers: the shared views' business, not a system's."""
+SEAT_IN_TEMPLATES = re.compile(r"\b(?:membership\.|is_lead_gm\b)")
+
+
+def _seat_hits(path: Path) -> Iterator[str]:
+    """Where a system's module reads a seat: the names of :data:`SEAT_NAMES`, or a
+    ``.role`` attribute (a membership's role)."""
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        name = (node.id if isinstance(node, ast.Name) else node.attr
+                if isinstance(node, ast.Attribute) else node.name
+                if isinstance(node, ast.alias) else "")
+        if name in SEAT_NAMES or (isinstance(node, ast.Attribute) and node.attr == "role"):
+            yield f"{_where(path)}:{getattr(node, 'lineno', '?')}: {name!r}"
+
+
+def test_the_seat_search_would_find_a_system_reading_a_seat(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("from campaigns.models import Membership\n"
+                      "if membership.role == 'gm': pass\n")
+    assert sorted(hit.split(": ", 1)[1] for hit in _seat_hits(sample)) == [
+        "'Membership'", "'role'"]
+
+
+def test_no_system_reads_the_seat() -> None:
+    """A system's code and templates are handed ``is_gm`` (whoever runs the table: the GM or
+    a co-GM) and never read a seat, so a co-GM is answered alike in every system and the
+    authorization matrix asks the co-GM's column in one system's campaign per URL
+    (tests/security/test_authorization_matrix.py)."""
+    package = ROOT / "systems"
+    hits = [hit for path in sorted(package.rglob("*.py")) if "migrations" not in path.parts
+            for hit in _seat_hits(path)]
+    hits += [f"{_where(path)}: {match[0]!r}" for path in sorted(package.rglob("*.html"))
+             for match in SEAT_IN_TEMPLATES.finditer(path.read_text())]
+    assert not hits, "A system reads the seat (it should be handed is_gm):\n" + "\n".join(hits)

@@ -26,6 +26,9 @@ the registry, each system's data (a creation form, a pool to roll, each action's
 from its tests/systems/<slug>/fixtures.py. A shared URL inside a campaign (a session, a
 membership, the campaign's settings) runs the same checks whatever the system: it is asked in
 one system's campaign, the systems taken in turn over the shared URLs so that each is used.
+The co-GM asks every URL, in one system's campaign per URL (the systems in turn,
+:func:`co_gm_asks`): a system is handed whether the viewer runs the table and never reads the
+seat, so the co-GM's answer cannot differ by system.
 A URL that only means something for some systems names them in ``only``: for a campaign of
 any other system everyone logged in gets 404. That is how a
 system's own pages (its package's ``urls.py``, under the system's slug as namespace: Maelstrom's
@@ -528,7 +531,25 @@ def asked(plan: Plan) -> bool:
 
 
 ASKED = [plan for plan in PLANS if plan.key in TABLE and asked(plan)]
-CASES = [(plan, method, role) for plan in ASKED for method in ("GET", "POST") for role in ASKING]
+
+BY_SYSTEM_IN_A_CAMPAIGN = {plan.key for plan in ASKED if plan.system is not None
+                           and by_system(plan.key)}
+"""The URLs inside a campaign asked in every system's campaign."""
+
+
+def co_gm_asks(plan: Plan) -> bool:
+    """Whether the co-GM asks ``plan``: wherever the matrix asks it, but a URL asked in every
+    system's campaign is asked by the co-GM in one of them, the systems taken in turn. What a
+    co-GM may do is the shared views' decision (a system is handed ``is_gm`` and never reads
+    the seat: tests/architecture/test_one_shape.py's ``test_no_system_reads_the_seat``), so
+    the co-GM's answer differs by URL, never by system."""
+    if plan.system is None or plan.key not in BY_SYSTEM_IN_A_CAMPAIGN:
+        return True
+    return plan.system == system_in_turn(plan.key, BY_SYSTEM_IN_A_CAMPAIGN, urlmap.SYSTEMS)
+
+
+CASES = [(plan, method, role) for plan in ASKED for method in ("GET", "POST") for role in ASKING
+         if role != CO_GM or co_gm_asks(plan)]
 IDS = [f"{plan.label}-{method}-{role}" for plan, method, role in CASES]
 
 
@@ -578,6 +599,17 @@ def test_a_by_system_url_is_asked_in_every_systems_campaign() -> None:
     for key in inside - SHARED:
         systems_asked = {plan.system for plan, _, _ in CASES if plan.key == key}
         assert systems_asked == set(urlmap.SYSTEMS), (key, systems_asked)
+
+
+def test_the_co_gm_asks_every_url_in_some_systems_campaign() -> None:
+    """The co-GM's column is asked of every URL inside a campaign, and over the URLs asked in
+    every system's campaign it takes each system's in turn."""
+    inside = {plan.key for plan in ASKED if plan.system is not None}
+    by_co_gm = {plan.key for plan, _, role in CASES if role == CO_GM and plan.system}
+    assert by_co_gm == inside, sorted(inside - by_co_gm)
+    systems_used = {plan.system for plan, _, role in CASES
+                    if role == CO_GM and plan.key in BY_SYSTEM_IN_A_CAMPAIGN}
+    assert systems_used == set(urlmap.SYSTEMS), sorted(set(urlmap.SYSTEMS) - systems_used)
 
 
 def test_every_shared_url_names_a_url_that_exists() -> None:
