@@ -29,7 +29,9 @@ bookkeeping, not what it shows; blanked before comparing (tests/core/test_no_sta
 compares regions across versions)."""
 
 
-def _blank_tokens(node: Element | str) -> None:
+def blank_tokens(node: Element | str) -> None:
+    """Blank, in place, what is new at every rendering of ``node`` and its children (the
+    :data:`FRESH_EACH_TIME` inputs' values, the :data:`BOOKKEEPING` attribute)."""
     if isinstance(node, str):
         return
     names = dict(node.attributes)
@@ -37,7 +39,7 @@ def _blank_tokens(node: Element | str) -> None:
         node.attributes = [(k, "" if k == "value" else v) for k, v in node.attributes]
     node.attributes = [(k, "" if k == BOOKKEEPING else v) for k, v in node.attributes]
     for child in node.children:
-        _blank_tokens(child)
+        blank_tokens(child)
 
 
 def find(node: Element | str, element_id: str) -> list[Element]:
@@ -55,7 +57,7 @@ def element(html: str, element_id: str) -> Element:
     tree = parse_html(html)
     found = find(tree, element_id)
     assert len(found) == 1, f"{len(found)} elements #{element_id}"
-    _blank_tokens(found[0])
+    blank_tokens(found[0])
     return found[0]
 
 
@@ -68,20 +70,34 @@ def assert_regions_alone(client: Client, page_url: str) -> LivePage:
     live: LivePage = page.context["live"]
     whole = page.content.decode()
     assert live.ids, "a live page declares its regions"
+    tree = parse_html(whole)  # once: parsing the page is most of these tests' time
+
+    def in_whole(region: str) -> Element | None:
+        found = find(tree, region)
+        assert len(found) <= 1, f"{len(found)} elements #{region}"
+        if found:
+            blank_tokens(found[0])
+        return found[0] if found else None
+
     for region in live.ids:
         alone = client.get(live.url_for([region]), headers={"HX-Request": "true"})
         assert alone.status_code == 200, region
         html = alone.content.decode()
         assert "<html" not in html and 'id="character-writing"' not in html, region
-        if not find(parse_html(whole), region):  # a system without that part (no panel)
+        drawn = in_whole(region)
+        if drawn is None:  # a system without that part (no panel)
             assert not find(parse_html(html), region), region
             continue
-        assert element(html, region) == element(whole, region), region
-    synced = client.get(live.url_for(live.sync_ids), headers={"HX-Request": "true"})
+        assert element(html, region) == drawn, region
+    synced = parse_html(client.get(live.url_for(live.sync_ids),
+                                   headers={"HX-Request": "true"}).content.decode())
     for region in live.sync_ids:
-        if not find(parse_html(whole), region):
+        drawn = in_whole(region)
+        if drawn is None:
             continue
-        assert element(synced.content.decode(), region) == element(whole, region), region
+        [again] = find(synced, region)
+        blank_tokens(again)
+        assert again == drawn, region
     # The page draws one hidden element per region and one for the reconnection, each
     # asking the page's own URL for exactly its ids.
     for drawn in live.elements():
