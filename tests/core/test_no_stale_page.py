@@ -161,28 +161,46 @@ def _without(node: Element, ids: set[str]) -> Element:
     return copy
 
 
-def _regions(client: Client, live: LivePage) -> dict[str, str]:
-    """Each region's content, asked as the page asks when one of the region's events
-    arrives: one request for the region's ids (htmx), each id taken from the answer (the
-    page swaps each in, ``hx-select-oob``)."""
+def _regions(client: Client, live: LivePage) -> dict[str, str] | None:
+    """Each region's content, as the page's browser holds it.
+
+    One request asks for every region at once (as the page asks after a reconnection):
+    core.regions draws each asked region alone, one after the other, from the same partials
+    and context as a region asked by itself (tests/core/test_live_regions.py checks both
+    against the whole page). A region drawn twice in the answer (a party card, alone and
+    inside the party) must be drawn the same both times. When that request is refused
+    (404), each region is asked alone, as the page asks when one of its events arrives: a
+    region its viewer may no longer see answers 404 alone. None when every region does
+    and the page itself is gone for the viewer."""
     content: dict[str, str] = {}
     declared = set(live.ids)
-    for region in live.regions:
-        answer = client.get(live.url_for(region.ids), headers=HTMX)
+    answer = client.get(live.url_for(live.ids), headers=HTMX)
+    if answer.status_code == 200:
+        answers = [(live.ids, answer)]
+    else:
+        assert answer.status_code == 404, (live.url_for(live.ids), answer.status_code)
+        if client.get(live.url).status_code == 404:
+            return None
+        answers = [(region.ids, client.get(live.url_for(region.ids), headers=HTMX))
+                   for region in live.regions]
+    for ids, answer in answers:
         if answer.status_code == 404:
-            content.update(dict.fromkeys(region.ids, GONE))
+            content.update(dict.fromkeys(ids, GONE))
             continue
-        assert answer.status_code == 200, (live.url_for(region.ids), answer.status_code)
+        assert answer.status_code == 200, (ids, answer.status_code)
         tree = parse_html(answer.content.decode())  # once: parsing is most of the test's time
-        for i in region.ids:
+        for i in ids:
             found = find(tree, i)
             if not found:
                 content[i] = ABSENT
                 continue
-            assert len(found) == 1, f"{len(found)} elements #{i}"
             # Blank the tokens that are new at every rendering (csrf, submission).
-            blank_tokens(found[0])
-            content[i] = str(_without(found[0], declared - {i}))
+            drawn = set()
+            for node in found:
+                blank_tokens(node)
+                drawn.add(str(_without(node, declared - {i})))
+            assert len(drawn) == 1, f"#{i} is drawn {len(drawn)} ways in one answer"
+            content[i] = drawn.pop()
     return content
 
 
@@ -205,17 +223,15 @@ def look(world: World, page: Page) -> Seen:
     assert whole.status_code == 200, (page.name, whole.status_code)
     live: LivePage = whole.context["live"]
     assert live.regions, f"{page.name} declares no live region"
-    return Seen(page, live, _regions(client, live),
-                _holders(whole.content.decode(), live.ids))
+    content = _regions(client, live)
+    assert content is not None, page.name
+    return Seen(page, live, content, _holders(whole.content.decode(), live.ids))
 
 
 def look_again(world: World, seen: Seen) -> dict[str, str] | None:
     """The regions the page had, asked again (the page is not reloaded: its browser still
     has the regions it was drawn with); None when its viewer may no longer see the page."""
-    client = world.clients[seen.page.viewer]
-    if client.get(seen.live.url).status_code == 404:
-        return None
-    return _regions(client, seen.live)
+    return _regions(world.clients[seen.page.viewer], seen.live)
 
 
 # --- what is announced ------------------------------------------------------------------------
