@@ -16,6 +16,10 @@ from tests.fuzz.endpoints import all_patterns, post_patterns
 from tests.fuzz.plan import EXCLUDED, about_no_campaign, excluded, fuzz_plan, open_table
 from tests.fuzz.world import SYSTEMS
 
+# pytest-django creates the test database only when some collected test is marked for it:
+# the plans fixture reads the database, so this module alone needs the mark.
+pytestmark = pytest.mark.django_db
+
 
 @pytest.fixture(scope="module")
 def plans(django_db_setup, django_db_blocker) -> dict[str, list[Endpoint]]:  # type: ignore[no-untyped-def]
