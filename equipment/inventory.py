@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from characters.permissions import viewer_reads_only
 from equipment.forms import ItemForm
 from equipment.models import Item
 
@@ -77,6 +78,11 @@ def inventory_context(character: Character, system: systems.SheetSystem, *,
         ``inventory_success``, and what the system adds (``SheetSystem.inventory_context``).
     """
     items = list(Item.objects.filter(character=character))
+    if viewer_reads_only(character):
+        # A party-mate reads what lies on the table, not what the player wrote (docs/
+        # decisions.md, "What a party-mate reads of a sheet"): blanked before any template.
+        for item in items:
+            item.note = ""
     failed = refused.item.pk if refused is not None and refused.item is not None else None
     rows = []
     for item in items:

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from campaigns.models import Campaign, Membership
 from characters.models import Character
+from equipment.services import item_add
 from tests.factories import UserFactory
 from tests.helpers import action_url, fresh, odds_url, roll_url, settings_url, text_of, xp_url
 from tests.system_fixtures import demo_campaign, selectable_systems
@@ -63,6 +64,23 @@ def test_a_party_mate_reads_the_sheet_and_nothing_on_it_writes(client_for, dave,
     for private in ("the Sink", "Owes Vex a favour", "The Syndicate is hunting him"):
         assert private not in content, private
     assert page.context["character"].notes == "" == page.context["character"].backstory
+
+
+def test_a_party_mate_reads_the_items_but_not_their_notes(client_for, alice, bob, dave, rook):
+    """The Equipment card lies on the table; what the player wrote on an item is theirs."""
+    item_add(character=rook, name="Grappling hook", quantity=1, note="Stolen from Vex",
+             details={}, by=bob)
+    sheet = rook.get_absolute_url()
+
+    read = client_for(dave).get(sheet)
+    region = client_for(dave).get(sheet, {"live": "sheet-inventory"})
+
+    assert "Grappling hook" in read.content.decode()
+    assert "Stolen from Vex" not in read.content.decode()
+    assert "Grappling hook" in region.content.decode()
+    assert "Stolen from Vex" not in region.content.decode()
+    for writer in (bob, alice):
+        assert "Stolen from Vex" in client_for(writer).get(sheet).content.decode()
 
 
 def test_its_live_regions_write_nothing_and_leave_out_the_owners(client_for, dave, rook):
