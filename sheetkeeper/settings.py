@@ -418,4 +418,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Django gives its "django" logger a console handler of its own (while DEBUG is on), and
+    # every record also reaches the root's: each would be printed twice (the development
+    # server's access lines, "Not Found: ..."). The root's handler alone prints them.
+    "loggers": {"django": {"handlers": [], "propagate": True}},
 }

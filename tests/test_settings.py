@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import subprocess
@@ -146,3 +147,15 @@ def test_a_server_process_hands_the_interpreter_between_threads_every_millisecon
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert float(result.stdout) == pytest.approx(0.001)
+
+
+def test_a_record_of_django_s_is_printed_once() -> None:
+    """The development server's access line (daphne's ``django.channels.server``) and
+    Django's own warnings reach one console handler, not Django's and the root's both."""
+    printing: list[logging.Handler] = []
+    logger: logging.Logger | None = logging.getLogger("django.channels.server")
+    while logger is not None:
+        printing += [h for h in logger.handlers if type(h) is logging.StreamHandler]
+        logger = logger.parent if logger.propagate else None
+    assert len(printing) == 1, printing
+    assert logging.getLogger("django.channels.server").isEnabledFor(logging.INFO)
