@@ -95,16 +95,16 @@ class NpcForm(StatBlockForm):
         data = super().clean() or {}
         for name in genesys.CHARACTERISTICS:
             self.check_range(data, _characteristic_field(name), genesys.CHARACTERISTIC_MIN,
-                        genesys.CHARACTERISTIC_MAX,
-                        f"{name} {{value}}: a characteristic is rated {{low}} to {{high}}",
-                        RULE_SKILLS)
+                             genesys.CHARACTERISTIC_MAX,
+                             f"{name} {{value}}: a characteristic is rated {{low}} to {{high}}",
+                             RULE_SKILLS)
         for index, skill in enumerate(self.skills):
             self.check_range(data, f"skill_{index}", 0, genesys.SKILL_RANKS_MAX,
-                        f"{skill.name} {{value}}: a skill has {{low}} to {{high}} ranks",
-                        RULE_SKILLS)
+                             f"{skill.name} {{value}}: a skill has {{low}} to {{high}} ranks",
+                             RULE_SKILLS)
         for key, label, _, _ in TRACKS:
             self.check_range(data, f"{key}_threshold", 1, genesys.TRACK_MAX,
-                        f"{label} {{value}}: a threshold is {{low}} to {{high}}", RULE_TRACKS)
+                             f"{label} {{value}}: a threshold is {{low}} to {{high}}", RULE_TRACKS)
         if self.errors:
             return data
         chars = {n: data[_characteristic_field(n)] for n in genesys.CHARACTERISTICS}
@@ -115,7 +115,6 @@ class NpcForm(StatBlockForm):
             key: data[f"{key}_threshold"] or derived(chars[characteristic])
             for key, _, characteristic, derived in TRACKS}
         return data
-
 
 
 def npc_form(campaign: Campaign, data: Mapping[str, Any] | None = None) -> NpcForm:

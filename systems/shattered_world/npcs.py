@@ -115,15 +115,14 @@ class NpcForm(StatBlockForm):
         data = super().clean() or {}
         for code, label in STAT_CHOICES:
             self.check_range(data, _stat_field(code), 1, STAT_CAP,
-                        f"{label} {{value}} is outside {{low}} to {{high}}: a statistic "
-                        f"above {STAT_CAP} needs the Exceptional Ability buy-in",
-                        RULE_STAT_CAP)
+                             f"{label} {{value}} is outside {{low}} to {{high}}: a statistic "
+                             f"above {STAT_CAP} needs the Exceptional Ability buy-in",
+                             RULE_STAT_CAP)
         self.check_range(data, "hit_points", 1, HIT_POINTS_MAX,
-                    "Hit points {value}: a pool holds {low} to {high}", RULE_STATISTICS)
+                         "Hit points {value}: a pool holds {low} to {high}", RULE_STATISTICS)
         self.check_range(data, "uam", 0, UAM_MAX,
-                    "A UAM of {value}: the stat block takes {low} to {high}", RULE_BUY_INS)
+                         "A UAM of {value}: the stat block takes {low} to {high}", RULE_BUY_INS)
         return data
-
 
 
 def npc_form(campaign: Campaign, data: Mapping[str, Any] | None = None) -> NpcForm:

@@ -87,14 +87,13 @@ class NpcForm(StatBlockForm):
         for slot in SLOTS:
             what = "trait" if is_trait(slot) else "subtrait"
             self.check_range(data, slot, 0, MODIFIER_CAP,
-                        f"{self.names[slot]} {{value}}: a {what}'s modifier is {{low}} to "
-                        "{high}", RULE_ADVANCE)
+                             f"{self.names[slot]} {{value}}: a {what}'s modifier is {{low}} to "
+                             "{high}", RULE_ADVANCE)
         self.check_range(data, "level", LEVEL_START, LEVEL_MAX,
-                    "Level {value}: a level is {low} to {high}", RULE_ADVANCE)
+                         "Level {value}: a level is {low} to {high}", RULE_ADVANCE)
         self.check_range(data, "health", 1, HEALTH_LIMIT,
-                    "Maximum health {value}: it is {low} to {high}", RULE_HEALTH)
+                         "Maximum health {value}: it is {low} to {high}", RULE_HEALTH)
         return data
-
 
 
 def npc_sheet(cleaned_data: Mapping[str, Any]) -> dict[str, Any]:
