@@ -257,20 +257,26 @@ def _start(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
 
 def _opportunity(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
                  ) -> tuple[str, Roll | None]:
-    """``tension-opportunity``: add a d6 or step up a tension die, and give the player's
-    character a plot point, all or nothing (Building the Tension)."""
+    """``tension-opportunity``: add a d6, add the opportunity die itself (``grow``
+    ``"add-<size>"``: the Dice Pools example's "add the d8 into the Tension Pool") or step
+    up a tension die, and give the player's character a plot point, all or nothing
+    (Shahquest wiki, Building the Tension; Dice Pools)."""
     state = _load(campaign)
     pool: TensionPool = state["pool"]
     grow = data["grow"]
     if grow == "add":
         grown, how = pool.activate_opportunity(), "a d6 joined the pool"
+    elif grow.startswith("add-") and grow[4:].isdecimal():
+        size = int(grow[4:])
+        grown = pool.activate_opportunity(add=size)
+        how = f"the {_die(size)} opportunity die joined the pool"
     elif grow.startswith("step-") and grow[5:].isdecimal():
         size = int(grow[5:])
         grown = pool.activate_opportunity(step_up=size)
         how = f"a {_die(size)} stepped up to a d{step_up(size)}"
     else:
-        raise RuleError("an activated opportunity adds a d6 or steps up a tension die",
-                        _BUILDING)
+        raise RuleError("an activated opportunity adds a d6 (or the opportunity die itself) "
+                        "or steps up a tension die", _BUILDING)
     character = _grant_plot_point(campaign, data["character"], _BUILDING)
     _save(campaign, {**state, "pool": grown})
     return (f"Opportunity activated: {how} (now {_pool_text(grown)}); "

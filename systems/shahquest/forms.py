@@ -510,7 +510,8 @@ class StartForm(Form):
 
 class OpportunityForm(Form):
     """An activated opportunity: how the pool grows and whose character gets the plot
-    point. ``grow`` is ``"add"`` (a d6 joins) or ``"step-<size>"`` (step up that die)."""
+    point. ``grow`` is ``"add"`` (a d6 joins), ``"add-<size>"`` (the opportunity die of that
+    size joins) or ``"step-<size>"`` (step up that die)."""
 
     grow = forms.CharField(label="The pool grows by", max_length=20)
     character = forms.IntegerField(label="Plot point to", min_value=1,

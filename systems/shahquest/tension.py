@@ -12,8 +12,9 @@ panel; the GM's moves, one action per move of the seed, are in
 
 - ``tension-start``: set the campaign's starting pool ("3d6", or stepped up and spread for a
   challenging adventure: "d8 2d6") and reset the pool to it (Shahquest wiki, Tension Pool);
-- ``tension-opportunity``: the GM activates a player's opportunity die: a d6 joins the pool
-  or a tension die steps up, and the player's character gets a plot point in the same
+- ``tension-opportunity``: the GM activates a player's opportunity die: a d6 (or the
+  opportunity die itself, as the Dice Pools example adds "the d8") joins the pool or a tension
+  die steps up, and the player's character gets a plot point in the same
   transaction (Shahquest wiki, Building the Tension; Add an Opportunity die to the Tension
   Pool);
 - ``tension-take``: a tension die leaves the pool, set aside for an NPC's roll or spent on

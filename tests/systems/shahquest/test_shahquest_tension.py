@@ -232,6 +232,19 @@ def test_an_activated_opportunity_may_step_up_a_tension_die_instead(client_for, 
     assert plot_points(shawn) == 2
 
 
+def test_an_activated_opportunity_may_add_the_opportunity_die_itself(client_for, alice, table,
+                                                                    shawn) -> None:  # type: ignore[no-untyped-def]
+    """The seed's example: "the GM could award Shawn a Plot Point to add the d8 into the
+    Tension Pool" (Shahquest wiki, Dice Pools)."""
+    page = text_of(client_for(alice).get(table.get_absolute_url()))
+    assert "Adding the opportunity die itself, a d8" in page
+    response = client_for(alice, htmx=True).post(
+        campaign_action_url(table, "tension-opportunity"), {"grow": "add-8", "character": shawn.pk})
+    assert pool_of(table) == (8, 6, 6, 6)
+    assert plot_points(shawn) == 2
+    assert "the d8 opportunity die joined the pool (now d8 3d6)" in text_of(response)
+
+
 def test_the_plot_point_is_announced_to_the_characters_sheet(client_for, alice, table, shawn,
                                                              monkeypatch) -> None:  # type: ignore[no-untyped-def]
     heard: list[tuple[int, str, int | None]] = []
