@@ -355,6 +355,28 @@ def suggested_specialty(ability: str, name: str) -> tuple[str, bool] | None:
 # 2 points is "each sense" (the 5-point price is all senses), a Defective Sense per sense.
 REPEATABLE_WITH_DETAIL: frozenset[str] = frozenset({"Acute Sense", "Defective Sense"})
 
+SIGHT_WORDS: tuple[str, ...] = ("sight", "vision", "visual", "eye", "blind", "seeing")
+"""A Defective Sense whose detail holds one of these (any case, anywhere: "Sight",
+"nearsighted", "colorblind", "eyes") is in the sense of sight, the one Visually Impaired is
+taken instead of and Blind leaves nothing of (Maelstrom rules.md, Flaws, Visually Impaired;
+the seed names no sense by a fixed word, so the detail is read for these; docs/systems/
+maelstrom.md)."""
+
+
+def is_sight(detail: str) -> bool:
+    """Whether a Defective Sense's ``detail`` names sight (:data:`SIGHT_WORDS`): "Vision" and
+    "nearsighted" do, "hearing" and "" do not."""
+    text = detail.casefold()
+    return any(word in text for word in SIGHT_WORDS)
+
+
+def ability_named(detail: str) -> str | None:
+    """The catalogue's ability ``detail`` names, ignoring case and surrounding spaces
+    ("  piloting" -> "Piloting"), or None: what an Inept flaw's detail must be (Maelstrom
+    rules.md, Flaws, Inept: "Choose an ability")."""
+    wanted = detail.strip().casefold()
+    return next((name for name in ABILITIES if name.casefold() == wanted), None)
+
 MERITS: dict[str, MeritFlaw] = {
     merit.name: merit
     for merit in (

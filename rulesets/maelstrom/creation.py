@@ -24,6 +24,8 @@ from rulesets.maelstrom.catalogue import (
     WILLPOWER_MAX,
     MeritFlaw,
     _rule,
+    ability_named,
+    is_sight,
 )
 from rulesets.maelstrom.costs import xp_cost_between
 
@@ -228,23 +230,32 @@ def rank_cost(kind: str, label: str, start: int, final: int) -> int:
 
 
 def check_combinations(
-    specialties: Sequence[Specialty], merits_flaws: Sequence[MeritFlawChoice]
+    specialties: Sequence[Specialty], merits_flaws: Sequence[MeritFlawChoice],
+    abilities: Mapping[str, int] | None = None,
 ) -> list[RuleError]:
-    """Refusals that involve more than one purchase.
+    """Refusals that involve more than one purchase, or a flaw and the traits it needs.
 
     A specialty bought twice (the same ability, the name matched ignoring case: Maelstrom
     rules.md, Specialties); a merit or flaw taken twice, except Acute Sense at 2 points and
     Defective Sense, which are taken again only for a different detail (Merits and Flaws);
     Defective Sense with Acute Sense in the same sense, or with the 5-point Acute Sense that
-    covers all senses (Flaws, Defective Sense).
+    covers all senses (Flaws, Defective Sense); Visually Impaired with a Defective Sense of
+    sight, which it is "used instead of" (Flaws, Visually Impaired), and Blind with either
+    (Flaws, Blind); Inept on anything but an ability with at least one dot ("Choose an
+    ability in which your character has at least one dot": Flaws, Inept), its detail naming
+    the ability. A Defective Sense is of sight when its detail says so
+    (:func:`~rulesets.maelstrom.catalogue.is_sight`).
 
     Args:
         specialties: the specialties bought, in the order chosen.
         merits_flaws: the merits and flaws taken, in the order chosen; each is assumed on
             the seed's lists at one of its prices (the wizard checks each row first).
+        abilities: the character's dots by ability (its final ranks; one left out has 0),
+            which Inept is checked against; None leaves Inept unchecked.
 
     Returns:
         One RuleError per problem, in the order found; empty when the combination holds.
+        Each cites its section ("Maelstrom rules.md, Flaws" for the flaws' own conditions).
     """
     problems: list[RuleError] = []
     seen_specialties: set[tuple[str, str]] = set()
@@ -304,6 +315,52 @@ def check_combinations(
                         _rule("Flaws"),
                     )
                 )
+    problems.extend(_sight_conflicts(merits_flaws))
+    if abilities is not None:
+        problems.extend(_inept_conflicts(merits_flaws, abilities))
+    return problems
+
+
+def _sight_conflicts(merits_flaws: Sequence[MeritFlawChoice]) -> list[RuleError]:
+    """Visually Impaired with a Defective Sense of sight; Blind with either (Maelstrom
+    rules.md, Flaws: Visually Impaired "is used instead of Defective Sense")."""
+    names = {choice.name for choice in merits_flaws}
+    sight = [choice for choice in merits_flaws
+             if choice.name == "Defective Sense" and is_sight(choice.detail)]
+    problems: list[RuleError] = []
+    if "Visually Impaired" in names:
+        problems.extend(
+            RuleError(f"Visually Impaired is taken instead of Defective Sense for sight, not "
+                      f"with it: drop {defective.label} or Visually Impaired", _rule("Flaws"))
+            for defective in sight)
+    if "Blind" in names:
+        blind_with = ([choice.label for choice in sight]
+                      + (["Visually Impaired"] if "Visually Impaired" in names else []))
+        problems.extend(
+            RuleError(f"Blind cannot be taken with {other}: a blind character has no sight "
+                      "left to impair", _rule("Flaws"))
+            for other in blind_with)
+    return problems
+
+
+def _inept_conflicts(merits_flaws: Sequence[MeritFlawChoice],
+                     abilities: Mapping[str, int]) -> list[RuleError]:
+    """Inept on an ability named in its detail, with at least one dot (Maelstrom rules.md,
+    Flaws, Inept)."""
+    problems: list[RuleError] = []
+    for choice in merits_flaws:
+        if choice.name != "Inept":
+            continue
+        ability = ability_named(choice.detail)
+        if ability is None:
+            shown = f"; {choice.detail.strip()!r} is not one" if choice.detail.strip() else ""
+            problems.append(RuleError(
+                f"Inept applies to one ability: name it as the flaw's detail (e.g. Piloting)"
+                f"{shown}", _rule("Flaws")))
+        elif abilities.get(ability, 0) < 1:
+            problems.append(RuleError(
+                f"Inept is taken in an ability with at least one dot; {ability} has none",
+                _rule("Flaws")))
     return problems
 
 

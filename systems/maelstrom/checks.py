@@ -131,12 +131,20 @@ def _check_traits(sheet: Mapping[str, Any]) -> None:
 
 
 def _check_merits_flaws(sheet: Mapping[str, Any]) -> None:
+    taken: list[maelstrom.MeritFlawChoice] = []
     for row in _stored_list(sheet, "merits_flaws", "The merits and flaws"):
         require(isinstance(row, dict), f"A merit or flaw must be an object, not {row!r}")
         name = _stored_text(row.get("name"), "A merit's or flaw's name")
-        _stored_text(row.get("detail", ""), f"{name}'s detail")
-        check_merit_flaw(_stored_text(row.get("kind"), f"{name}'s kind"), name,
-                         stored_int(row.get("points"), f"{name}'s points", 0, 100))
+        detail = _stored_text(row.get("detail", ""), f"{name}'s detail")
+        kind = _stored_text(row.get("kind"), f"{name}'s kind")
+        points = stored_int(row.get("points"), f"{name}'s points", 0, 100)
+        check_merit_flaw(kind, name, points)
+        taken.append(maelstrom.MeritFlawChoice(name, kind, points, detail))
+    # Together, and against the abilities (checked before): a merit or flaw twice, the
+    # senses' conditions, Inept in an ability with a dot (Maelstrom rules.md, Merits and Flaws).
+    problems = maelstrom.check_combinations([], taken, abilities=sheet["abilities"])
+    if problems:
+        raise problems[0]
 
 
 def check_sheet(sheet: Mapping[str, Any], campaign: Campaign | None = None) -> None:
@@ -145,7 +153,10 @@ def check_sheet(sheet: Mapping[str, Any], campaign: Campaign | None = None) -> N
     Checks the health chart (counts that fit its 8 boxes, 9 with Huge Size), Willpower
     (permanent 1-10, current 0 to permanent), all six attributes at 1-5 dots, abilities of
     the catalogue at 0-5, specialties of known abilities with a name, merits and flaws from
-    the seed's lists at a listed price; in that order, the first value refused named.
+    the seed's lists at a listed price and as they may be taken together
+    (:func:`rulesets.maelstrom.check_combinations`: once each but the senses, Visually
+    Impaired and Blind instead of a Defective Sense of sight, Inept in an ability with a
+    dot); in that order, the first value refused named.
 
     Args:
         sheet: the would-be ``Character.sheet`` (module docstring of

@@ -309,13 +309,17 @@ def xp_breakdown(draft: Draft, starting_xp: int) -> tuple[list[XpLine], int]:
 
 def check_purchases(draft: Draft, starting_xp: int) -> list[RuleError]:
     """Every problem with the starting-XP step, overspending included (empty when valid):
-    the first item refused (:func:`xp_breakdown`), else the refusals across purchases
-    (``maelstrom.check_combinations``) and the balance (``maelstrom.check_balance``)."""
+    the first item refused (:func:`xp_breakdown`), else the refusals across purchases and
+    the flaws' conditions on the final abilities (``maelstrom.check_combinations``: Inept in
+    an ability with a dot, Visually Impaired and Blind instead of a Defective Sense of sight)
+    and the balance (``maelstrom.check_balance``)."""
     try:
         lines, remaining = xp_breakdown(draft, starting_xp)
     except RuleError as error:
         return [error]
-    problems = maelstrom.check_combinations(draft.specialties, draft.merits_flaws)
+    problems = maelstrom.check_combinations(
+        draft.specialties, draft.merits_flaws,
+        abilities={name: draft.ability_final(name) for name in maelstrom.ABILITIES})
     flaws = sum(line.delta for line in lines if line.kind == LedgerKind.FLAW)
     try:
         maelstrom.check_balance(starting_xp, flaws, starting_xp + flaws - remaining)

@@ -327,7 +327,7 @@ class MeritFlawForm(RuleCheckedForm):
     choice = forms.CharField(required=False, label="Merit or flaw")
     detail = forms.CharField(
         required=False, max_length=120, label="Detail (optional)",
-        help_text="e.g. the sense, the substance",
+        help_text="e.g. the sense, the substance; for Inept, the ability",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

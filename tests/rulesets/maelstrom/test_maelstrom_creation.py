@@ -147,6 +147,49 @@ def test_defective_and_acute_sense_in_different_senses_are_accepted() -> None:
     ]) == []
 
 
+def test_visually_impaired_is_taken_instead_of_a_defective_sense_of_sight() -> None:
+    impaired = MeritFlawChoice("Visually Impaired", "flaw", 4)
+
+    problems = m.check_combinations([], [impaired, MeritFlawChoice(
+        "Defective Sense", "flaw", 2, "nearsighted")])
+
+    assert messages(problems) == [
+        "Visually Impaired is taken instead of Defective Sense for sight, not with it: drop "
+        "Defective Sense (nearsighted) or Visually Impaired"]
+    assert problems[0].rule == "Maelstrom rules.md, Flaws"
+    assert m.check_combinations([], [impaired, MeritFlawChoice(
+        "Defective Sense", "flaw", 2, "hearing")]) == []
+
+
+def test_blind_is_refused_with_visually_impaired_or_a_defective_sense_of_sight() -> None:
+    blind = MeritFlawChoice("Blind", "flaw", 8)
+
+    assert messages(m.check_combinations([], [blind, MeritFlawChoice(
+        "Visually Impaired", "flaw", 4)])) == [
+        "Blind cannot be taken with Visually Impaired: a blind character has no sight left "
+        "to impair"]
+    assert messages(m.check_combinations([], [MeritFlawChoice(
+        "Defective Sense", "flaw", 2, "Eyesight"), blind])) == [
+        "Blind cannot be taken with Defective Sense (Eyesight): a blind character has no "
+        "sight left to impair"]
+
+
+def test_inept_is_taken_in_an_ability_with_at_least_one_dot() -> None:
+    def inept(detail: str) -> list[str]:
+        return messages(m.check_combinations(
+            [], [MeritFlawChoice("Inept", "flaw", 2, detail)],
+            abilities={"Piloting": 2, "Driving": 0}))
+
+    assert inept(" piloting") == []
+    assert inept("Driving") == [
+        "Inept is taken in an ability with at least one dot; Driving has none"]
+    assert inept("Science") == [
+        "Inept is taken in an ability with at least one dot; Science has none"]
+    assert inept("cooking") == [
+        "Inept applies to one ability: name it as the flaw's detail (e.g. Piloting); "
+        "'cooking' is not one"]
+
+
 # --- The balance ----------------------------------------------------------------------------
 
 

@@ -615,6 +615,22 @@ def test_acute_and_defective_sense_in_the_same_sense_are_refused(campaign, at_xp
     )
 
 
+def test_the_xp_step_refuses_inept_in_an_ability_with_no_dots_and_blind_with_impaired_sight(
+    campaign, at_xp_step
+):
+    response = at_xp_step.post(
+        wizard_url(campaign),
+        xp_data(merits_flaws=[("Inept|2", "Science"), ("Blind|8", ""),
+                              ("Visually Impaired|4", "")]),
+    )
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Inept is taken in an ability with at least one dot; Science has none" in page
+    assert "Blind cannot be taken with Visually Impaired" in page
+    assert "Maelstrom rules, Flaws" in page
+
+
 def test_acute_and_defective_sense_in_different_senses_are_accepted(campaign, at_xp_step):
     response = at_xp_step.post(
         wizard_url(campaign),

@@ -61,3 +61,20 @@ def test_a_specialty_listed_twice_is_refused_by_the_sheets_check(bobs_character)
         check_sheet(sheet, bobs_character.campaign)
     assert caught.value.message == "the sheet lists the specialty Driving: cars twice"
     assert caught.value.rule == "Maelstrom rules.md, Specialties"
+
+
+@pytest.mark.parametrize(("flaws", "refusal"), [
+    ([{"kind": "flaw", "name": "Inept", "points": 2, "detail": "Science"}],
+     "Inept is taken in an ability with at least one dot; Science has none"),
+    ([{"kind": "flaw", "name": "Defective Sense", "points": 2, "detail": "sight"},
+      {"kind": "flaw", "name": "Visually Impaired", "points": 4, "detail": ""}],
+     "Visually Impaired is taken instead of Defective Sense for sight, not with it: drop "
+     "Defective Sense (sight) or Visually Impaired"),
+], ids=["inept without dots", "impaired and defective sight"])
+def test_an_imported_sheet_is_held_to_the_flaws_conditions(bobs_character, flaws, refusal):
+    sheet = Character.objects.get(pk=bobs_character.pk).sheet
+    sheet["merits_flaws"] = flaws
+    with pytest.raises(RuleError) as caught:
+        check_sheet(sheet, bobs_character.campaign)
+    assert caught.value.message == refusal
+    assert caught.value.rule == "Maelstrom rules.md, Flaws"
