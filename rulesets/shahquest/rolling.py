@@ -22,6 +22,8 @@ from rulesets.shahquest.catalogue import (
 from rulesets.shahquest.pools import DicePool
 from rulesets.stored import Stored
 
+_REACTION_EFFECT = "Use a Effect die from a reaction"
+
 NO_EFFECT_DIE = 4
 """**Decision** (RULES.md, the Cortex convention): the effect die is a d4 when no die is left
 for it after the effort total."""
@@ -36,15 +38,20 @@ class Selection:
             plot point (Shahquest wiki, Add to Effort total).
         effect: indices of the effect dice; the first is free, each further one costs a plot
             point (Shahquest wiki, Extra Effect die). Empty when no die is left (effect d4).
+        reaction_effect: the roll was a reaction the character won, and a plot point makes
+            its effect die count (Shahquest wiki, Use a Effect die from a reaction).
     """
 
     effort: tuple[int, ...]
     effect: tuple[int, ...]
+    reaction_effect: bool = False
 
     @property
     def plot_points(self) -> int:
-        """Plot points this selection costs after the roll: extra effort and effect dice."""
-        return max(0, len(self.effort) - 2) + max(0, len(self.effect) - 1)
+        """Plot points this selection costs after the roll: extra effort and effect dice, and
+        one for using a reaction's effect die."""
+        return (max(0, len(self.effort) - 2) + max(0, len(self.effect) - 1)
+                + int(self.reaction_effect))
 
 
 def _check_faces(sizes: Sequence[int], faces: Sequence[int]) -> None:
@@ -141,11 +148,18 @@ def check_selection(
         )
     if not selection.effect and live > len(selection.effort):
         raise RuleError("keep one of the dice left as your effect die", _rule(_POOLS))
+    if selection.reaction_effect and not selection.effect:
+        raise RuleError("a reaction's effect die is one of the dice left after the effort, "
+                        "and none is left", _rule(_REACTION_EFFECT))
     if plot_points is not None and selection.plot_points > plot_points:
+        what = "these extra effort and effect dice"
+        if selection.reaction_effect:
+            what += " and the reaction's effect die"
         raise RuleError(
-            f"these extra effort and effect dice cost "
-            f"{_plural(selection.plot_points, 'plot point')} but you have {plot_points}",
-            _rule(_EFFORT if len(selection.effort) > 2 else _EXTRA_EFFECT),
+            f"{what} cost {_plural(selection.plot_points, 'plot point')} but you have "
+            f"{plot_points}",
+            _rule(_EFFORT if len(selection.effort) > 2 else
+                  _REACTION_EFFECT if selection.reaction_effect else _EXTRA_EFFECT),
         )
 
 
@@ -220,6 +234,8 @@ class RollResult:
         """One line for the roll log, e.g. "Effort 11, effect d8, 1 opportunity"."""
         effects = [_die(self.effect_die), *(_die(s) for s in self.extra_effect_dice)]
         text = f"Effort {self.effort}, effect {' + '.join(effects)}"
+        if self.selection.reaction_effect:
+            text += " (a reaction's effect die)"
         if self.opportunities:
             count = len(self.opportunities)
             text += f", {count} {'opportunity' if count == 1 else 'opportunities'}"
@@ -231,9 +247,11 @@ class RollResult:
         Keys: "system" ("shahquest"), "pool" (:meth:`DicePool.as_dict`), "dice" (list of
         ``{"size", "face"}`` in pool order), "effort_dice" and "effect_dice" (indices),
         "effort", "effect_die", "extra_effect_dice", "opportunities" (indices),
-        "opportunity_dice" (sizes), "plot_points_after_roll", "stress_step_up", "summary".
+        "opportunity_dice" (sizes), "plot_points_after_roll", "stress_step_up", "summary";
+        and "reaction_effect": true only when a reaction's effect die was used.
         """
-        return {
+        reaction = {"reaction_effect": True} if self.selection.reaction_effect else {}
+        return {**reaction,
             "system": SYSTEM,
             "pool": self.pool.as_dict(),
             "dice": [
@@ -266,11 +284,16 @@ class RollResult:
         stored = Stored(data, _rule(_POOLS))
         pool = DicePool.from_dict(stored.mapping("pool"))
         faces = tuple(Stored(item, _rule(_POOLS)).int("face") for item in stored.mappings("dice"))
+        reaction = data.get("reaction_effect", False)
+        if not isinstance(reaction, bool):
+            raise RuleError(f"reaction_effect must be true or false, not {reaction!r}",
+                            _rule(_REACTION_EFFECT))
         return cls(
             pool=pool,
             faces=faces,
             selection=Selection(
-                effort=stored.ints("effort_dice"), effect=stored.ints("effect_dice")
+                effort=stored.ints("effort_dice"), effect=stored.ints("effect_dice"),
+                reaction_effect=reaction,
             ),
         )
 
@@ -299,6 +322,7 @@ def choose_dice(
     effort: Sequence[int],
     effect: Sequence[int],
     plot_points: int | None = None,
+    reaction_effect: bool = False,
 ) -> RollResult:
     """The player's own choice of dice after the roll, with the plot-point options.
 
@@ -311,6 +335,8 @@ def choose_dice(
         effort: indices (0-based, pool order) of the effort dice.
         effect: indices of the effect dice, the main one first.
         plot_points: the plot points the player has; None skips the check.
+        reaction_effect: the roll was a reaction won, and its effect die is used (one more
+            plot point; Shahquest wiki, Use a Effect die from a reaction).
 
     Returns:
         A new :class:`RollResult` with that selection.
@@ -318,6 +344,7 @@ def choose_dice(
     Raises:
         RuleError: see :func:`check_selection`.
     """
-    selection = Selection(effort=tuple(effort), effect=tuple(effect))
+    selection = Selection(effort=tuple(effort), effect=tuple(effect),
+                          reaction_effect=reaction_effect)
     check_selection(result.pool.sizes, result.faces, selection, plot_points=plot_points)
     return replace(result, selection=selection)

@@ -4,8 +4,10 @@
 
 from __future__ import annotations
 
+import calendar
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import date, timedelta
 
 from rulesets import dice as _dice
 from rulesets.dice import STEP_DICE
@@ -32,6 +34,16 @@ TRAUMA_RECOVERY_TIME: dict[int, str] = {
 }
 """Downtime required for each attempt to recover from trauma, by trauma die (Shahquest wiki,
 Stressing Out and Trauma)."""
+
+TRAUMA_RECOVERY_WAIT: dict[int, tuple[int, int]] = {
+    4: (1, 0),
+    6: (3, 0),
+    8: (7, 0),
+    10: (0, 1),
+    12: (0, 6),
+}
+""":data:`TRAUMA_RECOVERY_TIME` as ``(days, calendar months)`` by trauma die: a week is 7 days,
+a month a calendar month (Shahquest wiki, Stressing Out and Trauma)."""
 
 
 @dataclass(frozen=True)
@@ -370,3 +382,100 @@ def trauma_recovery_time(trauma_die: int) -> str:
     """
     _check_step_die(trauma_die, "the trauma die", _STRESS_OUT)
     return TRAUMA_RECOVERY_TIME[trauma_die]
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+
+
+def day_text(day: date) -> str:
+    """A date in words for the table, e.g. "8 May 2026" (no locale involved)."""
+    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
+
+
+def next_trauma_recovery(trauma_die: int, attempted: date) -> date:
+    """The first day another attempt to recover from trauma may be made, after one made on
+    ``attempted`` against a trauma die of ``trauma_die`` sides.
+
+    "At least a day of Down Time is required for each attempt to recover from Trauma",
+    and the attempt "takes the time listed": d4 1 day, d6 3 days, d8 1 week, d10 1 month,
+    d12 6 months (Shahquest wiki, Stressing Out and Trauma). A month is a calendar month
+    (31 January + 1 month is 28 or 29 February).
+
+    Args:
+        trauma_die: the trauma die when the attempt was made (4-12).
+        attempted: the day of the attempt.
+
+    Returns:
+        ``attempted`` plus the attempt's downtime, e.g. 1 May 2026 with a d8 -> 8 May 2026.
+
+    Raises:
+        RuleError: not a step die.
+    """
+    _check_step_die(trauma_die, "the trauma die", _STRESS_OUT)
+    days, months = TRAUMA_RECOVERY_WAIT[trauma_die]
+    if months:
+        month0 = attempted.month - 1 + months
+        year, month = attempted.year + month0 // 12, month0 % 12 + 1
+        last = calendar.monthrange(year, month)[1]
+        attempted = attempted.replace(year=year, month=month, day=min(attempted.day, last))
+    return attempted + timedelta(days=days)
+
+
+def check_trauma_recovery(kind: str, ready: date | None, today: date) -> None:
+    """Refuse an attempt to recover from ``kind`` trauma before the downtime of the previous
+    attempt has passed (Shahquest wiki, Stressing Out and Trauma: "at least a day of Down
+    Time is required for each attempt to recover from Trauma"; a plot point steps the die
+    down only "after the time listed").
+
+    Args:
+        kind: the trauma type.
+        ready: the first day of the next attempt (:func:`next_trauma_recovery` of the last
+            one), or None when no attempt is waiting.
+        today: the day of this attempt.
+
+    Raises:
+        RuleError: ``today`` is before ``ready``, naming the day.
+    """
+    _check_stress_type(kind)
+    if ready is not None and today < ready:
+        raise RuleError(
+            f"{kind} trauma may next be recovered on {day_text(ready)}: at least a day of "
+            "downtime is required for each attempt to recover from trauma, and each attempt "
+            "takes the time its trauma die lists (d4 1 day, d6 3 days, d8 1 week, d10 1 "
+            "month, d12 6 months)",
+            _rule(_STRESS_OUT),
+        )
+
+
+_CHANGE_STRESS = "Change Stress Type"
+
+
+def change_stress_type(before: StressTrack, kind: str, effect_die: int, to: str) -> StressTrack:
+    """Take a stress effect just received as another type instead, for a plot point.
+
+    "By spending a Plot Point, you can change the type of Stress your character receives.
+    This could prevent your character from Stressing Out, but does not prevent Stress"
+    (Shahquest wiki, Change Stress Type; Stress and Trauma: "convert a Stress Effect you just
+    received to another type"). The effect is applied to ``before`` (the track as it was
+    before it was taken) as ``to`` stress (:func:`take_stress`). The plot point is the
+    caller's to spend.
+
+    Args:
+        before: the track before the effect was taken.
+        kind: the type it was taken as.
+        effect_die: the effect die taken (4-12).
+        to: the type it becomes.
+
+    Returns:
+        The new :class:`StressTrack`.
+
+    Raises:
+        RuleError: an unknown type, ``to`` the same as ``kind``, or see :func:`take_stress`.
+    """
+    _check_stress_type(kind)
+    _check_stress_type(to)
+    if to == kind:
+        raise RuleError(f"the stress was taken as {kind} stress already: choose another type",
+                        _rule(_CHANGE_STRESS))
+    return take_stress(before, to, effect_die)

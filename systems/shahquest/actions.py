@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from django.utils import timezone
+
 from characters.ledger import ledger_append, lock_character
 from characters.models import Character, XpEntry
 from core.live import announce
@@ -31,10 +33,12 @@ from systems.shahquest.forms import (
     DowntimeForm,
     DropForm,
     OpportunityForm,
+    OpportunityPushForm,
     PlotPointForm,
     ReturnForm,
     SpecializationForm,
     StartForm,
+    StressChangeForm,
     StressForm,
     TakeForm,
 )
@@ -46,11 +50,16 @@ from systems.shahquest.sheet import (
     USE_LABELS,
     _engine_feature,
     _find,
+    _record_trauma_attempt,
+    _set_next_roll_push_die,
     _set_plot_points,
     _set_specialization,
     _set_track,
+    next_roll_push_die,
     plot_points,
+    stress_taken,
     stress_track,
+    trauma_recovery,
 )
 from systems.shahquest.tension import (
     _BUILDING,
@@ -73,6 +82,9 @@ if TYPE_CHECKING:
 
 # --- in-place changes (TrackActions) -----------------------------------------------------------
 
+_CHANGE_STRESS = "Shahquest wiki, Change Stress Type"
+_ACTIVATE_OPPORTUNITY = "Shahquest wiki, Activate Opportunity die"
+
 
 def _plot_points_apply(character: Character, data: dict[str, Any], by: User
                        ) -> str:
@@ -88,35 +100,88 @@ def _stress_apply(change: str) -> Callable[[Character, dict[str, Any], User], st
     """The apply of ``stress-take`` (``change`` "take"), ``stress-recover`` ("recover") or
     ``trauma-recover`` (any other): the engine's take_stress, recover_stress or
     recover_trauma with the form's type and effect die (Shahquest wiki, Stress and Trauma;
-    Stressing Out and Trauma). The engine's RuleError refuses."""
+    Stressing Out and Trauma). A trauma recovery is an attempt: refused before the day the
+    last one's downtime ends (today is the server's local date), it keeps on the sheet the
+    day the next may be made (:func:`~systems.shahquest.sheet.trauma_recovery`). The engine's
+    RuleError refuses."""
     def apply(character: Character, data: dict[str, Any], by: User) -> str:
         track = stress_track(character)
         kind, die = data["kind"], data["die"]
+        taken = None
         if change == "take":
+            taken = {"kind": kind, "die": die, "before": track.as_dict()}
             track = sq.take_stress(track, kind, die)
             done = f"Took a d{die} {kind} stress effect"
         elif change == "recover":
             track = sq.recover_stress(track, kind, die)
             done = f"Recovered {kind} stress with a d{die} effect"
         else:
+            today = timezone.localdate()
+            sq.check_trauma_recovery(kind, trauma_recovery(character.sheet).get(kind), today)
+            before = track.line(kind).trauma
             track = sq.recover_trauma(track, kind, die)
+            assert before is not None  # recover_trauma refuses a type without trauma
+            _record_trauma_attempt(character, kind, before, track, today)
             done = f"Recovered {kind} trauma with a d{die} effect"
-        _set_track(character, track)
+        _set_track(character, track, taken=taken)
         return f"{done}. {track.describe()}."
     return apply
 
 
+def _stress_change_apply(character: Character, data: dict[str, Any], by: User) -> str:
+    """``stress-change``: spend a plot point to take the stress effect just taken as another
+    type (Shahquest wiki, Change Stress Type; :func:`rulesets.shahquest.change_stress_type`).
+    Raises RuleError when no stress was just taken (any later change of the track ends the
+    chance), for the same type, or without a plot point."""
+    taken = stress_taken(character.sheet)
+    if taken is None:
+        raise RuleError("Only the stress just taken can change its type, and the track has "
+                        "changed since (or no stress was taken).", _CHANGE_STRESS)
+    kind, die, before = taken
+    if plot_points(character) < 1:
+        raise RuleError("Changing the type of stress taken costs a plot point; there is none "
+                        "left.", _CHANGE_STRESS)
+    track = sq.change_stress_type(before, kind, die, data["to"])
+    _set_track(character, track)
+    _set_plot_points(character, plot_points(character) - 1)
+    return (f"Spent a plot point: the d{die} {kind} stress effect is {data['to']} stress "
+            f"instead. {track.describe()}.")
+
+
+def _opportunity_push_apply(character: Character, data: dict[str, Any], by: User) -> str:
+    """``opportunity-push``: when the GM rolls an opportunity, spend a plot point to "add a
+    Stepped Up Push" die (d8) to the character's next action or reaction (Shahquest wiki,
+    Activate Opportunity die); the next roll's pool and odds show it and the roll uses it up.
+    Raises RuleError without a plot point, or when one already waits."""
+    if next_roll_push_die(character.sheet):
+        raise RuleError("A stepped up push die already waits for the next roll.",
+                        _ACTIVATE_OPPORTUNITY)
+    if plot_points(character) < 1:
+        raise RuleError("Activating the GM's opportunity costs a plot point; there is none "
+                        "left.", _ACTIVATE_OPPORTUNITY)
+    _set_plot_points(character, plot_points(character) - 1)
+    _set_next_roll_push_die(character, True)
+    return "Spent a plot point on the GM's opportunity: a stepped up push die (d8) joins the "\
+        "next roll."
+
+
 def _downtime_apply(character: Character, data: dict[str, Any], by: User) -> str:
     """``downtime``: spend one plot point to step down stress twice (one type or two) or a
-    trauma once (Shahquest wiki, During Downtime, you may spend a Plot Point to...). Raises
-    RuleError without a plot point."""
+    trauma once (Shahquest wiki, During Downtime, you may spend a Plot Point to...); a trauma
+    "after the time listed" (Stressing Out and Trauma), kept as for ``trauma-recover``.
+    Raises RuleError without a plot point, or before the trauma's day."""
     what, _, kinds = data["option"].partition(":")
     if plot_points(character) < 1:
         raise RuleError("Downtime recovery costs a plot point; there is none left.",
                         "Shahquest wiki, During Downtime, you may spend a Plot Point to\u2026")
     track = stress_track(character)
     if what == "trauma":
+        today = timezone.localdate()
+        sq.check_trauma_recovery(kinds, trauma_recovery(character.sheet).get(kinds), today)
+        before = track.line(kinds).trauma
         track = sq.downtime_recovery(track, trauma=kinds)
+        assert before is not None  # downtime_recovery refuses a type without trauma
+        _record_trauma_attempt(character, kinds, before, track, today)
     else:
         track = sq.downtime_recovery(track, stress=tuple(kinds.split(",")))
     _set_track(character, track)
@@ -161,6 +226,10 @@ ACTIONS: dict[str, TrackAction] = {
                                   partial="sheet-tracks"),
     "trauma-recover": TrackAction(form=StressForm, apply=_stress_apply("trauma"),
                                   partial="sheet-tracks"),
+    "stress-change": TrackAction(form=StressChangeForm, apply=_stress_change_apply,
+                                 partial="sheet-tracks"),
+    "opportunity-push": TrackAction(form=OpportunityPushForm, apply=_opportunity_push_apply,
+                                    partial="sheet-tracks"),
     "downtime": TrackAction(form=DowntimeForm, apply=_downtime_apply, partial="sheet-tracks"),
     "specialization-learn": TrackAction(form=SpecializationForm, apply=_specialization_apply,
                                         partial="sheet-features", needs_character=True),
@@ -174,8 +243,9 @@ ACTIONS: dict[str, TrackAction] = {
 def _choose_apply(roll: Roll, character: Character, data: dict[str, Any],
                   by: User, rng: Rng) -> Roll:
     """Store the player's choice of effort and effect dice as a follow-up roll, spending a
-    plot point per effort die past two and per effect die past one (Shahquest wiki, Add to
-    Effort total; Extra Effect die). Runs with the character locked."""
+    plot point per effort die past two and per effect die past one, and one for a reaction
+    won whose effect die is used (Shahquest wiki, Add to Effort total; Extra Effect die; Use
+    a Effect die from a reaction). Runs with the character locked."""
     if roll.ruleset != SLUG or roll.kind != Roll.Kind.ACTION or roll.parent_id:
         raise RuleError("Only a roll from the sheet takes a choice of dice.", RULE_POOLS)
     if roll.followups.filter(kind=RollKind.CHOICE).exists():
@@ -184,7 +254,8 @@ def _choose_apply(roll: Roll, character: Character, data: dict[str, Any],
     sizes = result.pool.sizes
     effect = sorted(data["effect"], key=lambda i: (-sizes[i] if 0 <= i < len(sizes) else 0, i))
     chosen = sq.choose_dice(result, effort=sorted(data["effort"]), effect=effect,
-                            plot_points=plot_points(character))
+                            plot_points=plot_points(character),
+                            reaction_effect=bool(data.get("reaction")))
     spent = chosen.plot_points_after_roll
     if spent:
         _set_plot_points(character, plot_points(character) - spent)

@@ -23,7 +23,15 @@ from systems.claims import (
     shown,
     verdict,
 )
-from systems.shahquest.sheet import MAX_PLOT_POINTS, RULE_PLOT_POINTS, TEXT_TYPES, _stress_of
+from systems.shahquest.sheet import (
+    MAX_PLOT_POINTS,
+    RULE_PLOT_POINTS,
+    TEXT_TYPES,
+    _stress_of,
+    next_roll_push_die,
+    stress_taken,
+    trauma_recovery,
+)
 from systems.shahquest.tension import _TENSION, MAX_TENSION_DICE, tension_state
 
 # --- a stored sheet's check (SheetSystem.check_sheet) -------------------------------------------
@@ -48,7 +56,10 @@ def check_sheet(sheet: Mapping[str, Any]) -> None:
     (text) each in a power set; plot points 0 to
     :data:`~systems.shahquest.sheet.MAX_PLOT_POINTS` (Shahquest wiki, Plot Points); the
     stress track as :func:`~systems.shahquest.sheet.stress_track` reads it (Shahquest wiki,
-    Stress and Trauma).
+    Stress and Trauma) with the stress just taken (:func:`~systems.shahquest.sheet.
+    stress_taken`), the reward waiting for the next roll (:func:`~systems.shahquest.sheet.
+    next_roll_push_die`), and the days of the next trauma recoveries as
+    :func:`~systems.shahquest.sheet.trauma_recovery` reads them (Stressing Out and Trauma).
 
     Raises:
         RuleError: the first value refused (see :meth:`SheetSystem.check_sheet`).
@@ -76,6 +87,9 @@ def check_sheet(sheet: Mapping[str, Any]) -> None:
     stored_int(sheet.get("plot_points", 0), "Plot points", 0, MAX_PLOT_POINTS,
                RULE_PLOT_POINTS)
     _stress_of(sheet)
+    stress_taken(sheet)
+    next_roll_push_die(sheet)
+    trauma_recovery(sheet)
 
 
 # --- the campaign's stored tension pool (SheetSystem.check_system_data) ------------------------

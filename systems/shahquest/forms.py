@@ -302,6 +302,19 @@ class StressForm(Form):
     die = forms.TypedChoiceField(choices=DIE_CHOICES, coerce=int, label="Effect die")
 
 
+class StressChangeForm(Form):
+    """The type the stress effect just taken becomes, for a plot point (Shahquest wiki,
+    Change Stress Type)."""
+
+    to = forms.ChoiceField(choices=[(k, k.capitalize()) for k in sq.STRESS_TYPES],
+                           label="Take it as")
+
+
+class OpportunityPushForm(Form):
+    """A plot point spent on the GM's opportunity die for a stepped up push die (d8) on the
+    next roll (Shahquest wiki, Activate Opportunity die); nothing to choose."""
+
+
 DOWNTIME_CHOICES = [
     *[(f"stress:{k}", f"Step down {k} stress twice") for k in sq.STRESS_TYPES],
     *[(f"stress:{a},{b}", f"Step down {a} and {b} stress")
@@ -403,12 +416,16 @@ class RollForm(Form):
 
 
 class ChoiceForm(Form):
-    """The player's choice after the roll: effort dice and effect dice, by 0-based index."""
+    """The player's choice after the roll: effort dice and effect dice, by 0-based index, and
+    whether the roll was a reaction won whose effect die a plot point makes count (Shahquest
+    wiki, Use a Effect die from a reaction)."""
 
     effort = forms.TypedMultipleChoiceField(
         coerce=int, required=False, choices=[(i, i) for i in range(sq.MAX_ODDS_DICE)])
     effect = forms.TypedMultipleChoiceField(
         coerce=int, required=False, choices=[(i, i) for i in range(sq.MAX_ODDS_DICE)])
+    reaction = forms.BooleanField(
+        required=False, label="A reaction I won: use its effect die (1 plot point)")
 
 
 # --- the GM's roll requests ------------------------------------------------------------------

@@ -52,10 +52,23 @@ class StressLine(Schema):
     taken_out: bool
 
 
+class StressTaken(Schema):
+    kind: StressType
+    die: StepDie
+    before: dict[StressType, StressLine]
+
+
+class NextRoll(Schema):
+    push_die: bool = False
+
+
 class Sheet(Schema):
     features: Annotated[list[Feature], sk.max_items(LIST_MAX)]
     plot_points: _PlotPoints = 0
     stress: dict[StressType, StressLine] = {}
+    stress_taken: StressTaken | None = None
+    next_roll: NextRoll | None = None
+    trauma_recovery: dict[StressType, Annotated[str, sk.one_line(10)]] = {}
 
 
 class PoolDie(Schema):
@@ -102,6 +115,7 @@ class Result(Schema):
     plot_points_after_roll: Annotated[int, sk.between(0, MAX_PLOT_POINTS * 2)]
     stress_step_up: Annotated[list[StressType], sk.max_items(3)]
     summary: sk.Line
+    reaction_effect: bool = False
 
 
 class TensionPool(Schema):

@@ -25,7 +25,16 @@ The sheet (``Character.sheet``)::
          "power_set": "Thief's luck", "text": "Earn a plot point when ..."},
      ],
      "plot_points": 1,
-     "stress": StressTrack.as_dict()}
+     "stress": StressTrack.as_dict(),
+     "trauma_recovery": {"physical": "2026-05-08"}}
+
+``stress_taken`` (absent but just after a stress effect is taken) is that effect,
+``{"kind": "physical", "die": 6, "before": StressTrack.as_dict()}``, whose type a plot point
+may still change (:func:`stress_taken`). ``next_roll`` (absent but while one waits) is
+``{"push_die": true}``: a stepped up push die bought on a GM's opportunity, for the next roll
+(:func:`next_roll_push_die`). ``trauma_recovery`` (absent on older sheets) keeps, per
+trauma type, the first day of the next attempt to recover from it (ISO date): set by each
+attempt recorded (:func:`_record_trauma_attempt`), dropped with the trauma.
 
 Special effects and limits are text (the seed has no catalogue); they carry no die. Feature
 names are free text (the seed lists none) without a colon (it separates the XP ledger's
@@ -35,9 +44,11 @@ keys); the dice are checked by the engine.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from rulesets import shahquest as sq
+from rulesets.dice import STEP_DICE
 from rulesets.errors import RuleError
 
 if TYPE_CHECKING:
@@ -72,6 +83,19 @@ RULE_STRESS_OUT = "Shahquest wiki, Stressing Out and Trauma"
 RULE_FEATURES = "Shahquest wiki, Feature Types"
 RULE_POOLS = "Shahquest wiki, Dice Pools"
 
+RULE_STRESS = "Shahquest wiki, Stress and Trauma"
+
+STRESS_TAKEN = "stress_taken"
+"""The sheet's key for the stress effect just taken (:func:`stress_taken`)."""
+
+NEXT_ROLL = "next_roll"
+"""The sheet's key for what the next roll gets from a GM's opportunity activated
+(:func:`next_roll_push_die`)."""
+
+TRAUMA_RECOVERY = "trauma_recovery"
+"""The sheet's key for the next day each trauma type may be recovered
+(:func:`trauma_recovery`)."""
+
 
 # --- reading the sheet -----------------------------------------------------------------------
 
@@ -97,8 +121,71 @@ def _stress_of(sheet: Mapping[str, Any]) -> sq.StressTrack:
     return sq.StressTrack.from_dict(data) if data else sq.StressTrack()
 
 
-def _set_track(character: Character, track: sq.StressTrack) -> None:
-    character.sheet = {**character.sheet, "stress": track.as_dict()}
+def _set_track(character: Character, track: sq.StressTrack, *,
+               taken: Mapping[str, Any] | None = None) -> None:
+    """Write ``track`` on the sheet; ``taken`` (``{"kind", "die", "before"}``) is the stress
+    effect just taken, whose type a plot point may still change (:func:`stress_taken`): any
+    other change of the track ends that chance."""
+    sheet = {**character.sheet, "stress": track.as_dict()}
+    sheet.pop(STRESS_TAKEN, None)
+    if taken is not None:
+        sheet[STRESS_TAKEN] = dict(taken)
+    character.sheet = sheet
+
+
+def stress_taken(sheet: Mapping[str, Any]) -> tuple[str, int, sq.StressTrack] | None:
+    """The stress effect just taken, whose type a plot point may change (Shahquest wiki,
+    Change Stress Type): ``(kind, effect die, the track before it)``, or None when the last
+    change of the track was something else.
+
+    Raises:
+        RuleError: a stored value of another shape (Shahquest wiki, Stress and Trauma).
+    """
+    taken = sheet.get(STRESS_TAKEN)
+    if taken is None:
+        return None
+    if not (isinstance(taken, Mapping) and taken.get("kind") in sq.STRESS_TYPES
+            and taken.get("die") in STEP_DICE and isinstance(taken.get("before"), Mapping)):
+        raise RuleError(f"the stored stress just taken is not readable: {taken!r}",
+                        RULE_STRESS)
+    return taken["kind"], taken["die"], sq.StressTrack.from_dict(taken["before"])
+
+
+def trauma_recovery(sheet: Mapping[str, Any]) -> dict[str, date]:
+    """The first day of the next attempt to recover from each trauma type that waits for one
+    (``sheet["trauma_recovery"]``), e.g. ``{"physical": date(2026, 5, 8)}``; ``{}`` on a
+    sheet without the key.
+
+    Raises:
+        RuleError: a stored value that is not a stress type and an ISO date (Shahquest wiki,
+            Stressing Out and Trauma).
+    """
+    stored = sheet.get(TRAUMA_RECOVERY) or {}
+    if not isinstance(stored, Mapping):
+        raise RuleError(f"the stored trauma recovery days are not readable: {stored!r}",
+                        RULE_STRESS_OUT)
+    days = {}
+    for kind, day in stored.items():
+        try:
+            days[kind] = date.fromisoformat(day) if kind in sq.STRESS_TYPES else None
+        except (TypeError, ValueError):
+            days[kind] = None
+        if days[kind] is None:
+            raise RuleError(f"the stored next {kind} trauma recovery is not a day: {day!r}",
+                            RULE_STRESS_OUT)
+    return {kind: day for kind, day in days.items() if day is not None}
+
+
+def _record_trauma_attempt(character: Character, kind: str, die: int, track: sq.StressTrack,
+                           on: date) -> None:
+    """Keep on the sheet when ``kind`` trauma may next be recovered after an attempt made
+    ``on`` that day against a d``die`` trauma (:func:`rulesets.shahquest.
+    next_trauma_recovery`), or forget the day when ``track`` (after the attempt) holds no
+    more trauma of that type."""
+    days = {k: d.isoformat() for k, d in trauma_recovery(character.sheet).items() if k != kind}
+    if track.line(kind).trauma is not None:
+        days[kind] = sq.next_trauma_recovery(die, on).isoformat()
+    character.sheet = {**character.sheet, TRAUMA_RECOVERY: days}
 
 
 def _set_plot_points(character: Character, value: int) -> None:
@@ -159,7 +246,8 @@ def build_pool(character: Character, data: Mapping[str, Any]) -> sq.DicePool:
     """The dice pool the roll form describes, from the character's sheet.
 
     A ticked specialization brings its skill, a quirk ticked "in the negative" brings the
-    quirk as a d4; one specialization per skill in a roll (the engine's
+    quirk as a d4, a stepped up push die waiting from a GM's opportunity joins
+    (:func:`next_roll_push_die`); one specialization per skill in a roll (the engine's
     :class:`rulesets.shahquest.Feature` takes one). **Decision:** a character stressed out
     "can't take any actions" (Shahquest wiki, Stressing Out and Trauma), so no pool is
     built for them until they recover.
@@ -196,8 +284,32 @@ def build_pool(character: Character, data: Mapping[str, Any]) -> sq.DicePool:
         pool_features.append(sq.Feature(type="asset", name=data.get("asset_name") or "Asset",
                                         die=data["asset_die"]))
     return sq.build_pool(pool_features, push_die=bool(data.get("push_die")),
+                         stepped_up_push_die=next_roll_push_die(character.sheet),
                          setting_die=data.get("setting_die"),
                          plot_points=plot_points(character))
+
+
+def next_roll_push_die(sheet: Mapping[str, Any]) -> bool:
+    """Whether a stepped up push die (d8), bought with a plot point on a GM's opportunity,
+    waits for the character's next roll (Shahquest wiki, Activate Opportunity die).
+
+    Raises:
+        RuleError: a stored value of another shape (Shahquest wiki, Plot Points).
+    """
+    waiting = sheet.get(NEXT_ROLL) or {}
+    if not (isinstance(waiting, Mapping) and set(waiting) <= {"push_die"}
+            and isinstance(waiting.get("push_die", False), bool)):
+        raise RuleError(f"the stored reward for the next roll is not readable: {waiting!r}",
+                        RULE_PLOT_POINTS)
+    return bool(waiting.get("push_die"))
+
+
+def _set_next_roll_push_die(character: Character, waiting: bool) -> None:
+    sheet = {**character.sheet}
+    sheet.pop(NEXT_ROLL, None)
+    if waiting:
+        sheet[NEXT_ROLL] = {"push_die": True}
+    character.sheet = sheet
 
 
 def _named(character: Character, kind: str, name: str) -> tuple[int, dict[str, Any]]:

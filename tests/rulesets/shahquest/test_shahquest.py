@@ -11,6 +11,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable
+from datetime import date, timedelta
 from fractions import Fraction
 from itertools import combinations, product
 
@@ -354,6 +355,20 @@ def test_a_trauma_recovery_effect_greater_than_the_trauma_die_steps_it_down_twic
 )
 def test_each_trauma_recovery_attempt_takes_the_downtime_of_the_chart(die: int, time: str) -> None:
     assert sq.trauma_recovery_time(die) == time
+
+
+@pytest.mark.parametrize(
+    ("die", "attempted", "ready"),
+    [(4, date(2026, 5, 1), date(2026, 5, 2)), (6, date(2026, 5, 1), date(2026, 5, 4)),
+     (8, date(2026, 5, 1), date(2026, 5, 8)), (10, date(2026, 1, 31), date(2026, 2, 28)),
+     (12, date(2026, 8, 31), date(2027, 2, 28))],
+)
+def test_the_next_trauma_recovery_waits_the_charts_time_in_days_and_calendar_months(
+        die: int, attempted: date, ready: date) -> None:
+    assert sq.next_trauma_recovery(die, attempted) == ready
+    with pytest.raises(sq.RuleError, match="at least a day of downtime"):
+        sq.check_trauma_recovery("physical", ready, ready - timedelta(days=1))
+    sq.check_trauma_recovery("physical", ready, ready)
 
 
 def test_a_downtime_plot_point_steps_down_two_stress_dice() -> None:

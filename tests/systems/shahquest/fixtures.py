@@ -19,6 +19,8 @@ FIXTURES = SystemFixtures(
         "stress-take": {"kind": "mental", "die": "6"},
         "stress-recover": {"kind": "physical", "die": "8"},
         "trauma-recover": {"kind": "emotional", "die": "6"},
+        "stress-change": {"to": "emotional"},
+        "opportunity-push": {},
         "downtime": {"option": "stress:physical"},
         "specialization-learn": {"skill": "Combat", "name": "Knives", "use": "step_up",
                                  "expected_cost": "5"},
@@ -41,9 +43,13 @@ FIXTURES = SystemFixtures(
     matrix_roll=(SEED_POOL, (7, 2, 1, 3, 4)),
     # Stressed out at d12: d4 trauma, then d6.
     matrix_before={"trauma-recover": tuple(("stress-take", {"kind": "emotional", "die": die})
-                                           for die in ("12", "4", "6"))},
+                                           for die in ("12", "4", "6")),
+                   # The stress just taken, whose type a plot point changes.
+                   "stress-change": (("stress-take", {"kind": "mental", "die": "6"}),)},
     fuzz_request={"attribute": "Coordination", "affiliation": "Solo"},
     fuzz_campaign=(("tension-take", {"die": "6", "purpose": "npc"}),),
+    # Stress just taken, so the sheet offers to change its type.
+    fuzz_other_character=(("stress-take", {"kind": "physical", "die": "6"}),),
     rich_demo_campaign=(("tension-danger", {"setting_die": None, "complications": "",
                                             "note": "The guards", "gm_only": False}),),
     # The demo roll is seeded: its first two dice are its best effort, its third its effect.

@@ -122,6 +122,27 @@ def test_a_push_die_costs_a_plot_point_when_rolled(demetri, bob, client_for, scr
     assert fresh(demetri).sheet["plot_points"] == 0
 
 
+def test_a_stepped_up_push_die_bought_on_a_gms_opportunity_joins_the_next_roll_once(
+        demetri, bob, client_for, scripted_dice):
+    """"Spend a Plot Point to ... gain a Stepped Up Push die (d8) ... for his next action or
+    reaction" (Shahquest wiki, Dice Pools; Activate Opportunity die): shown in the next
+    roll's pool and odds, used up by it."""
+    client = client_for(bob, htmx=True)
+    client.post(action_url(demetri, "opportunity-push"), {})
+    assert fresh(demetri).sheet["plot_points"] == 0
+    odds = text_of(client.get(reverse("rolls:roll-odds", args=[demetri.pk]), {"feature": ["3"]}))
+    assert "d10 d8" in odds and "stepped up push die (d8)" in odds
+    scripted_dice([5, 4])
+
+    client.post(roll_url(demetri), {"feature": ["3"]})
+
+    assert [d["size"] for d in last_roll(demetri).result["dice"]] == [10, 8]
+    assert "next_roll" not in fresh(demetri).sheet
+    scripted_dice([5])
+    client.post(roll_url(demetri), {"feature": ["3"]})
+    assert [d["size"] for d in last_roll(demetri).result["dice"]] == [10]
+
+
 def test_own_stress_costs_a_plot_point_and_steps_up_after(demetri, bob, client_for,
                                                           scripted_dice):
     client = client_for(bob, htmx=True)
@@ -241,6 +262,25 @@ def test_keeping_two_d8_effect_dice_costs_a_plot_point(seed_roll, demetri, bob, 
 
     followup = seed_roll.followups.get()
     assert followup.result["extra_effect_dice"] == [8]
+    assert fresh(demetri).sheet["plot_points"] == 0
+
+
+def test_a_reaction_won_uses_its_effect_die_for_a_plot_point(seed_roll, demetri, bob,
+                                                             client_for):
+    """"If you successfully resist the NPC's action, you can spend a Plot Point to use one of
+    your remaining dice from your reaction Dice Pool as an Effect die" (Shahquest wiki, Use a
+    Effect die from a reaction)."""
+    client = client_for(bob, htmx=True)
+    assert "A reaction I won against an NPC" in text_of(client.get(seed_roll.get_absolute_url()))
+
+    response = client.post(choose_url(seed_roll), {"effort": ["0", "4"], "effect": ["1"],
+                                                   "reaction": "on"})
+
+    followup = seed_roll.followups.get()
+    assert followup.result["reaction_effect"] is True
+    assert followup.summary == ("Effort 11, effect d8 (a reaction's effect die), 1 opportunity; "
+                                "1 plot point spent")
+    assert "a reaction&#x27;s effect die" in response.content.decode()
     assert fresh(demetri).sheet["plot_points"] == 0
 
 

@@ -9,17 +9,20 @@ player and the GM, with and without HTMX.
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from campaigns.models import Membership
 from campaigns.services import campaign_create
 from characters.models import Character, XpEntry
 from characters.services import character_create_from_data, xp_award
 from rolls.models import Roll
+from rulesets.shahquest import day_text
 from systems.shahquest import demo, sheet
 from systems.shahquest.demo import DEMO_DATA
 from systems.shahquest.system import SYSTEM
@@ -258,6 +261,56 @@ def test_trauma_recovers_once_for_an_equal_effect(demetri, bob, client_for):
                            {"kind": "emotional", "die": "6"})
 
     assert "emotional trauma d4" in text_of(response)
+
+
+def test_each_trauma_recovery_waits_for_the_downtime_of_the_last_attempt(demetri, bob,
+                                                                        client_for):
+    """"At least a day of Down Time is required for each attempt to recover from Trauma": d6
+    3 days (Shahquest wiki, Stressing Out and Trauma); the sheet says when, and a plot point
+    in downtime waits as long ("after the time listed")."""
+    client = client_for(bob, htmx=True)
+    for die in (12, 4, 6, 8):  # stressed out: d4 trauma, then d6, then d8
+        take(client, demetri, "emotional", die)
+    client.post(action_url(demetri, "trauma-recover"), {"kind": "emotional", "die": "4"})
+    next_day = day_text(timezone.localdate() + timedelta(days=7))  # the attempt was at d8
+    assert f"next recovery on {next_day}" in text_of(client.get(demetri.get_absolute_url()))
+
+    again = client.post(action_url(demetri, "trauma-recover"), {"kind": "emotional", "die": "4"})
+    downtime = client.post(action_url(demetri, "downtime"), {"option": "trauma:emotional"})
+
+    for refused in (again, downtime):
+        assert (f"emotional trauma may next be recovered on {next_day}: at least a day of "
+                "downtime is required for each attempt") in text_of(refused)
+    row = fresh(demetri)
+    assert row.sheet["stress"]["emotional"]["trauma"] == 6
+    assert row.sheet["plot_points"] == 1
+    row.sheet["trauma_recovery"]["emotional"] = "2000-01-01"  # the week has passed
+    row.save()
+    client.post(action_url(demetri, "trauma-recover"), {"kind": "emotional", "die": "8"})
+    assert fresh(demetri).sheet["stress"]["emotional"]["trauma"] is None
+    assert fresh(demetri).sheet["trauma_recovery"] == {}
+
+
+def test_a_plot_point_changes_the_type_of_the_stress_just_taken(demetri, bob, client_for):
+    """The seed's example: Demitri with d8 physical stress takes a d4 physical effect; rather
+    than letting it jump to d10 he changes it to mental stress (Shahquest wiki, Stress and
+    Trauma; Change Stress Type). Only the stress just taken, once."""
+    client = client_for(bob, htmx=True)
+    take(client, demetri, "physical", 8)
+    take(client, demetri, "physical", 4)
+    assert "Take the d4 physical stress just taken as" in text_of(
+        client.get(demetri.get_absolute_url()))
+
+    response = client.post(action_url(demetri, "stress-change"), {"to": "mental"})
+
+    assert "the d4 physical stress effect is mental stress instead" in text_of(response)
+    row = fresh(demetri)
+    assert row.sheet["stress"]["physical"]["stress"] == 8
+    assert row.sheet["stress"]["mental"]["stress"] == 4
+    assert row.sheet["plot_points"] == 0
+    again = client.post(action_url(demetri, "stress-change"), {"to": "emotional"})
+    assert "Only the stress just taken can change its type" in text_of(again)
+    assert fresh(demetri).sheet["stress"] == row.sheet["stress"]
 
 
 def test_recovering_stress_that_is_not_there_is_refused(demetri, bob, client_for):
