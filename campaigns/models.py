@@ -36,6 +36,10 @@ class Campaign(models.Model):
     # World die chart and buy-in catalogue, Shahquest tension pool); its shape belongs to the
     # system's sheet description (systems/). Changed under a row lock only.
     system_data = models.JSONField(default=dict, blank=True)
+    # The campaign's table readings (docs/rules.md, Table readings): {key: value} for each rule
+    # the GM reads away from the seed's reading, checked by the system's Readings; {} plays
+    # every rule as the engine reads the seed. Each change is kept in ReadingChange.
+    readings = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_created"
     )
@@ -162,6 +166,30 @@ class Membership(models.Model):
     def is_co_gm(self) -> bool:
         """Whether the seat is a co-GM's."""
         return self.role == self.Role.CO_GM
+
+
+class ReadingChange(models.Model):
+    """One change of a campaign's table reading: which reading, from what to what, by whom
+    and when (the settings page lists them, newest first, so the table can tell which rules a
+    roll was made under; each roll also keeps its own, ``Roll.readings``). Written by
+    ``campaigns.services.readings_update`` in the transaction that changes the reading, never
+    edited."""
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="reading_changes")
+    key = models.CharField(max_length=64)
+    before = models.CharField(max_length=64)
+    after = models.CharField(max_length=64)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+")
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-changed_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.before} -> {self.after}"
 
 
 class Session(models.Model):

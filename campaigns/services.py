@@ -3,6 +3,7 @@ names": one named function per change)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -10,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import systems
-from campaigns.models import Campaign, Membership, new_invite_token
+from campaigns.models import Campaign, Membership, ReadingChange, new_invite_token
 from characters.models import Character, XpEntry
 from characters.services import character_retire
 from core.appendonly import erasing_logs
@@ -235,6 +236,49 @@ def campaign_update(*, campaign: Campaign, name: str, description: str, starting
         # Only these columns: the system's data is changed by its own actions, under this lock.
         locked.save(update_fields=["name", "description", "starting_xp", "party_sheets"])
     return locked
+
+
+def readings_update(*, campaign: Campaign, values: Mapping[str, object], by: User
+                    ) -> list[ReadingChange]:
+    """Change the campaign's table readings (docs/rules.md, Table readings), as the GM or a
+    co-GM chose them on the settings page, and record each change.
+
+    In one transaction, under the campaign's row lock: the readings are checked by the
+    system's rules (:meth:`systems.readings.ReadingsPart.readings_from`), stored as the ones
+    away from the seed's (``Campaign.readings``), and one :class:`ReadingChange` is written
+    per reading whose value changed. Rolls made from now on are made, and stored, under the
+    new readings; rolls already made keep theirs (``Roll.readings``).
+
+    Args:
+        campaign: the campaign to change.
+        values: ``{key: value}`` for some or all of the system's readings (a reading left
+            out keeps its value).
+        by: the GM or a co-GM.
+
+    Returns:
+        The changes written, in the system's order of its readings (empty when nothing
+        changed).
+
+    Raises:
+        RuleError: an unknown reading or a value that is not one of its choices; nothing is
+            written.
+        MembershipError: ``by`` does not run the table, or the campaign is archived.
+    """
+    system = systems.for_campaign(campaign)
+    with transaction.atomic():
+        locked = _lock_as_gm(campaign, by)
+        _refuse_archived(locked)
+        before = system.readings_of(locked).values()
+        after = system.readings_from({**before, **values}).values()
+        changes = [ReadingChange(campaign=locked, key=key, before=before[key],
+                                 after=after[key], changed_by=by)
+                   for key in after if after[key] != before[key]]
+        if changes:
+            locked.readings = system.readings_from(after).changed()
+            locked.save(update_fields=["readings"])
+            ReadingChange.objects.bulk_create(changes)
+    campaign.readings = locked.readings
+    return changes
 
 
 def campaign_handover(*, campaign: Campaign, to_membership: Membership, by: User

@@ -9,6 +9,7 @@ urlpatterns = [
     path("new/", views.campaign_create, name="campaign-create"),
     path("<int:pk>/events/", live.campaign_events, name="campaign-events"),
     path("<int:pk>/settings/", views.campaign_settings, name="campaign-settings"),
+    path("<int:pk>/settings/readings/", views.campaign_readings, name="campaign-readings"),
     path("<int:pk>/handover/", views.campaign_handover, name="campaign-handover"),
     path("<int:pk>/leave/", views.campaign_leave, name="campaign-leave"),
     path("<int:pk>/archive/", views.campaign_archive, name="campaign-archive"),

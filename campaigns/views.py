@@ -14,7 +14,7 @@ restore and delete.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -41,11 +41,13 @@ from core import limits
 from core.http import AuthenticatedHttpRequest, allowed_when_archived, safe_next_page
 from core.regions import LivePage, asked_regions, by_event, render_regions, unchanged
 from core.templatetags.text import display_name
+from rulesets.errors import RuleError
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
 
     from characters.models import Character
+    from systems.readings import ReadingsForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -265,27 +267,89 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
             return redirect("campaigns:campaign-settings", campaign.pk)
     else:
         form = CampaignSettingsForm(instance=campaign, disabled=campaign.is_archived)
-    system = systems.for_campaign(campaign)
-    settings_url = reverse("campaigns:campaign-settings", args=[campaign.pk])
-    live = live_settings(campaign, settings_url)
-    context = {
-        "campaign": campaign,
-        "live_campaign": campaign,
-        "live": live,
-        "settings_url": settings_url,
-        "form": form,
-        "system": system,
-        "viewer": viewer,
-        "members": campaign.memberships.select_related("user"),
-        **system.dashboard_context(campaign),
-        **invite_context(request, campaign, is_gm=True),
-    }
+    context = _settings_context(request, viewer, form=form)
     if regions is not None:
         # The system's panel asks for itself alone (core/regions.py), with this page's
         # "next" in its forms as the page draws it.
-        return render_regions(request, live, regions, (), context, own={
+        return render_regions(request, context["live"], regions, (), context, own={
             "system-panel": ("campaigns/campaign_settings.html#settings-panel", context)})
     return render(request, "campaigns/campaign_settings.html", context)
+
+
+def _settings_context(request: AuthenticatedHttpRequest, viewer: Membership, *,
+                      form: CampaignSettingsForm | None = None,
+                      readings_form: ReadingsForm | None = None) -> dict[str, Any]:
+    """The settings page's context for ``viewer``'s seat, with the campaign's form and the
+    table readings' form as given (bound to a refused POST) or fresh."""
+    campaign = viewer.campaign
+    system = systems.for_campaign(campaign)
+    settings_url = reverse("campaigns:campaign-settings", args=[campaign.pk])
+    return {
+        "campaign": campaign,
+        "live_campaign": campaign,
+        "live": live_settings(campaign, settings_url),
+        "settings_url": settings_url,
+        "form": form or CampaignSettingsForm(instance=campaign, disabled=campaign.is_archived),
+        "system": system,
+        "viewer": viewer,
+        "members": campaign.memberships.select_related("user"),
+        **_readings_context(system, campaign, readings_form),
+        **system.dashboard_context(campaign),
+        **invite_context(request, campaign, is_gm=True),
+    }
+
+
+READING_CHANGES_SHOWN = 20
+"""The latest changes of the table readings the settings page lists."""
+
+
+def _readings_context(system: systems.SheetSystem, campaign: Campaign,
+                      readings_form: ReadingsForm | None) -> dict[str, Any]:
+    """The table readings' form and the latest changes, in words (docs/rules.md, Table
+    readings); nothing for a system with no readings."""
+    if not system.readings:
+        return {}
+    changes = []
+    for change in campaign.reading_changes.select_related("changed_by")[:READING_CHANGES_SHOWN]:
+        title, before = system.reading_label(change.key, change.before)
+        after = system.reading_label(change.key, change.after)[1]
+        changes.append({"change": change, "title": title, "before": before, "after": after})
+    return {
+        "readings_form": readings_form or system.readings_form(campaign),
+        "reading_changes": changes,
+    }
+
+
+@require_POST
+@login_required
+def campaign_readings(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Save the campaign's table readings (the GM's or a co-GM's, from the settings page):
+    each reading changed is recorded and named in the message; from now on the rolls, their
+    odds and the NPC quick roll follow them, and every roll already made keeps the readings
+    it was made under. A refused form re-renders the settings page with the choices made and
+    the reason; players and strangers get 404."""
+    viewer = _seat_running_the_table(request, pk)
+    campaign = viewer.campaign
+    system = systems.for_campaign(campaign)
+    if not system.readings:
+        raise Http404("This system has no table readings.")
+    form = system.readings_form(campaign, request.POST)
+    if not form.is_valid():
+        return render(request, "campaigns/campaign_settings.html",
+                      _settings_context(request, viewer, readings_form=form), status=400)
+    try:
+        changes = services.readings_update(campaign=campaign, values=form.cleaned_data,
+                                           by=request.user)
+    except (RuleError, services.MembershipError) as exc:
+        messages.error(request, str(exc))
+        return redirect("campaigns:campaign-settings", campaign.pk)
+    if changes:
+        said = "; ".join(f"{system.reading_label(c.key, c.after)[0]}: "
+                         f"{system.reading_label(c.key, c.after)[1]}" for c in changes)
+        messages.success(request, f"Table readings saved. From now on: {said}")
+    else:
+        messages.info(request, "No reading changed.")
+    return redirect(reverse("campaigns:campaign-settings", args=[campaign.pk]) + "#readings")
 
 
 def live_settings(campaign: Campaign, url: str) -> LivePage:

@@ -6,6 +6,7 @@ pool, an NPC roll) stores through :func:`roll_store` as the generic services do.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from core.live import announce
@@ -31,14 +32,16 @@ def just_made(roll: Roll) -> Roll:
 def roll_store(
     *, campaign_id: int, character: Character | None, ruleset: str,
     rolled: RolledResult, by: User, parent: Roll | None = None,
-    gm_only: bool = False,
+    gm_only: bool = False, readings: Mapping[str, str] | None = None,
 ) -> Roll:
     """Append a roll of any system to the log and announce it after commit (to the GM alone
     when ``gm_only``). ``rolled.result`` is the engine's result: its ``as_dict()`` is kept
     whole in ``Roll.result`` for the system's ``_roll.html`` to draw. A follow-up of a GM-only
-    roll is GM-only too, whatever the caller says. Call inside the transaction that made the
-    roll."""
+    roll is GM-only too, whatever the caller says. ``readings`` are the campaign's table
+    readings the roll was made under, where they differ from the seed's (``Readings.changed()``);
+    a follow-up keeps its roll's. Call inside the transaction that made the roll."""
     gm_only = gm_only or (parent is not None and parent.gm_only)
+    readings = dict(parent.readings) if parent is not None else dict(readings or {})
     data = rolled.result.as_dict()
     roll = just_made(Roll.objects.create(
         campaign_id=campaign_id, character=character, rolled_by=by, ruleset=ruleset,
@@ -46,7 +49,7 @@ def roll_store(
         pool=data.get("pool", {}) if isinstance(data.get("pool"), dict) else {},
         outcome=rolled.outcome, net=rolled.net,
         summary=(rolled.summary or rolled.result.summary())[:200], result=data,
-        gm_only=gm_only,
+        gm_only=gm_only, readings=readings,
     ))
     announce(campaign_id, "rollMade", character_id=character.pk if character else None,
              gm_only=gm_only, subject=roll)

@@ -36,6 +36,11 @@ class Roll(AppendOnlyModel):
     its date says. It is shown marked wherever rolls are shown, takes no follow-up and
     answers no request made here; every roll made here has ``imported`` False.
 
+``readings`` keeps the campaign's table readings the roll was made under (the ones that
+differ from the seed's, ``{key: value}``; ``{}`` for the seed's rules), so the log and the
+luck figures show each roll as it was made after the GM changes a reading; the engine's own
+``result`` holds what resolving it again needs (docs/rules.md, Table readings).
+
     Pages name a roll by its ``code``, a random UUID, never by its ``id``: ids are handed
     out in order to every roll, GM-only ones too, so a player who saw rolls 11 and 13 would
     know that the GM rolled 12 in secret (docs/security.md, "Hidden activity").
@@ -95,6 +100,12 @@ class Roll(AppendOnlyModel):
     # an import marks every roll it writes, whatever the file says.
     imported = models.BooleanField(
         default=False, help_text="Came in an imported file: not rolled by this server."
+    )
+    # A roll made before table readings existed was made under the seed's (the default).
+    readings = models.JSONField(
+        default=dict, blank=True,
+        help_text="The campaign's table readings this roll was made under, where they differ "
+                  "from the seed's: {key: value}.",
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     code = models.UUIDField(

@@ -64,7 +64,8 @@ def npc_roll_create(
     module = registry.get(campaign.ruleset).module
     if module is None:
         raise RuleError(f"{campaign.ruleset_name} has no rules engine yet.", "NPC quick roll")
-    pool = module.quick_roll(text)
+    readings = module.READINGS.from_values(campaign.readings, strict=False)
+    pool = module.quick_roll(text, readings)
     result = module.roll(pool, rng)
     outcome, net = result.verdict()
     with transaction.atomic():
@@ -72,7 +73,7 @@ def npc_roll_create(
             campaign_id=campaign.pk, character=None, ruleset=campaign.ruleset,
             rolled=RolledResult(kind=Roll.Kind.NPC, description=f"{NPC_PREFIX}{pool.describe()}",
                                 result=result, outcome=outcome, net=net),
-            by=by, gm_only=gm_only,
+            by=by, gm_only=gm_only, readings=readings.changed(),
         )
     return roll
 
@@ -133,7 +134,8 @@ def roll_create(
         hidden = locked.is_npc and not (in_the_open and locked.npc_shown)
         roll = roll_store(campaign_id=locked.campaign_id, character=locked,
                           ruleset=locked.campaign.ruleset, rolled=rolled, by=by,
-                          gm_only=hidden)
+                          gm_only=hidden,
+                          readings=system.readings_of(locked.campaign).changed())
         if requested is not None:
             requested.answer = roll
             requested.save(update_fields=["answer"])

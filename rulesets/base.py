@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from rulesets.dice import Rng
 from rulesets.query import Parameter
+from rulesets.readings import Readings
 
 
 @dataclass(frozen=True)
@@ -93,12 +94,20 @@ class RulesModule(Protocol):
         QUICK_ROLL_EXAMPLES: examples of the GM's NPC quick roll notation, for the form's
             help text; at least one, the first the one error messages quote.
         QUICK_ROLL_MAX_LENGTH: the longest quick roll text accepted, in characters.
+        READINGS: the system's table readings, a :class:`rulesets.readings.Readings`
+            subclass: the rules a campaign may read another way, each field a reading.
     """
 
     SOURCE: str
     ODDS_PARAMETERS: tuple[Parameter, ...]
     QUICK_ROLL_EXAMPLES: tuple[str, ...]
     QUICK_ROLL_MAX_LENGTH: int
+
+    @property
+    def READINGS(self) -> type[Readings]:  # noqa: N802  # a module constant, read-only here
+        """The system's :class:`rulesets.readings.Readings` subclass (a read-only member, so
+        a module's own subclass satisfies it)."""
+        ...
 
     def odds_query(self, query: Mapping[str, object]) -> dict[str, object]:
         """Answer one odds query (a command line's flags or a batch line).
@@ -114,8 +123,11 @@ class RulesModule(Protocol):
         """
         ...
 
-    def quick_roll(self, text: str) -> RulesPool:
-        """Parse the GM's NPC quick roll notation into a pool :meth:`roll` accepts.
+    # The readings are typed Any for the reason the pool is (below): each system's quick roll
+    # takes its own READINGS, which shared code builds from the same module.
+    def quick_roll(self, text: str, readings: Any) -> RulesPool:
+        """Parse the GM's NPC quick roll notation into a pool :meth:`roll` accepts, under the
+        campaign's table ``readings`` (an instance of :attr:`READINGS`).
 
         Raises:
             RuleError: notation the system cannot read; the message quotes the bad part.

@@ -27,6 +27,8 @@ that a system overrides what its rules have and nothing else:
 - :class:`EquipmentPart` (:mod:`systems.equipment`): what the system adds to the inventory every
   sheet has (an item's own data and figures, the things done with it in play).
 - :class:`InitiativePart` (:mod:`systems.initiative`): how the system orders a fight.
+- :class:`ReadingsPart` (:mod:`systems.readings`): the rules a campaign may read another way
+  (its rules module's ``READINGS``), chosen on the settings page.
 
 A system must give its ``slug`` and implement :meth:`RollingPart.roll_form` and
 :meth:`RollingPart.roll` (abstract), and :meth:`CreationPart.creation_form` and
@@ -62,6 +64,7 @@ from systems.equipment import EquipmentPart
 from systems.initiative import InitiativePart
 from systems.npcs import NpcPart, TrackLine
 from systems.part import SystemPart
+from systems.readings import ReadingsPart
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -669,7 +672,8 @@ class PanelPart(SystemPart):
 
 @dataclass(kw_only=True)
 class SheetSystem(SheetPart, CreationPart, TracksPart, RollingPart, AdvancementPart,
-                  AwardsPart, PanelPart, NpcPart, EquipmentPart, InitiativePart):
+                  AwardsPart, PanelPart, NpcPart, EquipmentPart, InitiativePart,
+                  ReadingsPart):
     """How one system's sheet is built, shown, changed, rolled and advanced: every part of the
     contract in one object, which the generic views get from :mod:`systems.registry` and
     call.

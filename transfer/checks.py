@@ -78,6 +78,17 @@ def check_campaign(campaign: Campaign) -> None:
     require(isinstance(data, dict), "the campaign's system data is not an object")
     system = systems.for_ruleset(campaign.ruleset)
     readable(lambda: system.check_system_data(data), "the campaign's system data")
+    _check_readings(system, campaign.readings, "the campaign's")
+
+
+def _check_readings(system: systems.SheetSystem, readings: object, whose: str) -> None:
+    """Refuse table readings the system does not offer, or that are stored in full where
+    only those away from the seed's are kept (docs/rules.md, Table readings)."""
+    if not isinstance(readings, dict):
+        raise RuleError(f"{whose} table readings are not an object", RULE_IMPORT)
+    chosen = system.readings_from(readings)  # RuleError: an unknown reading or value
+    require(chosen.changed() == readings,
+            f"{whose} table readings name the seed's reading, which is never stored")
 
 
 def check_dashboard(campaign: Campaign) -> None:
@@ -113,6 +124,10 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
             "its pool is not the pool its result was rolled with")
     system = systems.for_ruleset(roll.ruleset)
     readable(lambda: system.check_roll(roll, parent), "its dice")
+    _check_readings(system, roll.readings, "its")
+    if parent is not None:
+        require(roll.readings == parent.readings,
+                "its table readings are not those of the roll it follows up")
 
 
 def check_rolls_dice(rolls: Sequence[tuple[int, Roll, int | None]]) -> None:

@@ -70,7 +70,7 @@ MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 
 FIELDS: dict[type[models.Model], tuple[str, ...]] = {
     Campaign: ("name", "description", "starting_xp", "system_data", "created_at",
-               "archived_at", "party_sheets"),
+               "archived_at", "party_sheets", "readings"),
     Membership: ("role", "joined_at"),
     Session: ("date", "title", "recap", "created_at"),
     Character: ("name", "concept", "backstory", "notes", "gm_notes", "status", "sheet",
@@ -79,7 +79,7 @@ FIELDS: dict[type[models.Model], tuple[str, ...]] = {
     XpEntry: ("kind", "available_delta", "total_delta", "banked_delta", "trait_key",
               "bank_key", "rank_from", "rank_to", "reason", "at_creation", "created_at"),
     Roll: ("ruleset", "kind", "description", "pool", "outcome", "net", "summary", "result",
-           "gm_only", "imported", "created_at"),
+           "gm_only", "imported", "readings", "created_at"),
     RequestedRoll: ("note", "data", "description", "created_at"),
     Item: ("name", "quantity", "note", "details", "created_at", "updated_at"),
 }
@@ -103,10 +103,11 @@ target campaign's GM writes that value whatever the file holds, so a player's fi
 plant GM notes."""
 
 LATER_FIELDS: dict[type[models.Model], dict[str, Any]] = {
-    Roll: {"imported": False},
+    # A roll and a campaign from before the table readings played the seed's (docs/rules.md).
+    Roll: {"imported": False, "readings": {}},
     # Whether the players read each other's sheets: on, as for every campaign that was on
     # this server when the setting came (campaigns 0008); the GM turns it off.
-    Campaign: {"party_sheets": True},
+    Campaign: {"party_sheets": True, "readings": {}},
     # NPCs came with the GM's side of the table: a file from before holds none.
     Character: {"is_npc": False, "npc_shown": ""},
 }

@@ -24,3 +24,15 @@ def roll_header(roll: Roll, system: systems.SheetSystem | str | None = None) -> 
     if not isinstance(system, systems.SheetSystem):  # none given, or "" from a page without one
         system = systems.for_ruleset(roll.ruleset)
     return system.roll_header(roll)
+
+
+@register.filter
+def roll_readings(roll: Roll, system: systems.SheetSystem | str | None = None) -> str:
+    """The table readings the roll was made under, where they differ from the seed's, in words
+    (:meth:`systems.readings.ReadingsPart.readings_text`), one sentence each joined by "; ";
+    "" for a roll made under the seed's rules. ``system`` as for :func:`roll_header`."""
+    if not roll.readings:
+        return ""
+    if not isinstance(system, systems.SheetSystem):
+        system = systems.for_ruleset(roll.ruleset)
+    return "; ".join(system.readings_text(roll.readings))

@@ -74,6 +74,7 @@ from rulesets.genesys.pools import (
     parse_pool,
 )
 from rulesets.genesys.quick import QUICK_ROLL_EXAMPLES, QUICK_ROLL_MAX_LENGTH, quick_roll
+from rulesets.genesys.readings import GenesysReadings
 from rulesets.genesys.rolling import RolledDie, RollResult, Tally, roll, tally
 from rulesets.genesys.sheet import (
     AVERAGE_HUMAN_STARTING_XP,
@@ -97,7 +98,12 @@ from rulesets.genesys.sheet import (
     wound_threshold,
 )
 
+READINGS = GenesysReadings
+"""The system's table readings (:class:`~rulesets.genesys.readings.GenesysReadings`)."""
+
 __all__ = [
+    "READINGS",
+    "GenesysReadings",
     # catalogue
     "CHARACTERISTICS",
     "CHARACTERISTIC_MAX",

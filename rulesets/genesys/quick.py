@@ -8,6 +8,7 @@ import re
 from rulesets.errors import RuleError
 from rulesets.genesys.catalogue import MAX_POOL_DICE, _rule
 from rulesets.genesys.pools import _TERM, DicePool, _pool, parse_pool
+from rulesets.genesys.readings import SEED_READINGS, GenesysReadings
 from rulesets.notation import check_length
 
 # ---------------------------------------------------------------------------------------------
@@ -42,7 +43,7 @@ def _quick_terms(side: str) -> list[tuple[str, list[tuple[str, str]]]]:
     ]
 
 
-def quick_roll(text: str) -> DicePool:
+def quick_roll(text: str, readings: GenesysReadings = SEED_READINGS) -> DicePool:
     """Parse the GM's NPC quick roll, e.g. "2A 1P vs 3D 1C", into a dice pool.
 
     The letter notation of :func:`parse_pool` (any case; A ability, P proficiency,

@@ -17,8 +17,9 @@ constants), :mod:`~rulesets.maelstrom.costs` (experience costs),
 :mod:`~rulesets.maelstrom.creation` (creation allotments and what starting XP buys),
 :mod:`~rulesets.maelstrom.health` (the health chart), :mod:`~rulesets.maelstrom.pools`
 (building dice pools), :mod:`~rulesets.maelstrom.rolling` (rolling and resolving),
-:mod:`~rulesets.maelstrom.odds` (exact odds and the odds query) and
-:mod:`~rulesets.maelstrom.quick` (the NPC quick roll).
+:mod:`~rulesets.maelstrom.odds` (exact odds and the odds query),
+:mod:`~rulesets.maelstrom.quick` (the NPC quick roll) and :mod:`~rulesets.maelstrom.readings`
+(the rules a campaign may read another way).
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ from rulesets.maelstrom.odds import (
     pool_odds,
 )
 from rulesets.maelstrom.pools import (
+    AUTOMATIC_AT,
     POOL_KINDS,
     SOAK_DIFFICULTY,
     ActionPool,
@@ -98,6 +100,7 @@ from rulesets.maelstrom.quick import (
     QUICK_ROLL_MAX_LENGTH,
     quick_roll,
 )
+from rulesets.maelstrom.readings import MaelstromReadings
 from rulesets.maelstrom.rolling import (
     OUTCOMES,
     Resolution,
@@ -109,6 +112,9 @@ from rulesets.maelstrom.rolling import (
     willpower_botch_loss,
     willpower_spend_successes,
 )
+
+READINGS = MaelstromReadings
+"""The system's table readings (:class:`~rulesets.maelstrom.readings.MaelstromReadings`)."""
 
 __all__ = [
     # catalogue
@@ -157,6 +163,7 @@ __all__ = [
     "heal",
     "take_damage",
     # pools
+    "AUTOMATIC_AT",
     "POOL_KINDS",
     "SOAK_DIFFICULTY",
     "ActionPool",
@@ -165,6 +172,9 @@ __all__ = [
     "build_action_pool",
     "build_soak_pool",
     "build_willpower_pool",
+    # readings
+    "READINGS",
+    "MaelstromReadings",
     # rolling
     "OUTCOMES",
     "Resolution",

@@ -9,7 +9,13 @@ from math import comb
 
 from rulesets.errors import RuleError
 from rulesets.maelstrom.catalogue import DEFAULT_DIFFICULTY, _rule
-from rulesets.maelstrom.pools import ActionPool, _check_difficulty, _check_threshold
+from rulesets.maelstrom.pools import AUTOMATIC_AT, ActionPool, _check_difficulty, _check_threshold
+from rulesets.maelstrom.readings import (
+    SPECIALTY_BOTCH,
+    STRONG_BOND,
+    TENS_EXPLODE,
+    MaelstromReadings,
+)
 from rulesets.query import Parameter, read_query
 
 # ---------------------------------------------------------------------------------------------
@@ -136,6 +142,8 @@ def odds(
     threshold: int = 0,
     exploding: bool = False,
     automatic_successes: int = 0,
+    botches: bool = True,
+    automatic_at: str = "before_threshold",
 ) -> MaelstromOdds:
     """Exact probabilities of success, failure and botch, and of each net success count.
 
@@ -159,13 +167,17 @@ def odds(
         threshold: successes removed first, >= 0.
         exploding: exploding tens (a specialty is used).
         automatic_successes: successes without dice (Strong Bond), >= 0.
+        botches: whether 1s on the regular dice botch (the table reading
+            "specialty_botch" turns it off for a specialty's roll).
+        automatic_at: where the automatic successes count, as in :func:`resolve`
+            ("before_threshold", "after_threshold" or "kept").
 
     Returns:
         A :class:`MaelstromOdds`.
 
     Raises:
-        RuleError: dice, difficulty, threshold or automatic successes out of range; the
-            message names the value.
+        RuleError: dice, difficulty, threshold or automatic successes out of range, or an
+            unknown ``automatic_at``; the message names the value.
     """
     if not 0 <= dice <= ODDS_MAX_DICE:
         raise RuleError(f"dice {dice} must be 0 to {ODDS_MAX_DICE}", _rule("Dice Pool"))
@@ -176,6 +188,9 @@ def odds(
             f"automatic successes {automatic_successes} cannot be negative",
             _rule("Rolling Willpower"),
         )
+    if automatic_at not in AUTOMATIC_AT:
+        raise RuleError(f"unknown place for automatic successes {automatic_at!r}",
+                        _rule("Rolling Willpower"))
     # Without explosions a pool has at most one success a die. With them the tail is longer
     # the lower the difficulty; this first guess, fitted to the terms needed for 1-30 dice at
     # every difficulty, leaves out less than 1e-12 in one pass. Should it not, the series
@@ -189,17 +204,25 @@ def odds(
         degree += degree // 4
     success = failure = botch = 0.0
     by_net: dict[int, float] = {}
-    for botches, weight, series in rows:
+    before = automatic_at == AUTOMATIC_AT[0]
+    kept = automatic_successes if automatic_at == "kept" else 0
+    for ones, weight, series in rows:
+        counted = ones if botches else 0
         for s, p in enumerate(series):
             if not p:
                 continue
-            remaining = max(0, s + automatic_successes - threshold)
-            net = remaining - botches
+            # As resolve(): the threshold takes the automatic successes too only before it,
+            # and a botch cancels them unless they are kept.
+            if before:
+                remaining = max(0, s + automatic_successes - threshold)
+            else:
+                remaining = max(0, s - threshold) + automatic_successes
+            net = max(0, remaining - kept - counted) + kept
             probability = weight * p
             if net > 0:
                 success += probability
                 by_net[net] = by_net.get(net, 0.0) + probability
-            elif botches > remaining:
+            elif counted > remaining - kept:
                 botch += probability
             else:
                 failure += probability
@@ -236,6 +259,8 @@ def pool_odds(pool: ActionPool) -> MaelstromOdds:
         threshold=pool.threshold,
         exploding=pool.exploding and pool.kind != "soak",
         automatic_successes=pool.automatic_successes,
+        botches=pool.botches,
+        automatic_at=pool.automatic_at,
     )
 
 
@@ -244,16 +269,25 @@ ODDS_PARAMETERS: tuple[Parameter, ...] = (
     Parameter("difficulty", int, DEFAULT_DIFFICULTY, "2 to 10; a die showing this or more"),
     Parameter("threshold", int, 0, "successes removed first"),
     Parameter("specialty", bool, False, "a specialty is used: exploding tens"),
+    Parameter("automatic_successes", int, 0, "successes without dice (Strong Bond)"),
+    TENS_EXPLODE.odds_parameter,
+    SPECIALTY_BOTCH.odds_parameter,
+    STRONG_BOND.odds_parameter,
 )
-"""Parameters of the ``odds maelstrom`` command and of a batch line."""
+"""Parameters of the ``odds maelstrom`` command and of a batch line: the pool, and the table
+readings that change its odds (:mod:`rulesets.maelstrom.readings`)."""
 
 
 def odds_query(query: Mapping[str, object]) -> dict[str, object]:
     """Answer an odds query (the ``odds`` command, a batch line); see :func:`odds`.
 
     Args:
-        query: ``{"dice": 5, "difficulty": 6, "threshold": 1, "specialty": true}``; only
-            ``dice`` is required.
+        query: ``{"dice": 5, "difficulty": 6, "threshold": 1, "specialty": true,
+            "tens_explode": "always"}``; only ``dice`` is required. The readings read as
+            :func:`rulesets.maelstrom.build_action_pool` reads them: exploding tens with a
+            specialty or under ``tens_explode="always"``, no botch for a specialty's roll under
+            ``specialty_botch="no_botch"``, the automatic successes where ``strong_bond``
+            places them.
 
     Returns:
         :meth:`MaelstromOdds.as_dict`.
@@ -262,10 +296,16 @@ def odds_query(query: Mapping[str, object]) -> dict[str, object]:
         RuleError: an unknown key, a mistyped value or a value out of range.
     """
     values = read_query(query, ODDS_PARAMETERS)
+    readings = MaelstromReadings.from_query(values)
+    specialty = bool(values["specialty"])
+    automatic = int(values["automatic_successes"])
     return odds(
         dice=int(values["dice"]),
         difficulty=int(values["difficulty"]),
         threshold=int(values["threshold"]),
-        exploding=bool(values["specialty"]),
+        exploding=specialty or readings.tens_explode == "always",
+        automatic_successes=automatic,
+        botches=not (specialty and readings.specialty_botch == "no_botch"),
+        automatic_at=readings.strong_bond if automatic else AUTOMATIC_AT[0],
     ).as_dict()
 

@@ -21,6 +21,7 @@ from rulesets.maelstrom.catalogue import (
     _rule,
 )
 from rulesets.maelstrom.health import _check_damage_kind
+from rulesets.maelstrom.readings import SEED_READINGS, MaelstromReadings
 from rulesets.stored import Stored
 
 # ---------------------------------------------------------------------------------------------
@@ -31,6 +32,11 @@ from rulesets.stored import Stored
 
 POOL_KINDS: tuple[str, ...] = ("action", "willpower", "soak")
 """Kinds of roll: an action (attribute + ability), a Willpower roll, a soak roll."""
+
+AUTOMATIC_AT: tuple[str, ...] = ("before_threshold", "after_threshold", "kept")
+"""Where a pool's automatic successes count (the Strong Bond table reading,
+:data:`rulesets.maelstrom.readings.STRONG_BOND`): with the dice's successes, so the threshold
+removes them first; after the threshold; or after it and beyond a botch's reach."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,15 @@ class ActionPool:
         automatic_successes: successes added without dice (Strong Bond on Willpower rolls).
         experience_die_allowed: whether an experience die may be added after the roll.
         notes: human-readable explanations, e.g. "Driving at 0 dots (skill): difficulty +1".
+        botches: whether 1s on the regular dice botch (False only under the table reading
+            "a specialty's dice do not botch", when a specialty is used).
+        automatic_at: where the automatic successes count, one of :data:`AUTOMATIC_AT`
+            ("before_threshold", the seed as docs/rules.md reads it, unless the campaign
+            reads Strong Bond another way).
+
+    The last two are stored (:meth:`as_dict`) only when they differ from their default, so
+    a pool built under the seed's readings stores what it always stored, and a stored roll is
+    resolved again under the readings it was made under.
     """
 
     kind: str
@@ -101,6 +116,8 @@ class ActionPool:
     automatic_successes: int = 0
     experience_die_allowed: bool
     notes: tuple[str, ...] = field(default=())
+    botches: bool = True
+    automatic_at: str = "before_threshold"
 
     def describe(self) -> str:
         """One line for the UI, e.g. "Precision + Driving: 5 dice, difficulty 6, threshold 0".
@@ -135,6 +152,9 @@ class ActionPool:
             "automatic_successes": self.automatic_successes,
             "experience_die_allowed": self.experience_die_allowed,
             "notes": list(self.notes),
+            **({} if self.botches else {"botches": False}),
+            **({} if self.automatic_at == AUTOMATIC_AT[0]
+               else {"automatic_at": self.automatic_at}),
         }
 
     @classmethod
@@ -148,6 +168,11 @@ class ActionPool:
         kind = stored.str("kind")
         if kind not in POOL_KINDS:
             raise RuleError(f"unknown pool kind {kind!r}", _rule("Dice Pool"))
+        # Both came with the table readings: a roll stored before them holds neither.
+        automatic_at = stored.str("automatic_at") if "automatic_at" in data else AUTOMATIC_AT[0]
+        if automatic_at not in AUTOMATIC_AT:
+            raise RuleError(f"unknown place for automatic successes {automatic_at!r}",
+                            _rule("Rolling Willpower"))
         return cls(
             kind=kind,
             dice=stored.int("dice"),
@@ -160,6 +185,8 @@ class ActionPool:
             automatic_successes=stored.int("automatic_successes"),
             experience_die_allowed=stored.bool("experience_die_allowed"),
             notes=stored.strs("notes"),
+            botches=stored.bool("botches") if "botches" in data else True,
+            automatic_at=automatic_at,
         )
 
 
@@ -206,6 +233,7 @@ def build_action_pool(
     wound_penalty: int = 0,
     incapacitated: bool = False,
     wound_level: str = "",
+    readings: MaelstromReadings = SEED_READINGS,
 ) -> ActionPool:
     """Build the dice pool of an action from its traits, specialties and circumstances.
 
@@ -220,7 +248,10 @@ def build_action_pool(
       is refused (Skills); a Knowledge cannot be rolled (Knowledges);
     - each specialty must belong to the ability in the pool, and at most one specialty per
       dot of that ability may be used, so none at 0 dots (Using Specialties);
-    - using at least one specialty gives exploding tens (Using Specialties);
+    - using at least one specialty gives exploding tens (Using Specialties); under the table
+      reading ``tens_explode="always"`` every action's tens explode, and under
+      ``specialty_botch="no_botch"`` a roll using a specialty does not botch
+      (:mod:`rulesets.maelstrom.readings`);
     - each required specialty not among those used adds 1 to the threshold (Required
       Specialties);
     - the wound penalty removes dice (Wound Penalties); an incapacitated character cannot
@@ -237,6 +268,7 @@ def build_action_pool(
         incapacitated: the character is incapacitated (bottom health box damaged, or zero
             Willpower).
         wound_level: optional level name for the note, e.g. "Hurt".
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         An :class:`ActionPool` of kind "action" with explanatory notes.
@@ -309,6 +341,12 @@ def build_action_pool(
     for specialty in specialties:
         level = "advanced" if specialty.advanced else "general"
         notes.append(f"Specialty {specialty.name} ({level}) used: exploding tens")
+    exploding = bool(used) or readings.tens_explode == "always"
+    if exploding and not used:
+        notes.append("Exploding tens without a specialty (table reading)")
+    botches = not (used and readings.specialty_botch == "no_botch")
+    if not botches:
+        notes.append("A specialty is used: 1s do not botch (table reading)")
 
     # Zero-dot abilities (Maelstrom rules.md, Talents / Skills / Knowledges).
     if ability is not None and ability.dots == 0:
@@ -366,12 +404,13 @@ def build_action_pool(
         dice=dice,
         difficulty=difficulty,
         threshold=threshold,
-        exploding=bool(used),
+        exploding=exploding,
         wound_penalty=wound_penalty,
         traits=tuple(trait.name for trait in traits),
         specialties=tuple(used),
         experience_die_allowed=True,
         notes=tuple(notes),
+        botches=botches,
     )
 
 
@@ -381,12 +420,16 @@ def build_willpower_pool(
     difficulty: int = DEFAULT_DIFFICULTY,
     threshold: int = 0,
     automatic_successes: int = 0,
+    readings: MaelstromReadings = SEED_READINGS,
 ) -> ActionPool:
     """Build the dice pool of a Willpower roll (Maelstrom rules.md, Rolling Willpower).
 
     The pool is the current Willpower rank, rolled alone; a Willpower roll is not an action,
     so there is no wound penalty; no specialties, so no exploding tens. An experience die may
-    be added (Willpower is the trait used; Maelstrom rules.md, Adding Experience Dice).
+    be added (Willpower is the trait used; Maelstrom rules.md, Adding Experience Dice) unless
+    the campaign reads "not an action" as forbidding it (``willpower_experience_die``), and the
+    automatic successes count where the campaign reads Strong Bond (``strong_bond``;
+    :mod:`rulesets.maelstrom.readings`).
 
     Args:
         current: current Willpower dots (1-10).
@@ -394,6 +437,7 @@ def build_willpower_pool(
         threshold: >= 0.
         automatic_successes: successes added without dice, >= 0; 1 with the Strong Bond merit
             ("one automatic success on all Willpower rolls").
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         An :class:`ActionPool` of kind "willpower".
@@ -417,11 +461,19 @@ def build_willpower_pool(
     if automatic_successes < 0:
         raise RuleError("automatic successes cannot be negative", _rule("Rolling Willpower"))
     notes = ["Willpower is rolled alone and ignores wound penalties"]
+    automatic_at = AUTOMATIC_AT[0]
     if automatic_successes:
+        automatic_at = readings.strong_bond
+        placed = {"after_threshold": ", after the threshold (table reading)",
+                  "kept": ", after the threshold and beyond a botch (table reading)"}
         notes.append(
             f"{automatic_successes} automatic success"
             f"{'es' if automatic_successes != 1 else ''} (Strong Bond)"
+            + placed.get(automatic_at, "")
         )
+    allowed = readings.willpower_experience_die == "allowed"
+    if not allowed:
+        notes.append("Willpower is not an action: no experience die (table reading)")
     return ActionPool(
         kind="willpower",
         dice=current,
@@ -432,8 +484,9 @@ def build_willpower_pool(
         traits=("Willpower",),
         specialties=(),
         automatic_successes=automatic_successes,
-        experience_die_allowed=True,
+        experience_die_allowed=allowed,
         notes=tuple(notes),
+        automatic_at=automatic_at,
     )
 
 

@@ -14,6 +14,7 @@ from rulesets.maelstrom.catalogue import (
 )
 from rulesets.maelstrom.odds import ODDS_MAX_DICE
 from rulesets.maelstrom.pools import ActionPool
+from rulesets.maelstrom.readings import SEED_READINGS, MaelstromReadings
 from rulesets.notation import split_clauses
 
 # ---------------------------------------------------------------------------------------------
@@ -53,7 +54,7 @@ def _quick_refuse_other_die(name: str, part: str) -> None:
         )
 
 
-def quick_roll(text: str) -> ActionPool:
+def quick_roll(text: str, readings: MaelstromReadings = SEED_READINGS) -> ActionPool:
     """Parse the GM's NPC quick roll, e.g. "5 dice diff 7 threshold 1", into a dice pool.
 
     Grammar (any case; spaces and commas between clauses are free; each clause at most once,
@@ -68,6 +69,10 @@ def quick_roll(text: str) -> ActionPool:
     - ``specialty``: the NPC uses a specialty, so tens explode (Maelstrom rules.md, Using
       Specialties).
 
+    The campaign's table readings apply as to a player's action (:func:`build_action_pool`):
+    tens explode without ``specialty`` under ``tens_explode="always"``, and a roll with
+    ``specialty`` does not botch under ``specialty_botch="no_botch"``.
+
     An NPC rolls a number of dice the storyteller sets, so no traits, wound penalty or
     experience die are involved: the pool is of kind "action", its only trait is "NPC", and
     ``experience_die_allowed`` is False (the experience die banks a player's XP; Maelstrom
@@ -78,6 +83,7 @@ def quick_roll(text: str) -> ActionPool:
     Args:
         text: the notation, e.g. ``"5 dice diff 7 threshold 1"``, ``"5d10 diff 7"`` or
             ``"6 dice diff 8 specialty"``; at most :data:`QUICK_ROLL_MAX_LENGTH` characters.
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         An :class:`ActionPool` that :func:`roll` accepts.
@@ -130,10 +136,16 @@ def quick_roll(text: str) -> ActionPool:
                 f"{part!r}: the threshold must be between 0 and {QUICK_ROLL_MAX_DICE}",
                 _rule("Threshold"),
             )
-    exploding = "specialty" in clauses
+    specialty = "specialty" in clauses
+    exploding = specialty or readings.tens_explode == "always"
+    botches = not (specialty and readings.specialty_botch == "no_botch")
     notes = ["NPC quick roll: the storyteller sets the dice"]
-    if exploding:
+    if specialty:
         notes.append("specialty: tens explode")
+    elif exploding:
+        notes.append("Exploding tens without a specialty (table reading)")
+    if not botches:
+        notes.append("A specialty is used: 1s do not botch (table reading)")
     return ActionPool(
         kind="action",
         dice=dice,
@@ -145,4 +157,5 @@ def quick_roll(text: str) -> ActionPool:
         specialties=(),
         experience_die_allowed=False,
         notes=tuple(notes),
+        botches=botches,
     )

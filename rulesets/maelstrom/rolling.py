@@ -10,7 +10,12 @@ from dataclasses import dataclass, replace
 from rulesets.dice import Rng, roll_die
 from rulesets.errors import RuleError
 from rulesets.maelstrom.catalogue import _STORED_RULE, DIE_SIDES, MAX_BONUS_DICE, _rule
-from rulesets.maelstrom.pools import ActionPool, _check_difficulty, _check_threshold
+from rulesets.maelstrom.pools import (
+    AUTOMATIC_AT,
+    ActionPool,
+    _check_difficulty,
+    _check_threshold,
+)
 from rulesets.stored import Stored
 
 # ---------------------------------------------------------------------------------------------
@@ -62,6 +67,8 @@ def resolve(
     difficulty: int,
     threshold: int,
     automatic_successes: int = 0,
+    botches: bool = True,
+    automatic_at: str = "before_threshold",
 ) -> Resolution:
     """Count a roll's successes and botches and decide the outcome.
 
@@ -76,12 +83,20 @@ def resolve(
     4. successes left: success with that many; more botches than remaining successes: botch;
        otherwise failure.
 
+    The table readings (:mod:`rulesets.maelstrom.readings`) change two steps: with
+    ``botches`` False no 1 botches (a specialty's roll under "specialty_botch"); with
+    ``automatic_at`` "after_threshold" the threshold removes dice successes only and the
+    automatic successes are added after it, and with "kept" no botch cancels them either.
+
     Args:
         dice: faces of the regular dice (1-10).
         bonus_dice: faces of bonus dice from exploding tens and the experience die (1-10).
         difficulty: 2-10.
         threshold: >= 0.
         automatic_successes: >= 0 (Strong Bond on Willpower rolls).
+        botches: whether 1s on the regular dice botch.
+        automatic_at: "before_threshold", "after_threshold" or "kept"
+            (:data:`rulesets.maelstrom.pools.AUTOMATIC_AT`).
 
     Returns:
         A :class:`Resolution`.
@@ -95,25 +110,28 @@ def resolve(
         raise RuleError("automatic successes cannot be negative", _rule("Rolling Willpower"))
     _check_faces(dice, "dice")
     _check_faces(bonus_dice, "bonus dice")
-    successes = (
+    rolled = (
         sum(1 for face in dice if face >= difficulty)
         + sum(1 for face in bonus_dice if face >= difficulty)
-        + automatic_successes
     )
-    removed = min(threshold, successes)
+    successes = rolled + automatic_successes
+    # Successes the threshold may take: all of them, or the dice's alone when the automatic
+    # ones come after it; those a botch may cancel: all that are left, or the dice's alone.
+    removed = min(threshold, successes if automatic_at == AUTOMATIC_AT[0] else rolled)
     remaining = successes - removed
-    botches = sum(1 for face in dice if face == 1)
-    net = max(0, remaining - botches)
+    kept = automatic_successes if automatic_at == "kept" else 0
+    counted = sum(1 for face in dice if face == 1) if botches else 0
+    net = max(0, remaining - kept - counted) + kept
     if net > 0:
         outcome = "success"
-    elif botches > remaining:
+    elif counted > remaining - kept:
         outcome = "botch"
     else:
         outcome = "failure"
     return Resolution(
         successes=successes,
         removed_by_threshold=removed,
-        botches=botches,
+        botches=counted,
         net=net,
         outcome=outcome,
     )
@@ -217,6 +235,8 @@ def _resolve_pool(pool: ActionPool, dice: Sequence[int], bonus: Sequence[int]) -
         difficulty=pool.difficulty,
         threshold=pool.threshold,
         automatic_successes=pool.automatic_successes,
+        botches=pool.botches,
+        automatic_at=pool.automatic_at,
     )
 
 

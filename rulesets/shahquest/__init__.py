@@ -21,7 +21,9 @@ What lives here, one module per concern, every public name re-exported from this
   the plot-point options (:func:`check_selection`, :func:`choose_dice`);
 - :mod:`~rulesets.shahquest.stress`: stress and trauma (:class:`StressTrack`,
   :func:`take_stress`, :func:`recover_stress`, :func:`recover_trauma`,
-  :func:`downtime_recovery`, :func:`trauma_recovery_time`);
+  :func:`downtime_recovery`, :func:`trauma_recovery_time`, the wait between attempts
+  :func:`next_trauma_recovery` and :func:`check_trauma_recovery`, the change of type of the
+  stress just taken :func:`change_stress_type`);
 - :mod:`~rulesets.shahquest.tension`: the tension pool (:class:`TensionPool`,
   :func:`roll_general_danger`);
 - :mod:`~rulesets.shahquest.odds`: exact odds of the effort total and of opportunities
@@ -71,6 +73,7 @@ from rulesets.shahquest.quick import QUICK_ROLL_EXAMPLES as QUICK_ROLL_EXAMPLES
 from rulesets.shahquest.quick import QUICK_ROLL_MAX_DICE as QUICK_ROLL_MAX_DICE
 from rulesets.shahquest.quick import QUICK_ROLL_MAX_LENGTH as QUICK_ROLL_MAX_LENGTH
 from rulesets.shahquest.quick import quick_roll as quick_roll
+from rulesets.shahquest.readings import ShahquestReadings as ShahquestReadings
 from rulesets.shahquest.rolling import NO_EFFECT_DIE as NO_EFFECT_DIE
 from rulesets.shahquest.rolling import RollResult as RollResult
 from rulesets.shahquest.rolling import Selection as Selection
@@ -79,9 +82,14 @@ from rulesets.shahquest.rolling import check_selection as check_selection
 from rulesets.shahquest.rolling import choose_dice as choose_dice
 from rulesets.shahquest.rolling import roll as roll
 from rulesets.shahquest.stress import TRAUMA_RECOVERY_TIME as TRAUMA_RECOVERY_TIME
+from rulesets.shahquest.stress import TRAUMA_RECOVERY_WAIT as TRAUMA_RECOVERY_WAIT
 from rulesets.shahquest.stress import StressLine as StressLine
 from rulesets.shahquest.stress import StressTrack as StressTrack
+from rulesets.shahquest.stress import change_stress_type as change_stress_type
+from rulesets.shahquest.stress import check_trauma_recovery as check_trauma_recovery
+from rulesets.shahquest.stress import day_text as day_text
 from rulesets.shahquest.stress import downtime_recovery as downtime_recovery
+from rulesets.shahquest.stress import next_trauma_recovery as next_trauma_recovery
 from rulesets.shahquest.stress import recover_stress as recover_stress
 from rulesets.shahquest.stress import recover_trauma as recover_trauma
 from rulesets.shahquest.stress import step_up_stress as step_up_stress
@@ -90,3 +98,6 @@ from rulesets.shahquest.stress import trauma_recovery_time as trauma_recovery_ti
 from rulesets.shahquest.tension import STARTING_TENSION as STARTING_TENSION
 from rulesets.shahquest.tension import TensionPool as TensionPool
 from rulesets.shahquest.tension import roll_general_danger as roll_general_danger
+
+READINGS = ShahquestReadings
+"""The system's table readings (:class:`~rulesets.shahquest.readings.ShahquestReadings`)."""

@@ -12,6 +12,7 @@ from rulesets.notation import check_length
 from rulesets.shahquest.catalogue import _POOLS, _STEPS, _die, _rule
 from rulesets.shahquest.odds import MAX_ODDS_DICE
 from rulesets.shahquest.pools import DicePool, pool_from_dice
+from rulesets.shahquest.readings import SEED_READINGS, ShahquestReadings
 
 QUICK_ROLL_EXAMPLES: tuple[str, ...] = (
     "d10 2d8 d6",
@@ -30,7 +31,7 @@ _QUICK_TERM = re.compile(r"(\d*)d(\d+)")
 _QUICK_SPACED_COUNT = re.compile(r"(?<!\w)(\d+)\s+(?=d\d)")
 
 
-def quick_roll(text: str) -> DicePool:
+def quick_roll(text: str, readings: ShahquestReadings = SEED_READINGS) -> DicePool:
     """Parse the GM's NPC quick roll, e.g. "d10 2d8 d6", into a dice pool.
 
     Dice notation as :func:`rulesets.dice.parse_dice` reads it (Shahquest wiki, Dice, Step

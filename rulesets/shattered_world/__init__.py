@@ -90,6 +90,7 @@ from rulesets.shattered_world.quick import QUICK_ROLL_EXAMPLES as QUICK_ROLL_EXA
 from rulesets.shattered_world.quick import QUICK_ROLL_MAX_LENGTH as QUICK_ROLL_MAX_LENGTH
 from rulesets.shattered_world.quick import QUICK_ROLL_MAX_NUMBER as QUICK_ROLL_MAX_NUMBER
 from rulesets.shattered_world.quick import quick_roll as quick_roll
+from rulesets.shattered_world.readings import ShatteredWorldReadings as ShatteredWorldReadings
 from rulesets.shattered_world.rolling import OUTCOMES as OUTCOMES
 from rulesets.shattered_world.rolling import Resolution as Resolution
 from rulesets.shattered_world.rolling import RollResult as RollResult
@@ -106,3 +107,7 @@ from rulesets.shattered_world.totals import format_multipliers as format_multipl
 from rulesets.shattered_world.totals import parse_multipliers as parse_multipliers
 from rulesets.shattered_world.totals import round_half_up as round_half_up
 from rulesets.shattered_world.totals import total as total
+
+READINGS = ShatteredWorldReadings
+"""The system's table readings
+(:class:`~rulesets.shattered_world.readings.ShatteredWorldReadings`)."""

@@ -11,6 +11,7 @@ from rulesets.notation import split_clauses
 from rulesets.shattered_world.catalogue import _CORE, _DICE
 from rulesets.shattered_world.chart import DIE_CHART
 from rulesets.shattered_world.pools import ActionPool, build_pool
+from rulesets.shattered_world.readings import SEED_READINGS, ShatteredWorldReadings
 from rulesets.shattered_world.totals import _MULTIPLY
 
 QUICK_ROLL_EXAMPLES: tuple[str, ...] = (
@@ -37,7 +38,7 @@ _QUICK_CLAUSES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _QUICK_REPEATABLE = frozenset({"modifier", "multiplier"})
 
 
-def quick_roll(text: str) -> ActionPool:
+def quick_roll(text: str, readings: ShatteredWorldReadings = SEED_READINGS) -> ActionPool:
     """Parse the GM's NPC quick roll, e.g. "d8+1 vs 6", into a pool.
 
     Grammar (any case; spaces and commas between clauses are free; any order):

@@ -76,6 +76,7 @@ from rulesets.three_d6.quick import (
     QUICK_ROLL_MAX_NUMBER,
     quick_roll,
 )
+from rulesets.three_d6.readings import ThreeD6Readings
 from rulesets.three_d6.rolling import (
     OUTCOMES,
     TestResult,
@@ -85,7 +86,12 @@ from rulesets.three_d6.rolling import (
     roll_test,
 )
 
+READINGS = ThreeD6Readings
+"""The system's table readings (:class:`~rulesets.three_d6.readings.ThreeD6Readings`)."""
+
 __all__ = [
+    "READINGS",
+    "ThreeD6Readings",
     # catalogue
     "BASE_DICE",
     "CRITICAL_SIXES",

@@ -9,6 +9,7 @@ from rulesets.errors import RuleError
 from rulesets.notation import split_clauses
 from rulesets.three_d6.catalogue import BASE_DICE, DIE_SIDES, MAX_FAVOR, TD_MIN, _rule
 from rulesets.three_d6.pools import TestPool, build_test
+from rulesets.three_d6.readings import SEED_READINGS, ThreeD6Readings
 
 # ---------------------------------------------------------------------------------------------
 # NPC quick roll: 3d6 Rolls and Tests, Rolls and Tests / Favor and Disfavor / Test Difficulty
@@ -65,7 +66,7 @@ def _quick_dice(part: str, match: re.Match[str]) -> None:
         )
 
 
-def quick_roll(text: str) -> TestPool:
+def quick_roll(text: str, readings: ThreeD6Readings = SEED_READINGS) -> TestPool:
     """Parse the GM's NPC quick roll, e.g. "3d6+2 favor 1", into a test.
 
     Grammar (any case; spaces and commas between clauses are free; any order):

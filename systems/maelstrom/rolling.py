@@ -122,11 +122,20 @@ def request_from(cleaned_data: Mapping[str, Any]) -> RollRequest:
 # --- the pool ------------------------------------------------------------------------------
 
 
+def readings_of(character: Character) -> maelstrom.MaelstromReadings:
+    """The table readings of the character's campaign (loaded with the character, as every
+    caller here has it: no query), as the engine takes them (docs/systems/maelstrom.md, Table
+    readings)."""
+    return maelstrom.MaelstromReadings.from_values(character.campaign.readings, strict=False)
+
+
 def build_pool(character: Character, request: RollRequest) -> maelstrom.ActionPool:
-    """Build the character's pool for ``request`` from its sheet through the rules engine.
+    """Build the character's pool for ``request`` from its sheet through the rules engine,
+    under its campaign's table readings (:func:`readings_of`).
 
     Args:
-        character: the character (only ``name`` and ``sheet`` are read; no queries).
+        character: the character (its ``name`` and ``sheet``, and its loaded campaign's
+            ``readings``; no queries).
         request: what the dialog asked for.
 
     Returns:
@@ -146,6 +155,7 @@ def build_pool(character: Character, request: RollRequest) -> maelstrom.ActionPo
             current=sheet.willpower(data)[1], difficulty=request.difficulty,
             threshold=request.threshold,
             automatic_successes=1 if sheet.has_merit(data, STRONG_BOND) else 0,
+            readings=readings_of(character),
         )
     by_name = sheet.trait_refs(data)
     if request.kind == "soak":
@@ -179,7 +189,7 @@ def build_pool(character: Character, request: RollRequest) -> maelstrom.ActionPo
         traits=refs, specialties=specialties, difficulty=request.difficulty,
         threshold=request.threshold, required_specialties=request.required_specialties,
         wound_penalty=penalty, incapacitated=health.incapacitated or health.dead,
-        wound_level=health.level_name,
+        wound_level=health.level_name, readings=readings_of(character),
     )
 
 

@@ -59,10 +59,12 @@ class MeritFlaw(Schema):
 
 
 class Willpower(Schema):
-    """``sheet["willpower"]``: permanent and current ranks, in dots."""
+    """``sheet["willpower"]``: permanent and current ranks, in dots, and at zero whether the
+    incapacitation is resolved (absent: not)."""
 
     permanent: _Count
     current: _Count
+    incapacitation_resolved: bool = False
 
 
 class Health(Schema):
@@ -100,6 +102,9 @@ class Pool(Schema):
     automatic_successes: Annotated[int, sk.between(0, 100)]
     experience_die_allowed: bool
     notes: Annotated[list[sk.Line], sk.max_items(50)]
+    # Stored only away from the seed's reading (a table reading: docs/systems/maelstrom.md).
+    botches: bool = True
+    automatic_at: Annotated[str, sk.one_of(maelstrom.AUTOMATIC_AT)] = maelstrom.AUTOMATIC_AT[0]
 
 
 class Resolution(Schema):

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.utils import timezone
 
 from rulesets import shahquest as sq
 from rulesets.dice import STEP_DICE
@@ -47,14 +48,18 @@ from systems.shahquest.sheet import (
     TEXT_TYPES,
     TYPE_LABELS,
     _find,
+    _set_next_roll_push_die,
     _set_plot_points,
     _set_specialization,
     _set_track,
     build_pool,
     features,
+    next_roll_push_die,
     plot_points,
     request_data,
+    stress_taken,
     stress_track,
+    trauma_recovery,
 )
 
 if TYPE_CHECKING:
@@ -126,16 +131,25 @@ class Shahquest(SheetSystem):
 
     def _tracks(self, character: Character) -> dict[str, Any]:
         track = stress_track(character)
+        ready, today = trauma_recovery(character.sheet), timezone.localdate()
         lines = []
         for kind in sq.STRESS_TYPES:
             line = track.line(kind)
+            day = ready.get(kind)
             lines.append({
                 "kind": kind, "stress": line.stress, "trauma": line.trauma,
                 "stressed_out": line.stressed_out, "taken_out": line.taken_out,
                 "recovery_time": (sq.trauma_recovery_time(line.trauma)
                                   if line.trauma else ""),
+                "recovery_next": sq.day_text(day) if day and day > today else "",
             })
+        taken = stress_taken(character.sheet)
+        just_taken = None if taken is None else {
+            "kind": taken[0], "die": taken[1],
+            "others": [kind for kind in sq.STRESS_TYPES if kind != taken[0]]}
         return {"plot_points": plot_points(character), "stress_lines": lines,
+                "stress_just_taken": just_taken,
+                "next_roll_push_die": next_roll_push_die(character.sheet),
                 "stress_state": track.describe(), "stressed_out": track.stressed_out,
                 "taken_out": track.taken_out, "die_choices": DIE_CHOICES,
                 "stress_types": sq.STRESS_TYPES, "downtime_choices": DOWNTIME_CHOICES}
@@ -242,12 +256,14 @@ class Shahquest(SheetSystem):
     def roll(self, character: Character, cleaned_data: dict[str, Any], rng: Rng
              ) -> RolledResult:
         """Build the pool (:func:`build_pool`), spend and earn its plot points, roll with the
-        best effort and effect preselected, and step up own stress used (Shahquest wiki,
+        best effort and effect preselected, use up a stepped up push die waiting from a GM's
+        opportunity (Activate Opportunity die), and step up own stress used (Shahquest wiki,
         Using Your Own Stress). Runs with the character locked."""
         pool = build_pool(character, cleaned_data)
         result = sq.roll(pool, rng)
         _set_plot_points(character, plot_points(character) - pool.plot_points_spent
                          + pool.plot_points_earned)
+        _set_next_roll_push_die(character, False)  # the stepped up push die, if any, is used
         if pool.stress_step_up:
             track = stress_track(character)
             for kind in pool.stress_step_up:

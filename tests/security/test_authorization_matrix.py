@@ -185,6 +185,10 @@ TABLE: dict[str, Row] = {
     # campaign's name, typed); a player leaves (the GM is told to hand the seat over first:
     # nothing written). Restoring a campaign that is not archived changes nothing.
     "campaigns:campaign-settings": Row(get=GM_200, post=GM_WRITES),
+    # The table readings (docs/rules.md, Table readings): saved from the settings page, in
+    # the systems that have readings (a 404 in the others).
+    "campaigns:campaign-readings": Row(get=NOT_ALLOWED, post=GM_WRITES,
+                                       only=urlmap.SYSTEMS_WITH_READINGS),
     "campaigns:campaign-handover": Row(get=GM_200, post=GM_WRITES),
     "campaigns:campaign-leave": Row(get="login 404 200 200 200 404",
                                     post="login 404 302+ 302+ 302 404"),
@@ -445,6 +449,7 @@ PAYLOADS: dict[str, Payload] = {
     "campaigns:campaign-delete": lambda plan, target, world: {
         "name": _table(target).campaign.name},
     "campaigns:membership-seat": lambda *_: {"role": "co_gm"},
+    "campaigns:campaign-readings": lambda plan, *_: urlmap.readings_changed(plan.system),
     "account-display-name": lambda *_: {"first_name": "Matrix name"},
     "account-delete": lambda *_: {"password": "not-the-password"},
     "characters:character-edit": lambda *_: {"name": "Matrix renamed", "concept": "",

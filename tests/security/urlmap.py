@@ -90,6 +90,10 @@ SYSTEMS: tuple[str, ...] = selectable_systems()
 """Every rule system a campaign can be created with (the tests' own tally too), in the
 registry's order; what the matrix needs of each is its tests/systems/<slug>/fixtures.py."""
 
+SYSTEMS_WITH_READINGS: tuple[str, ...] = tuple(
+    slug for slug in SYSTEMS if systems.for_ruleset(slug).readings)
+"""The systems whose campaigns have table readings to choose (docs/rules.md)."""
+
 HOME_SYSTEM: str = SYSTEMS[0]
 """The system whose table stands in where any campaign will do (the admin's rows, a campaign
 export to import, a new campaign's ruleset): the registry's first."""
@@ -240,6 +244,17 @@ def page_system(route: Route) -> str | None:
     """The registered system whose own page ``route`` is (a URL of its package's
     ``urls.py``, included under the system's slug as namespace), or None."""
     return route.namespace if route.namespace in registry.RULESETS else None
+
+
+def readings_changed(system: str | None) -> dict[str, str]:
+    """The table readings form's data that changes one reading of ``system`` (its first, to
+    its second choice) and keeps the others (docs/rules.md, Table readings); ``{}`` for a
+    system with none."""
+    readings = systems.for_ruleset(system or HOME_SYSTEM).readings
+    data = {reading.key: reading.default for reading in readings}
+    if readings:
+        data[readings[0].key] = readings[0].choices[1].value
+    return data
 
 
 def quick_roll_example(system: str) -> str:

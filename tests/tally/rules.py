@@ -15,6 +15,7 @@ from typing import Any
 from rulesets.dice import Rng
 from rulesets.errors import RuleError
 from rulesets.query import Parameter, read_query
+from rulesets.readings import Readings
 
 SOURCE = "Tally rules"
 """The prefix of every rule this engine cites."""
@@ -30,6 +31,9 @@ QUICK_ROLL_EXAMPLES = ("d6+2", "d6")
 
 QUICK_ROLL_MAX_LENGTH = 20
 """The longest quick roll text accepted, in characters."""
+
+READINGS = Readings
+"""Tally reads its one rule one way: no table readings."""
 
 ODDS_PARAMETERS = (Parameter("bonus", int, 0, f"added to the die (0 to {BONUS_MAX})"),)
 """The odds query: the bonus added to the die."""
@@ -83,7 +87,7 @@ class Result:
         return cls(pool=Pool(bonus=int(data["pool"]["bonus"])), face=int(data["face"]))
 
 
-def quick_roll(text: str) -> Pool:
+def quick_roll(text: str, readings: Readings | None = None) -> Pool:
     """Parse ``d6`` or ``d6+N`` (any case, spaces free) into a :class:`Pool`.
 
     Raises:

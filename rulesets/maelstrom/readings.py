@@ -1,0 +1,89 @@
+"""Maelstrom's table readings: the rules a campaign may read another way (docs/rules.md, Table
+readings; docs/systems/maelstrom.md, Table readings). Each first choice is the engine's reading
+before readings existed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rulesets.readings import Choice, Reading, Readings
+
+TENS_EXPLODE = Reading(
+    key="tens_explode",
+    title="Exploding tens",
+    seed=('"Using at least one specialty on a roll grants the awesome power of exploding '
+          'tens" (Maelstrom rules.md, Using Specialties)'),
+    choices=(
+        Choice("with_specialty", "Tens explode only when a specialty is used (the seed)"),
+        Choice("always", "Tens explode on every action roll, with or without a specialty "
+                         "(house rule); soak and Willpower rolls still never explode"),
+    ),
+)
+
+SPECIALTY_BOTCH = Reading(
+    key="specialty_botch",
+    title="Botches with a specialty",
+    seed=('"1s on regular dice are botches"; bonus dice "do not botch on a 1" (Maelstrom '
+          'rules.md, Resolving the Result, Using Specialties)'),
+    choices=(
+        Choice("botch", "1s botch whether or not a specialty is used (the seed)"),
+        Choice("no_botch", "When a specialty is used, 1s are only failures: the roll cannot "
+                           "botch (house rule)"),
+    ),
+)
+
+STRONG_BOND = Reading(
+    key="strong_bond",
+    title="Strong Bond's automatic success",
+    seed=('"Gain one automatic success on all Willpower rolls" (Maelstrom rules.md, Strong '
+          'Bond); the seed does not say whether the threshold or a botch can take it'),
+    choices=(
+        Choice("before_threshold", "Counted with the dice's successes: the threshold removes "
+                                   "it first and a botch can cancel it (docs/rules.md)"),
+        Choice("after_threshold", "Added after the threshold, which cannot remove it; a botch "
+                                  "can still cancel it"),
+        Choice("kept", "Added after the threshold and never cancelled by a botch: a Willpower "
+                       "roll with Strong Bond always succeeds"),
+    ),
+)
+
+WILLPOWER_EXPERIENCE_DIE = Reading(
+    key="willpower_experience_die",
+    title="Experience die on a Willpower roll",
+    seed=('"bank one of your available experience points in a trait that you used for the '
+          'action" (Adding Experience Dice), yet "using willpower is not considered an action" '
+          "(Rolling Willpower)"),
+    choices=(
+        Choice("allowed", "An experience die may be added to a Willpower roll, banked in "
+                          "Willpower (docs/rules.md)"),
+        Choice("not_allowed", "Willpower is not an action: no experience die on a Willpower "
+                              "roll"),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class MaelstromReadings(Readings):
+    """A campaign's readings of Maelstrom's rules, each the value of one of its
+    :class:`~rulesets.readings.Choice` (the defaults are the engine's reading of the seed):
+
+    Attributes:
+        tens_explode: "with_specialty" or "always" (:data:`TENS_EXPLODE`).
+        specialty_botch: "botch" or "no_botch" (:data:`SPECIALTY_BOTCH`).
+        strong_bond: "before_threshold", "after_threshold" or "kept" (:data:`STRONG_BOND`).
+        willpower_experience_die: "allowed" or "not_allowed"
+            (:data:`WILLPOWER_EXPERIENCE_DIE`).
+    """
+
+    READINGS: ClassVar[tuple[Reading, ...]] = (
+        TENS_EXPLODE, SPECIALTY_BOTCH, STRONG_BOND, WILLPOWER_EXPERIENCE_DIE)
+
+    tens_explode: str = "with_specialty"
+    specialty_botch: str = "botch"
+    strong_bond: str = "before_threshold"
+    willpower_experience_die: str = "allowed"
+
+
+SEED_READINGS = MaelstromReadings()
+"""The defaults: the engine's reading of the seed."""
