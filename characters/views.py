@@ -493,8 +493,10 @@ def character_xp_undo(request: AuthenticatedHttpRequest, pk: int, entry_id: int)
     character = get_character(request.user, pk)
     entry = get_object_or_404(XpEntry, pk=entry_id, character=character)
     if request.method == "GET":
+        undone = (systems.for_campaign(character.campaign).undo_description(character, entry)
+                  if entry.kind == XpEntry.Kind.SPEND else "")  # the rest is refused on POST
         return render(request, "characters/xp_undo.html",
-                      {"character": character, "entry": entry})
+                      {"character": character, "entry": entry, "undone": undone})
     try:
         reversal = services.xp_undo(entry=entry, by=request.user,
                                     as_gm=viewer_is_gm(character))

@@ -524,6 +524,18 @@ class AdvancementPart(SystemPart):
         default the part after the last colon: ``skill:Athletics`` -> ``Athletics``)."""
         return key.rpartition(":")[2]
 
+    def undo_description(self, character: Character, entry: XpEntry) -> str:
+        """What undoing the spend ``entry`` (its ``trait_key``, ``rank_from``, ``rank_to``)
+        takes back on ``character``'s sheet: one sentence in the system's words for the undo
+        page ("Firearms goes back from 3 to 2 dots."; the XP refunded is the page's to say).
+        Never raises, whatever the key (a stale one gets the default, in no system's units:
+        "<key_label> goes back from <rank_to> to <rank_from>.")."""
+        label = self.key_label(entry.trait_key) or "What it bought"
+        label = label[:1].upper() + label[1:]  # it opens the sentence
+        if entry.rank_from is None or entry.rank_to is None:
+            return f"{label} goes back to what it was before."
+        return f"{label} goes back from {entry.rank_to} to {entry.rank_from}."
+
     def xp_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
         """What the system adds to the XP page: the context of its ``xp.html``
         (:attr:`template_xp`: achievements, the buy-in catalogue, a bank form), database

@@ -221,6 +221,19 @@ def test_undo_is_a_reversing_entry_that_puts_the_rank_back(client_for, bob, tall
     assert tallier.xp_entries.filter(kind=XpEntry.Kind.REVERSAL, reverses=spend).exists()
 
 
+def test_the_undo_page_says_what_goes_back_in_the_contracts_generic_words(
+        client_for, bob, tallier):
+    url = reverse("characters:character-xp-spend", args=[tallier.pk])
+    client_for(bob).post(url, {"key": "tally", "expected_cost": "6"})
+    spend = tallier.xp_entries.get(kind=XpEntry.Kind.SPEND)
+
+    response = client_for(bob).get(
+        reverse("characters:character-xp-undo", args=[tallier.pk, spend.pk]))
+
+    assert b"Tally goes back from 3 to 2. The XP comes back. The ledger keeps both" \
+        in response.content
+
+
 def test_undo_is_refused_when_the_rank_changed_since(bob, tallier, alice):
     from characters.services import xp_spend
 
