@@ -22,8 +22,9 @@ The package splits the engine by concern; every public name is re-exported here,
 :mod:`~rulesets.genesys.rolling` (rolling and interpreting), :mod:`~rulesets.genesys.odds`
 (exact odds and the odds query), :mod:`~rulesets.genesys.quick` (the NPC quick roll),
 :mod:`~rulesets.genesys.destiny` (the Destiny pool: light and dark points, their flips, the
-Force dice that roll it), :mod:`~rulesets.genesys.sheet` (skills, creation, thresholds) and
-:mod:`~rulesets.genesys.costs` (experience costs).
+Force dice that roll it), :mod:`~rulesets.genesys.sheet` (skills, creation, thresholds),
+:mod:`~rulesets.genesys.costs` (experience costs) and :mod:`~rulesets.genesys.readings` (the
+table readings a campaign may choose, which pool building and the odds query take).
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ from rulesets.genesys.destiny import (
 from rulesets.genesys.odds import ODDS_PARAMETERS, Odds, odds, odds_query
 from rulesets.genesys.pools import (
     DARK_FLIP_NOTE,
+    IMPOSSIBLE_FLIP_NOTE,
     LIGHT_FLIP_NOTE,
     DicePool,
     build_pool,
@@ -121,6 +123,7 @@ __all__ = [
     # pools
     "DARK_FLIP_NOTE",
     "DicePool",
+    "IMPOSSIBLE_FLIP_NOTE",
     "LIGHT_FLIP_NOTE",
     "build_pool",
     "difficulty_dice",

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rulesets.genesys.catalogue import DIE_SIDES, DIE_TYPES, FACES
-from rulesets.genesys.pools import DicePool, parse_pool
+from rulesets.genesys.pools import DicePool, modify_pool, parse_pool
+from rulesets.genesys.readings import BOOST_SETBACK, GenesysReadings
 from rulesets.query import Parameter, read_query
 
 # ---------------------------------------------------------------------------------------------
@@ -142,24 +143,32 @@ ODDS_PARAMETERS: tuple[Parameter, ...] = (
         help="dice in letter notation, e.g. '2A 1P 2D 1C 1B 1S' (A ability, P proficiency, "
         "D difficulty, C challenge, B boost, S setback)",
     ),
+    BOOST_SETBACK.odds_parameter,
 )
-"""Parameters of a Genesys odds query: ``pool`` (required, letter notation)."""
+"""Parameters of a Genesys odds query: ``pool`` (required, letter notation), and the table
+reading that changes a written pool's odds, ``boost_setback``
+(:mod:`rulesets.genesys.readings`). The other reading, ``impossible_destiny``, changes how a
+check's pool is built, which a written pool already is."""
 
 
 def odds_query(query: Mapping[str, object]) -> dict[str, object]:
     """Answer one odds query: ``{"pool": "2A 1P 2D"}`` -> :meth:`Odds.as_dict`.
 
     Args:
-        query: parameter name -> value, as a command line or batch line gives it.
+        query: parameter name -> value, as a command line or batch line gives it;
+            ``{"pool": "2A 1D 1B 1S", "boost_setback": "cancel"}`` rolls the pool as the house
+            rule leaves it (here "2A 1D", as :func:`modify_pool` cancels).
 
     Returns:
         ``{"success": p, "advantage": p, "threat": p, "triumph": p, "despair": p}``.
 
     Raises:
-        RuleError: a bad query shape (:func:`rulesets.query.read_query`) or pool notation
-            (:func:`parse_pool`; Genesys dice pool, Basic Dice Pool).
+        RuleError: a bad query shape (:func:`rulesets.query.read_query`), pool notation
+            (:func:`parse_pool`; Genesys dice pool, Basic Dice Pool), or a reading's value
+            that is not one of its choices.
     """
     values = read_query(query, ODDS_PARAMETERS)
+    readings = GenesysReadings.from_query(values)
     pool = values["pool"]
     assert isinstance(pool, str)
-    return odds(parse_pool(pool)).as_dict()
+    return odds(modify_pool(parse_pool(pool), readings=readings)).as_dict()

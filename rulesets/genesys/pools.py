@@ -24,6 +24,7 @@ from rulesets.genesys.catalogue import (
     _rule,
 )
 from rulesets.genesys.destiny import DARK, DESTINY_SIDES, LIGHT
+from rulesets.genesys.readings import SEED_READINGS, GenesysReadings
 from rulesets.stored import Stored
 
 
@@ -204,6 +205,11 @@ LIGHT_FLIP_NOTE = "Destiny: light point flipped to upgrade an ability die"
 """The pool's note (and the roll log's line) when a player invests a light Destiny point."""
 DARK_FLIP_NOTE = "Destiny: dark point flipped to upgrade a difficulty die"
 """The pool's note (and the roll log's line) when the GM invests a dark Destiny point."""
+IMPOSSIBLE_FLIP_NOTE = ("Destiny: light point flipped to attempt the Impossible task; it "
+                        "upgrades no die (table reading)")
+"""The pool's note (and the roll log's line) for the light point an Impossible task requires,
+when the campaign reads it as buying the attempt alone (the table reading
+:data:`~rulesets.genesys.readings.IMPOSSIBLE_DESTINY`)."""
 
 _STORED_RULE = _rule("Interpreting the Pool")
 """The rule a damaged stored pool or roll cites."""
@@ -291,6 +297,7 @@ def modify_pool(
     boost: int = 0,
     setback: int = 0,
     removals: Mapping[str, int] | None = None,
+    readings: GenesysReadings = SEED_READINGS,
 ) -> DicePool:
     """Modify a dice pool by adding, upgrading, downgrading and removing dice.
 
@@ -307,7 +314,10 @@ def modify_pool(
        Than Available To Upgrade; Upgrades and Downgrades in the Same Pool);
     4. last, removals: at most the dice of that type present are removed, further removals
        are ignored (Removing Dice). Any die type may be removed; the seed's usual cases are
-       setback dice (a talent) and boost dice (a skilled enemy).
+       setback dice (a talent) and boost dice (a skilled enemy);
+    5. only under the table reading ``boost_setback="cancel"`` (a house rule: the seed says
+       "Boost dice and Setback dice do not cancel each other out", Adding Dice): each boost
+       die left cancels one setback die left, both taken out before the roll.
 
     Args:
         pool: the pool before the modifications.
@@ -318,10 +328,12 @@ def modify_pool(
         boost: boost dice added, >= 0.
         setback: setback dice added, >= 0.
         removals: dice to remove by type, e.g. ``{"setback": 2}``; each count >= 0.
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         A new :class:`DicePool` with the same difficulty level, Destiny points, Destiny flips
-        and traits, and a note for each modification.
+        and traits, and a note for each modification (and for boost and setback dice
+        cancelled, "1 boost and 1 setback cancelled each other (table reading)").
 
     Raises:
         RuleError: a negative count, an unknown die type in ``removals``, or a pool above
@@ -387,6 +399,12 @@ def modify_pool(
         notes.append(
             f"{done} {die} removed" + (f" ({wanted - done} ignored)" if done < wanted else "")
         )
+    cancelled = min(counts["boost"], counts["setback"])
+    if cancelled and readings.boost_setback == "cancel":
+        counts["boost"] -= cancelled
+        counts["setback"] -= cancelled
+        notes.append(f"{cancelled} boost and {cancelled} setback cancelled each other "
+                     "(table reading)")
     return _pool(
         counts,
         difficulty_level=pool.difficulty_level,
@@ -441,6 +459,7 @@ def build_pool(
     boost: int = 0,
     setback: int = 0,
     removals: Mapping[str, int] | None = None,
+    readings: GenesysReadings = SEED_READINGS,
 ) -> DicePool:
     """Build the dice pool of a skill check from a character's traits and the situation.
 
@@ -463,9 +482,13 @@ def build_pool(
       Destiny point is recorded as the pool's ``destiny_points``. The point is the player's
       light flip (``destiny_light``), which upgrades an ability die as any light flip does;
       ``destiny_point_spent`` pays it without a flip (a point kept outside Sheetkeeper), and
-      then upgrades nothing by itself;
+      then upgrades nothing by itself. Under the table reading
+      ``impossible_destiny="attempt_only"`` (the Genesys Core Rulebook's Impossible tasks) the
+      light flip of an Impossible task only buys the attempt: it is flipped and recorded, with
+      :data:`IMPOSSIBLE_FLIP_NOTE`, and upgrades no die;
     - then the modifications of :func:`modify_pool` (boost and setback dice, upgrades,
-      downgrades, removals), in that order.
+      downgrades, removals, and boost and setback cancelled under the table reading
+      ``boost_setback="cancel"``), in that order.
 
     Args:
         characteristic: one of :data:`CHARACTERISTICS`, e.g. "Agility".
@@ -481,6 +504,8 @@ def build_pool(
         destiny_dark: the GM flips a dark Destiny point to upgrade a difficulty die.
         upgrade_ability, upgrade_difficulty, downgrade_proficiency, downgrade_challenge,
         boost, setback, removals: as for :func:`modify_pool`.
+        readings: the campaign's table readings (the seed's by default;
+            :mod:`rulesets.genesys.readings`).
 
     Returns:
         A :class:`DicePool` with its difficulty level, traits and notes.
@@ -531,7 +556,12 @@ def build_pool(
     if skill and skill_ranks == 0:
         notes.append(f"Unskilled in {skill}: {characteristic} alone")
     flips = (LIGHT,) * destiny_light + (DARK,) * destiny_dark
-    notes += [note for flipped, note in ((destiny_light, LIGHT_FLIP_NOTE),
+    # The light point an Impossible task requires upgrades a die unless the table reads it as
+    # the price of the attempt alone.
+    light_upgrades = destiny_light and not (
+        level == IMPOSSIBLE and readings.impossible_destiny == "attempt_only")
+    light_note = LIGHT_FLIP_NOTE if light_upgrades else IMPOSSIBLE_FLIP_NOTE
+    notes += [note for flipped, note in ((destiny_light, light_note),
                                          (destiny_dark, DARK_FLIP_NOTE)) if flipped]
     base = DicePool(
         ability=higher - lower,
@@ -547,11 +577,12 @@ def build_pool(
     _check_count(upgrade_difficulty, "difficulty upgrades", "Upgrading Dice")
     return modify_pool(
         base,
-        upgrade_ability=upgrade_ability + destiny_light,
+        upgrade_ability=upgrade_ability + int(light_upgrades),
         upgrade_difficulty=upgrade_difficulty + destiny_dark,
         downgrade_proficiency=downgrade_proficiency,
         downgrade_challenge=downgrade_challenge,
         boost=boost,
         setback=setback,
         removals=removals,
+        readings=readings,
     )

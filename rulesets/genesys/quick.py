@@ -7,7 +7,7 @@ import re
 
 from rulesets.errors import RuleError
 from rulesets.genesys.catalogue import MAX_POOL_DICE, _rule
-from rulesets.genesys.pools import _TERM, DicePool, _pool, parse_pool
+from rulesets.genesys.pools import _TERM, DicePool, _pool, modify_pool, parse_pool
 from rulesets.genesys.readings import SEED_READINGS, GenesysReadings
 from rulesets.notation import check_length
 
@@ -57,9 +57,14 @@ def quick_roll(text: str, readings: GenesysReadings = SEED_READINGS) -> DicePool
     **Decision:** the pool is labelled with the trait "NPC" and carries no difficulty level
     (the GM types the dice, not a level), so no Destiny point is asked for.
 
+    The campaign's table readings apply as to a player's check (:func:`modify_pool`): under
+    ``boost_setback="cancel"`` each boost die cancels one setback die ("1B vs 1S" rolls no
+    dice and fails, cancelled out).
+
     Args:
         text: the notation, e.g. ``"2A 1P vs 3D 1C"`` or ``"3A 2D"``; at most
             :data:`QUICK_ROLL_MAX_LENGTH` characters.
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         A :class:`DicePool` that :func:`roll` accepts.
@@ -104,4 +109,4 @@ def quick_roll(text: str, readings: GenesysReadings = SEED_READINGS) -> DicePool
                 for token, terms in _quick_terms(side):
                     if any(letter.lower() in letters for _count, letter in terms):
                         raise RuleError(f"{token!r} {where} 'vs': {message}", rule)
-    return _pool(pool.counts(), traits=("NPC",))
+    return modify_pool(_pool(pool.counts(), traits=("NPC",)), readings=readings)

@@ -527,7 +527,7 @@ def test_the_odds_answer_in_the_command_line_shape() -> None:
     assert all(type(value) is float for value in answer.values())
     assert answer == g.odds("2A 1P 2D 1C 1B 1S").as_dict()
     assert json.loads(json.dumps(answer)) == answer
-    assert [p.name for p in g.ODDS_PARAMETERS] == ["pool"]
+    assert [p.name for p in g.ODDS_PARAMETERS] == ["pool", "boost_setback"]
 
 
 def test_an_odds_query_without_a_pool_is_refused() -> None:
