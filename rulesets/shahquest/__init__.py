@@ -29,7 +29,9 @@ What lives here, one module per concern, every public name re-exported from this
 - :mod:`~rulesets.shahquest.odds`: exact odds of the effort total and of opportunities
   (:func:`odds`, :func:`odds_query`);
 - :mod:`~rulesets.shahquest.quick`: the GM's NPC quick roll (:func:`quick_roll`);
-- :mod:`~rulesets.shahquest.costs`: the advancement house rule (:func:`step_up_cost`).
+- :mod:`~rulesets.shahquest.costs`: the advancement house rule (:func:`step_up_cost`);
+- :mod:`~rulesets.shahquest.readings`: the rules a campaign may read another way
+  (:class:`ShahquestReadings`).
 
 Everything is pure Python with an injected RNG (:class:`rulesets.dice.Rng`). Every rule
 violation raises :class:`RuleError`, whose message a player can read and whose ``rule`` names
@@ -45,6 +47,7 @@ from rulesets.shahquest.catalogue import AFFILIATION_DICE as AFFILIATION_DICE
 from rulesets.shahquest.catalogue import AFFILIATIONS as AFFILIATIONS
 from rulesets.shahquest.catalogue import FEATURE_TYPES as FEATURE_TYPES
 from rulesets.shahquest.catalogue import NEGATIVE_QUIRK_DIE as NEGATIVE_QUIRK_DIE
+from rulesets.shahquest.catalogue import NO_EFFECT_DIE as NO_EFFECT_DIE
 from rulesets.shahquest.catalogue import OTHER_DIE_SOURCES as OTHER_DIE_SOURCES
 from rulesets.shahquest.catalogue import PUSH_DIE as PUSH_DIE
 from rulesets.shahquest.catalogue import QUIRK_DIE as QUIRK_DIE
@@ -74,7 +77,6 @@ from rulesets.shahquest.quick import QUICK_ROLL_MAX_DICE as QUICK_ROLL_MAX_DICE
 from rulesets.shahquest.quick import QUICK_ROLL_MAX_LENGTH as QUICK_ROLL_MAX_LENGTH
 from rulesets.shahquest.quick import quick_roll as quick_roll
 from rulesets.shahquest.readings import ShahquestReadings as ShahquestReadings
-from rulesets.shahquest.rolling import NO_EFFECT_DIE as NO_EFFECT_DIE
 from rulesets.shahquest.rolling import RollResult as RollResult
 from rulesets.shahquest.rolling import Selection as Selection
 from rulesets.shahquest.rolling import best_selection as best_selection

@@ -88,6 +88,11 @@ NEGATIVE_QUIRK_DIE = 4
 PUSH_DIE = 6
 """A push die is a d6 bought with a plot point before the roll (Shahquest wiki, Push die)."""
 
+NO_EFFECT_DIE = 4
+"""**Decision** (RULES.md, the Cortex convention): the effect die is a d4 when no die is left
+for it after the effort total. A campaign may read the seed another way: no effect die (the
+table reading ``effect_die_default``, :mod:`rulesets.shahquest.readings`)."""
+
 SPECIALIZATION_USES: tuple[str, ...] = ("step_up", "spread")
 """A specialization either steps up its skill's die or spreads it (Shahquest wiki, Dice Pools,
 the example of Dice Pool: "He could have used his Specialization to Step Up the die")."""

@@ -1,5 +1,6 @@
-"""Exact odds of a Shahquest pool: the best effort total and the opportunities, and the
-odds query the ``odds`` command and the roll form's preview answer.
+"""Exact odds of a Shahquest pool: the best effort total, the opportunities and, under the
+table reading of no effect die, the chance of none; and the odds query the ``odds`` command
+and the roll form's preview answer.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from fractions import Fraction
 from rulesets.errors import RuleError
 from rulesets.query import QUERY_RULE, Parameter, read_query
 from rulesets.shahquest.pools import pool_from_dice
+from rulesets.shahquest.readings import EFFECT_DIE_DEFAULT, SEED_READINGS, ShahquestReadings
 
 MAX_ODDS_DICE = 60
 """Largest pool the odds query accepts (a guard against runaway input, not a game rule)."""
@@ -26,11 +28,16 @@ class Odds:
             total is the largest sum two non-1 dice make (the single non-1 face when only one
             die is not 1; 0 when every die shows 1).
         opportunities: ``(number of 1s, probability)`` pairs, ascending.
+        no_effect: the probability that the preselected roll has no effect die (fewer than
+            three dice left after the 1s, so none after the effort total), under the table
+            reading ``effect_die_default="no_effect"``; None under the default, where such a
+            roll's effect die is a d4 and every roll has one.
     """
 
     pool: tuple[int, ...]
     effort: tuple[tuple[int, Fraction], ...]
     opportunities: tuple[tuple[int, Fraction], ...]
+    no_effect: Fraction | None = None
 
     def effort_at_least(self, total: int) -> Fraction:
         """P(best effort total >= ``total``), e.g. the chance to beat an effort of total-1."""
@@ -38,24 +45,30 @@ class Odds:
 
     def as_dict(self) -> dict[str, object]:
         """The command-line shape: ``{"effort": {"11": p, ...}, "opportunities": {"0": p,
-        ...}}`` with float probabilities and ascending decimal-string keys."""
+        ...}}`` with float probabilities and ascending decimal-string keys, and
+        ``"no_effect": p`` under the table reading of no effect die."""
+        reading = {} if self.no_effect is None else {"no_effect": float(self.no_effect)}
         return {
             "effort": {str(value): float(p) for value, p in self.effort},
             "opportunities": {str(value): float(p) for value, p in self.opportunities},
+            **reading,
         }
 
 
-def odds(pool: str | Sequence[int]) -> Odds:
+def odds(pool: str | Sequence[int], *, readings: ShahquestReadings = SEED_READINGS) -> Odds:
     """Exact distributions of the best effort total and of the opportunities of a pool.
 
     Effort: dynamic programming over the dice with the state (largest, second largest non-1
     face), 0 for "none", counting outcomes as integers; the effort total of a state is their
     sum. Opportunities: the count of 1s, convolved die by die. Both are exact Fractions
     (Shahquest wiki, Dice Pools: "set aside any 1s ... select two dice and add their
-    results together").
+    results together"). Under the table reading ``effect_die_default="no_effect"`` the chance
+    of no effect die is that of at most two dice left after the 1s (the effort total takes
+    two, "select one die from the remaining dice"): at least n - 2 opportunities.
 
     Args:
         pool: dice notation such as "d10 2d8 d6", or die sizes.
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         An :class:`Odds`.
@@ -93,6 +106,9 @@ def odds(pool: str | Sequence[int]) -> Odds:
     effort: dict[int, int] = {}
     for (first, second), count in states.items():
         effort[first + second] = effort.get(first + second, 0) + count
+    no_effect = None
+    if readings.no_effect_die is None:
+        no_effect = Fraction(sum(ones[max(0, len(sizes) - 2):]), total)
     return Odds(
         pool=sizes,
         effort=tuple(
@@ -101,6 +117,7 @@ def odds(pool: str | Sequence[int]) -> Odds:
         opportunities=tuple(
             (value, Fraction(count, total)) for value, count in enumerate(ones) if count
         ),
+        no_effect=no_effect,
     )
 
 
@@ -111,18 +128,21 @@ ODDS_PARAMETERS: tuple[Parameter, ...] = (
         default=None,
         help='the dice pool in step-dice notation, e.g. "d10 2d8 d6"',
     ),
+    EFFECT_DIE_DEFAULT.odds_parameter,
 )
-"""Parameters of the Shahquest odds query (``--pool``)."""
+"""Parameters of the Shahquest odds query (``--pool``), and the table reading that changes
+its odds (``--effect-die-default no_effect``; :mod:`rulesets.shahquest.readings`)."""
 
 
 def odds_query(query: Mapping[str, object]) -> dict[str, object]:
-    """Answer one odds query: ``{"pool": "d10 2d8 d6"}`` -> :meth:`Odds.as_dict`.
+    """Answer one odds query: ``{"pool": "d10 2d8 d6"}`` -> :meth:`Odds.as_dict`; with
+    ``"effect_die_default": "no_effect"`` the answer adds the chance of no effect die.
 
     Raises:
-        RuleError: an unknown or mistyped key, a missing pool, or a bad pool (see
-            :func:`odds`).
+        RuleError: an unknown or mistyped key, a missing pool, a bad pool (see :func:`odds`),
+            or a reading's value that is not one of its choices.
     """
     values = read_query(query, ODDS_PARAMETERS)
     pool = values["pool"]
     assert isinstance(pool, str)
-    return odds(pool).as_dict()
+    return odds(pool, readings=ShahquestReadings.from_query(values)).as_dict()

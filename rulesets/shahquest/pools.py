@@ -6,7 +6,7 @@ Types / Plot Points; Affiliations).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rulesets import dice as _dice
 from rulesets.dice import format_dice, parse_dice
@@ -24,6 +24,7 @@ from rulesets.shahquest.catalogue import (
     AFFILIATIONS,
     FEATURE_TYPES,
     NEGATIVE_QUIRK_DIE,
+    NO_EFFECT_DIE,
     OTHER_DIE_SOURCES,
     PUSH_DIE,
     QUIRK_DIE,
@@ -35,7 +36,11 @@ from rulesets.shahquest.catalogue import (
     _plural,
     _rule,
 )
+from rulesets.shahquest.readings import SEED_READINGS, ShahquestReadings
 from rulesets.stored import Stored
+
+NO_EFFECT_NOTE = "No effect die when no die is left after the effort total (table reading)"
+"""The pool note under the table reading ``effect_die_default="no_effect"``."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -254,6 +259,10 @@ class DicePool:
             the pool: each is stepped up once after the roll (Shahquest wiki, Using Your Own
             Stress; apply with :func:`step_up_stress`).
         notes: human-readable explanations, e.g. "extra skill feature: 1 plot point".
+        no_effect_die: the effect die's size when no die is left for it after the effort
+            total: :data:`NO_EFFECT_DIE` (4, the RULES.md decision), or None for no effect die
+            under the campaign's table reading ``effect_die_default="no_effect"``
+            (:mod:`rulesets.shahquest.readings`; set by :meth:`under`).
     """
 
     dice: tuple[PoolDie, ...]
@@ -261,6 +270,18 @@ class DicePool:
     plot_points_earned: int = 0
     stress_step_up: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    no_effect_die: int | None = NO_EFFECT_DIE
+
+    def under(self, readings: ShahquestReadings) -> DicePool:
+        """This pool as the campaign's table ``readings`` roll it: with their effect die for
+        when no die is left (:attr:`ShahquestReadings.no_effect_die`), and a note saying so
+        when it is not the default d4. The same pool when nothing changes."""
+        if readings.no_effect_die == self.no_effect_die:
+            return self
+        notes = tuple(note for note in self.notes if note != NO_EFFECT_NOTE)
+        if readings.no_effect_die is None:
+            notes = (*notes, NO_EFFECT_NOTE)
+        return replace(self, no_effect_die=readings.no_effect_die, notes=notes)
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -295,9 +316,13 @@ class DicePool:
         """The pool as a JSON-serialisable dict; see :meth:`from_dict`.
 
         Keys: "dice" (list of ``{"size", "source", "name"}``), "notation",
-        "plot_points_spent", "plot_points_earned", "stress_step_up", "notes".
+        "plot_points_spent", "plot_points_earned", "stress_step_up", "notes"; and
+        "no_effect_die": null only under the table reading of no effect die (absent, the
+        default d4, so a pool stored before readings existed reads as it was made).
         """
-        return {
+        # Stored only away from the default: every earlier roll's pool stays byte-identical.
+        reading = {} if self.no_effect_die == NO_EFFECT_DIE else {"no_effect_die": None}
+        return {**reading,
             "dice": [
                 {"size": die.size, "source": die.source, "name": die.name} for die in self.dice
             ],
@@ -313,10 +338,16 @@ class DicePool:
         """Rebuild a pool stored with :meth:`as_dict` ("notation" is ignored, recomputed).
 
         Raises:
-            RuleError: a missing or mistyped field, a die that is not a step die, or an
-                unknown die source or stress type.
+            RuleError: a missing or mistyped field, a die that is not a step die, an
+                unknown die source or stress type, or a ``no_effect_die`` other than null
+                or 4.
         """
         stored = Stored(data, _rule(_POOLS))
+        no_effect_die = data.get("no_effect_die", NO_EFFECT_DIE)
+        if no_effect_die is not None and (type(no_effect_die) is not int
+                                          or no_effect_die != NO_EFFECT_DIE):
+            raise RuleError(f"no_effect_die must be null or {NO_EFFECT_DIE}, not "
+                            f"{no_effect_die!r}", _rule(_POOLS))
         dice: list[PoolDie] = []
         for item in stored.mappings("dice"):
             stored_die = Stored(item, _rule(_POOLS))
@@ -334,6 +365,7 @@ class DicePool:
             plot_points_earned=stored.int("plot_points_earned"),
             stress_step_up=step_up,
             notes=stored.strs("notes"),
+            no_effect_die=None if no_effect_die is None else NO_EFFECT_DIE,
         )
 
 
@@ -345,6 +377,7 @@ def build_pool(
     setting_die: int | None = None,
     tension_dice: Sequence[int] = (),
     plot_points: int | None = None,
+    readings: ShahquestReadings = SEED_READINGS,
 ) -> DicePool:
     """Build a dice pool from features and the situation, counting its plot-point cost.
 
@@ -366,7 +399,9 @@ def build_pool(
       as General Danger), free; **Decision:** at most one per pool;
     - tension dice the GM moves into an NPC's pool are free to the pool (their price is paid
       from the tension pool; Shahquest wiki, Using the Tension Pool);
-    - the pool holds at least one die.
+    - the pool holds at least one die;
+    - the campaign's table ``readings`` give the effect die when no die is left for it
+      (:meth:`DicePool.under`).
 
     Args:
         features: the features used, e.g. ``[Feature(type="attribute", name="Coordination",
@@ -377,6 +412,7 @@ def build_pool(
         tension_dice: sizes of tension dice moved into an NPC pool (see
             :meth:`TensionPool.take`).
         plot_points: the plot points the character has; None skips the check.
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         A :class:`DicePool` with ``plot_points_spent``, ``plot_points_earned`` and
@@ -438,7 +474,7 @@ def build_pool(
         plot_points_earned=earned,
         stress_step_up=tuple(step_up),
         notes=tuple(notes),
-    )
+    ).under(readings)
 
 
 def pool_from_dice(notation: str | Sequence[int]) -> DicePool:

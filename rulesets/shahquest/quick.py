@@ -40,10 +40,13 @@ def quick_roll(text: str, readings: ShahquestReadings = SEED_READINGS) -> DicePo
     :data:`QUICK_ROLL_MAX_DICE` dice. An NPC's pool is the dice the GM names (Shahquest wiki,
     Dice Pools), so nothing is spent or earned: the pool is :func:`pool_from_dice`'s.
     **Decision:** a flat number ("d8+1") is refused, as Shahquest pools have no modifiers.
+    The campaign's table readings apply as to a player's pool (:meth:`DicePool.under`): the
+    effect die when no die is left for it.
 
     Args:
         text: the notation, e.g. ``"d10 2d8 d6"``; at most :data:`QUICK_ROLL_MAX_LENGTH`
             characters.
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         A :class:`DicePool` (dice largest first, source "dice") that :func:`roll` accepts.
@@ -79,4 +82,4 @@ def quick_roll(text: str, readings: ShahquestReadings = SEED_READINGS) -> DicePo
         raise RuleError(
             f"{clean!r} is {total} dice: a quick roll takes at most {QUICK_ROLL_MAX_DICE}", rule
         )
-    return pool_from_dice(clean)
+    return pool_from_dice(clean).under(readings)

@@ -24,11 +24,6 @@ from rulesets.stored import Stored
 
 _REACTION_EFFECT = "Use a Effect die from a reaction"
 
-NO_EFFECT_DIE = 4
-"""**Decision** (RULES.md, the Cortex convention): the effect die is a d4 when no die is left
-for it after the effort total."""
-
-
 @dataclass(frozen=True)
 class Selection:
     """Which rolled dice make the effort total and the effect dice, by index into the roll.
@@ -37,7 +32,8 @@ class Selection:
         effort: indices of the effort dice; the first two are free, each further one costs a
             plot point (Shahquest wiki, Add to Effort total).
         effect: indices of the effect dice; the first is free, each further one costs a plot
-            point (Shahquest wiki, Extra Effect die). Empty when no die is left (effect d4).
+            point (Shahquest wiki, Extra Effect die). Empty when no die is left (an effect
+            d4, or none under the table reading; :attr:`DicePool.no_effect_die`).
         reaction_effect: the roll was a reaction the character won, and a plot point makes
             its effect die count (Shahquest wiki, Use a Effect die from a reaction).
     """
@@ -198,10 +194,12 @@ class RollResult:
         return sum(self.faces[i] for i in self.selection.effort)
 
     @property
-    def effect_die(self) -> int:
-        """The effect die's size; d4 when no die was left for it (RULES.md Decision)."""
+    def effect_die(self) -> int | None:
+        """The effect die's size; when no die was left for it, the pool's
+        :attr:`DicePool.no_effect_die`: a d4 (RULES.md Decision) or, under the table reading
+        ``effect_die_default="no_effect"``, None (no effect die)."""
         if not self.selection.effect:
-            return NO_EFFECT_DIE
+            return self.pool.no_effect_die
         return self.pool.sizes[self.selection.effect[0]]
 
     @property
@@ -231,9 +229,13 @@ class RollResult:
         return self.pool.stress_step_up
 
     def summary(self) -> str:
-        """One line for the roll log, e.g. "Effort 11, effect d8, 1 opportunity"."""
-        effects = [_die(self.effect_die), *(_die(s) for s in self.extra_effect_dice)]
-        text = f"Effort {self.effort}, effect {' + '.join(effects)}"
+        """One line for the roll log, e.g. "Effort 11, effect d8, 1 opportunity"; "Effort 8,
+        no effect die" when none was left and the table reads it so."""
+        if self.effect_die is None:
+            text = f"Effort {self.effort}, no effect die"
+        else:
+            effects = [_die(self.effect_die), *(_die(s) for s in self.extra_effect_dice)]
+            text = f"Effort {self.effort}, effect {' + '.join(effects)}"
         if self.selection.reaction_effect:
             text += " (a reaction's effect die)"
         if self.opportunities:
@@ -246,7 +248,8 @@ class RollResult:
 
         Keys: "system" ("shahquest"), "pool" (:meth:`DicePool.as_dict`), "dice" (list of
         ``{"size", "face"}`` in pool order), "effort_dice" and "effect_dice" (indices),
-        "effort", "effect_die", "extra_effect_dice", "opportunities" (indices),
+        "effort", "effect_die" (null: no effect die), "extra_effect_dice", "opportunities"
+        (indices),
         "opportunity_dice" (sizes), "plot_points_after_roll", "stress_step_up", "summary";
         and "reaction_effect": true only when a reaction's effect die was used.
         """

@@ -20,6 +20,7 @@ from rulesets.shahquest.catalogue import (
     _rule,
 )
 from rulesets.shahquest.pools import DicePool, PoolDie
+from rulesets.shahquest.readings import SEED_READINGS, ShahquestReadings
 from rulesets.shahquest.rolling import RollResult, roll
 from rulesets.stored import Stored
 
@@ -187,6 +188,7 @@ def roll_general_danger(
     *,
     setting_die: int | None = None,
     complications: Sequence[int] = (),
+    readings: ShahquestReadings = SEED_READINGS,
 ) -> RollResult:
     """Roll the whole tension pool as general danger: two dice for effort, one for effect.
 
@@ -200,6 +202,8 @@ def roll_general_danger(
         rng: the injected random source.
         setting_die: the setting die size, or None.
         complications: complication die sizes on the PC.
+        readings: the campaign's table readings (the seed's by default): the effect die when
+            no die is left for it (:meth:`DicePool.under`).
 
     Returns:
         A :class:`RollResult`.
@@ -207,4 +211,5 @@ def roll_general_danger(
     Raises:
         RuleError: see :meth:`TensionPool.danger_pool`.
     """
-    return roll(tension.danger_pool(setting_die=setting_die, complications=complications), rng)
+    pool = tension.danger_pool(setting_die=setting_die, complications=complications)
+    return roll(pool.under(readings), rng)
