@@ -23,7 +23,7 @@ from rolls.models import Roll
 from rulesets import shahquest as sq
 from rulesets.dice import format_dice, parse_dice, step_up
 from rulesets.errors import RuleError
-from rulesets.shahquest import TensionPool, roll_general_danger
+from rulesets.shahquest import ShahquestReadings, TensionPool, roll_general_danger
 from rulesets.shahquest.storage import RollKind
 from systems import CampaignAction, RollAction, RolledResult, TrackAction
 from systems.shahquest.checks import verdict_of_choice, verdict_of_effort
@@ -406,7 +406,8 @@ def _danger(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
             ) -> tuple[str, Roll | None]:
     """``tension-danger``: roll the whole pool with the setting and complication dice as
     general danger, store it in the roll log, and keep it for the panel (Tension Pool as
-    General Danger). The pool itself is unchanged."""
+    General Danger), under the campaign's table readings, which the roll keeps. The pool
+    itself is unchanged."""
     state = _load(campaign)
     pool: TensionPool = state["pool"]
     text = data.get("complications") or ""
@@ -415,7 +416,9 @@ def _danger(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
         raise RuleError(f"{len(complications)} complication dice are more than the "
                         f"{MAX_TENSION_DICE} Sheetkeeper allows", _DANGER)
     setting = data.get("setting_die")
-    result = roll_general_danger(pool, rng, setting_die=setting, complications=complications)
+    readings = ShahquestReadings.from_values(campaign.readings, strict=False)
+    result = roll_general_danger(pool, rng, setting_die=setting, complications=complications,
+                                 readings=readings)
     parts = [f"tension pool {_pool_text(pool)}"]
     if setting:
         parts.append(f"setting die {_die(setting)}")
@@ -429,13 +432,14 @@ def _danger(campaign: Campaign, data: dict[str, Any], by: User, rng: Rng
         campaign_id=campaign.pk, character=None, ruleset="shahquest",
         rolled=RolledResult(kind=RollKind.GENERAL_DANGER, description=description, result=result,
                             outcome=outcome, net=net, summary=summary),
-        by=by, gm_only=bool(data.get("gm_only")),
+        by=by, gm_only=bool(data.get("gm_only")), readings=readings.changed(),
     )
     _save(campaign, {**state, "last_danger": {
         "roll_id": roll.pk, "description": description, "note": note,
         "gm_only": roll.gm_only, "result": roll.result,
     }})
-    return (f"General danger: effort {result.effort}, effect {_die(result.effect_die)}. "
+    effect = "no effect die" if result.effect_die is None else f"effect {_die(result.effect_die)}"
+    return (f"General danger: effort {result.effort}, {effect}. "
             "A character whose effort total is less takes stress or a complication."), roll
 
 

@@ -86,6 +86,8 @@ class Pool(Schema):
     plot_points_earned: _PlotPoints
     stress_step_up: Annotated[list[StressType], sk.max_items(3)]
     notes: Annotated[list[sk.Line], sk.max_items(50)]
+    # Stored only under the table reading of no effect die (docs/systems/shahquest.md).
+    no_effect_die: Literal[4] | None = 4
 
 
 class RolledDie(Schema):
@@ -108,7 +110,7 @@ class Result(Schema):
     effort_dice: Annotated[list[_Index], sk.max_items(2)]
     effect_dice: Annotated[list[_Index], sk.max_items(_POOL_DICE)]
     effort: Annotated[int, sk.between(0, 24)]
-    effect_die: StepDie
+    effect_die: StepDie | None  # None: no effect die, under the table reading
     extra_effect_dice: Annotated[list[StepDie], sk.max_items(_POOL_DICE)]
     opportunities: Annotated[list[_Index], sk.max_items(_POOL_DICE)]
     opportunity_dice: Annotated[list[StepDie], sk.max_items(_POOL_DICE)]

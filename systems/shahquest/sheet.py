@@ -242,8 +242,16 @@ def _set_specialization(character: Character, key: str, use: str | None) -> None
 # --- reading the sheet into a roll ----------------------------------------------------------
 
 
+def readings_of(character: Character) -> sq.ShahquestReadings:
+    """The table readings of the character's campaign (loaded with the character, as every
+    caller here has it: no query), as the engine takes them (docs/systems/shahquest.md, Table
+    readings)."""
+    return sq.ShahquestReadings.from_values(character.campaign.readings, strict=False)
+
+
 def build_pool(character: Character, data: Mapping[str, Any]) -> sq.DicePool:
-    """The dice pool the roll form describes, from the character's sheet.
+    """The dice pool the roll form describes, from the character's sheet, under its
+    campaign's table readings (:func:`readings_of`).
 
     A ticked specialization brings its skill, a quirk ticked "in the negative" brings the
     quirk as a d4, a stepped up push die waiting from a GM's opportunity joins
@@ -286,7 +294,7 @@ def build_pool(character: Character, data: Mapping[str, Any]) -> sq.DicePool:
     return sq.build_pool(pool_features, push_die=bool(data.get("push_die")),
                          stepped_up_push_die=next_roll_push_die(character.sheet),
                          setting_die=data.get("setting_die"),
-                         plot_points=plot_points(character))
+                         plot_points=plot_points(character), readings=readings_of(character))
 
 
 def next_roll_push_die(sheet: Mapping[str, Any]) -> bool:
