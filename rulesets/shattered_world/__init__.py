@@ -31,7 +31,9 @@ What lives here, one module per concern, every public name re-exported from this
 - :mod:`~rulesets.shattered_world.achievements`: achievements and XP (:class:`Experience`);
 - :mod:`~rulesets.shattered_world.statistics`: statistics as resource pools
   (:class:`Statistics`, :func:`new_statistics`);
-- :mod:`~rulesets.shattered_world.initiative`: the order of action (:func:`initiative_key`).
+- :mod:`~rulesets.shattered_world.initiative`: the order of action (:func:`initiative_key`);
+- :mod:`~rulesets.shattered_world.readings`: the rules a campaign may read another way
+  (:class:`ShatteredWorldReadings`, :data:`READINGS`).
 """
 
 from __future__ import annotations
@@ -90,6 +92,8 @@ from rulesets.shattered_world.quick import QUICK_ROLL_EXAMPLES as QUICK_ROLL_EXA
 from rulesets.shattered_world.quick import QUICK_ROLL_MAX_LENGTH as QUICK_ROLL_MAX_LENGTH
 from rulesets.shattered_world.quick import QUICK_ROLL_MAX_NUMBER as QUICK_ROLL_MAX_NUMBER
 from rulesets.shattered_world.quick import quick_roll as quick_roll
+from rulesets.shattered_world.readings import MULTIPLIER_ORDERS as MULTIPLIER_ORDERS
+from rulesets.shattered_world.readings import ZERO_RULES as ZERO_RULES
 from rulesets.shattered_world.readings import ShatteredWorldReadings as ShatteredWorldReadings
 from rulesets.shattered_world.rolling import OUTCOMES as OUTCOMES
 from rulesets.shattered_world.rolling import Resolution as Resolution

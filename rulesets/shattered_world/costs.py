@@ -11,6 +11,11 @@ from dataclasses import dataclass
 
 from rulesets.errors import RuleError
 from rulesets.shattered_world.catalogue import _BUY_INS, _UNIVERSAL_BUY_INS
+from rulesets.shattered_world.readings import (
+    FIELD_ROLE_HIT_POINTS,
+    SEED_READINGS,
+    ShatteredWorldReadings,
+)
 
 COST_KINDS: tuple[str, ...] = ("flat", "escalating", "exponential")
 """Buy-in cost kinds: ``N`` flat, ``N/e`` escalating, ``N/x`` or ``N/xM`` exponential."""
@@ -174,8 +179,18 @@ Buy-Ins): your own subrole ×1; an adjacent subrole within your primary field ro
 first field role outside your own ×2; the second ×3 (both of those exclude hit points)."""
 
 
-def cost_multiplier(source: str = "own", *, hit_points: bool = False) -> int:
+def cost_multiplier(
+    source: str = "own",
+    *,
+    hit_points: bool = False,
+    readings: ShatteredWorldReadings = SEED_READINGS,
+) -> int:
     """The multiplier on a buy-in's cost for where it is bought from.
+
+    Under the table reading ``field_role_hit_points="not_allowed"``
+    (:data:`rulesets.shattered_world.readings.FIELD_ROLE_HIT_POINTS`) "excludes hit points"
+    excludes them from the purchase, not from the multiplier: hit points from an additional
+    field role are refused.
 
     Args:
         source: a key of :data:`PURCHASE_SOURCES`: "own", "adjacent subrole", "first
@@ -183,12 +198,14 @@ def cost_multiplier(source: str = "own", *, hit_points: bool = False) -> int:
         hit_points: the buy-in raises hit points; the additional field role multipliers
             "exclude hit points", so they are ×1 for it (the adjacent subrole ×2 still
             applies: the seed excludes hit points only for field roles).
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         1, 2 or 3.
 
     Raises:
-        RuleError: an unknown source; the message lists the known ones.
+        RuleError: an unknown source, the message listing the known ones; hit points from
+            an additional field role under "not_allowed", the message naming the reading.
 
     Source: Shattered World Core Engine, Universal Buy-Ins.
     """
@@ -196,6 +213,10 @@ def cost_multiplier(source: str = "own", *, hit_points: bool = False) -> int:
         known = ", ".join(PURCHASE_SOURCES)
         raise RuleError(f"unknown buy-in source {source!r}; use one of {known}", _UNIVERSAL_BUY_INS)
     if hit_points and source.endswith("additional field role"):
+        if readings.field_role_hit_points != FIELD_ROLE_HIT_POINTS.default:
+            raise RuleError(
+                "hit points are not bought from another field role at this table (table "
+                f"reading \"{FIELD_ROLE_HIT_POINTS.title}\": not allowed)", _UNIVERSAL_BUY_INS)
         return 1
     return PURCHASE_SOURCES[source]
 
@@ -206,6 +227,7 @@ def buy_in_cost(
     *,
     source: str = "own",
     hit_points: bool = False,
+    readings: ShatteredWorldReadings = SEED_READINGS,
 ) -> int:
     """XP for the ``purchase``-th purchase of a buy-in, with the multiplier for its source.
 
@@ -214,6 +236,7 @@ def buy_in_cost(
         purchase: k, >= 1.
         source: where it is bought from (see :func:`cost_multiplier`).
         hit_points: the buy-in raises hit points.
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         ``next_cost(cost, purchase) * cost_multiplier(source, hit_points=hit_points)``.
@@ -223,7 +246,8 @@ def buy_in_cost(
 
     Source: Shattered World Core Engine, Achievements and Buy-Ins; Universal Buy-Ins.
     """
-    return next_cost(cost, purchase) * cost_multiplier(source, hit_points=hit_points)
+    return next_cost(cost, purchase) * cost_multiplier(source, hit_points=hit_points,
+                                                       readings=readings)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,13 @@ from rulesets.query import Parameter, read_query
 from rulesets.shattered_world.catalogue import _CORE, _DICE
 from rulesets.shattered_world.chart import DIE_CHART, _chart_index
 from rulesets.shattered_world.pools import ActionPool, _check_int, _check_target
+from rulesets.shattered_world.readings import (
+    MULTIPLIER_ORDER,
+    MULTIPLIER_ORDERS,
+    ZERO_BECOMES_ONE,
+    ZERO_RULES,
+    ShatteredWorldReadings,
+)
 from rulesets.shattered_world.rolling import resolve
 from rulesets.shattered_world.totals import format_multipliers, parse_multipliers
 
@@ -61,6 +68,9 @@ def odds(
     modifier: int = 0,
     multipliers: str = "",
     chart: Sequence[int] = DIE_CHART,
+    *,
+    multiplier_order: str = MULTIPLIER_ORDERS[0],
+    zero_becomes_one: str = ZERO_RULES[0],
 ) -> Odds:
     """Exact P(success) and degree distribution of one roll.
 
@@ -74,12 +84,17 @@ def odds(
         modifier: the sum of the +/- modifiers.
         multipliers: ×/÷ notation, e.g. ``"x2 x2"``.
         chart: the campaign's die chart (default :data:`DIE_CHART`).
+        multiplier_order: the table reading of how the factors combine, as :func:`resolve`
+            takes it ("any_order" or "as_written").
+        zero_becomes_one: the table reading of which totals of 0 become 1 ("every_total" or
+            "divisions_only").
 
     Returns:
         An :class:`Odds`.
 
     Raises:
-        RuleError: a die not on the chart, a target below 1, or bad multiplier notation.
+        RuleError: a die not on the chart, a target below 1, bad multiplier notation or an
+            unknown reading.
 
     Source: Shattered World Core Engine, The Core Mechanic; Standard Success.
     """
@@ -93,7 +108,8 @@ def odds(
     standard = Fraction(0)
     degree: dict[int, Fraction] = {}
     for face in range(1, die + 1):
-        resolution = resolve(face, die, target, modifier, factors)
+        resolution = resolve(face, die, target, modifier, factors,
+                             multiplier_order=multiplier_order, zero_becomes_one=zero_becomes_one)
         if not resolution.success:
             continue
         success += each
@@ -120,7 +136,8 @@ def pool_odds(pool: ActionPool) -> Odds:
     Returns:
         An :class:`Odds`.
     """
-    return odds(pool.die, pool.target, pool.modifier, pool.multipliers, chart=(pool.die,))
+    return odds(pool.die, pool.target, pool.modifier, pool.multipliers, chart=(pool.die,),
+                multiplier_order=pool.multiplier_order, zero_becomes_one=pool.zero_becomes_one)
 
 
 ODDS_PARAMETERS: tuple[Parameter, ...] = (
@@ -128,24 +145,32 @@ ODDS_PARAMETERS: tuple[Parameter, ...] = (
     Parameter("target", int, None, "target number, 1 or more"),
     Parameter("modifier", int, 0, "sum of every +/- modifier"),
     Parameter("multipliers", str, "", "x/÷ modifiers, e.g. 'x2 x2' or 'x3 /2'"),
+    MULTIPLIER_ORDER.odds_parameter,
+    ZERO_BECOMES_ONE.odds_parameter,
 )
-"""The odds query's parameters: ``--die 4 --target 5 --modifier 1 --multipliers "x2"``."""
+"""The odds query's parameters: ``--die 4 --target 5 --modifier 1 --multipliers "x2"``, and
+the table readings that change the odds (``--multiplier-order as_written``,
+``--zero-becomes-one divisions_only``; :mod:`rulesets.shattered_world.readings`)."""
 
 
 def odds_query(query: Mapping[str, object]) -> dict[str, object]:
     """Answer one odds query (the command line and ``--batch`` lines).
 
     Args:
-        query: parameter name -> value, e.g. ``{"die": 4, "target": 5, "modifier": 1}``.
+        query: parameter name -> value, e.g. ``{"die": 4, "target": 5, "modifier": 1}``,
+            and the readings, e.g. ``{"multiplier_order": "as_written"}``, read as
+            :func:`rulesets.shattered_world.build_pool` reads them.
 
     Returns:
         ``{"success": p, "degree": {"1": p, ...}}`` with float probabilities.
 
     Raises:
         RuleError: an unknown, missing or mistyped parameter, a die not on the default chart,
-            a target below 1 or bad multiplier notation.
+            a target below 1, bad multiplier notation or a reading's value that is not one of
+            its choices.
     """
     values = read_query(query, ODDS_PARAMETERS)
+    readings = ShatteredWorldReadings.from_query(values)
     die, target, modifier, multipliers = (
         values["die"],
         values["target"],
@@ -154,4 +179,5 @@ def odds_query(query: Mapping[str, object]) -> dict[str, object]:
     )
     assert isinstance(die, int) and isinstance(target, int) and isinstance(modifier, int)
     assert isinstance(multipliers, str)
-    return odds(die, target, modifier, multipliers).as_dict()
+    return odds(die, target, modifier, multipliers, multiplier_order=readings.multiplier_order,
+                zero_becomes_one=readings.zero_becomes_one).as_dict()

@@ -17,6 +17,12 @@ from rulesets.shattered_world.chart import (
     check_chart,
     field_role_die,
 )
+from rulesets.shattered_world.readings import (
+    MULTIPLIER_ORDERS,
+    SEED_READINGS,
+    ZERO_RULES,
+    ShatteredWorldReadings,
+)
 from rulesets.shattered_world.totals import final_factor, format_multipliers, parse_multipliers
 from rulesets.stored import Stored
 
@@ -51,6 +57,16 @@ class ActionPool:
         multipliers: the ×/÷ modifiers in notation, e.g. ``"x2 x2"`` (``""`` for none).
         action: what is attempted, e.g. "Resist Toxins" (may be empty).
         notes: why the pool looks as it does, e.g. "human: always the field role die".
+        multiplier_order: how the ×/÷ modifiers combine, :data:`MULTIPLIER_ORDERS`
+            ("any_order", the ladder of docs/rules.md, unless the campaign reads them
+            "as_written"; :func:`final_factor`).
+        zero_becomes_one: which totals of 0 become 1, :data:`ZERO_RULES` ("every_total",
+            unless the campaign reads it "divisions_only"; :func:`total`).
+
+    The last two are the campaign's table readings (:mod:`rulesets.shattered_world.readings`),
+    stored (:meth:`as_dict`) only when they differ from the seed's reading, so a pool built
+    under the seed's readings stores what it always stored, and a stored roll is resolved
+    again under the readings it was made under.
 
     Source: Shattered World Core Engine, The Core Mechanic.
     """
@@ -62,6 +78,8 @@ class ActionPool:
     multipliers: str = ""
     action: str = ""
     notes: tuple[str, ...] = field(default=())
+    multiplier_order: str = MULTIPLIER_ORDERS[0]
+    zero_becomes_one: str = ZERO_RULES[0]
 
     @property
     def modifier(self) -> int:
@@ -70,8 +88,8 @@ class ActionPool:
 
     @property
     def factor(self) -> Fraction:
-        """The final ×/÷ factor (:func:`final_factor`)."""
-        return final_factor(self.multipliers)
+        """The final ×/÷ factor (:func:`final_factor`, in the pool's :attr:`multiplier_order`)."""
+        return final_factor(self.multipliers, self.multiplier_order)
 
     def describe(self) -> str:
         """One line for the UI, e.g. "Resist Toxins: field role die d8 +3 x2, target 9"."""
@@ -94,15 +112,22 @@ class ActionPool:
             "multipliers": self.multipliers,
             "action": self.action,
             "notes": list(self.notes),
+            **({} if self.multiplier_order == MULTIPLIER_ORDERS[0]
+               else {"multiplier_order": self.multiplier_order}),
+            **({} if self.zero_becomes_one == ZERO_RULES[0]
+               else {"zero_becomes_one": self.zero_becomes_one}),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> ActionPool:
         """Rebuild a pool stored with :meth:`as_dict`.
 
+        A pool stored before the table readings holds neither ``multiplier_order`` nor
+        ``zero_becomes_one``, and reads as the seed's readings.
+
         Raises:
             RuleError: a missing or mistyped field, an unknown die kind, a die below 2 sides,
-                a target below 1 or bad multiplier notation.
+                a target below 1, bad multiplier notation or an unknown reading.
         """
         stored = Stored(data, _CORE)
         die_kind = stored.str("die_kind")
@@ -112,6 +137,11 @@ class ActionPool:
         if die < 2:
             raise RuleError(f"stored die d{die} needs at least 2 sides", _DICE)
         multipliers = stored.str("multipliers")
+        order = (stored.str("multiplier_order") if "multiplier_order" in data
+                 else MULTIPLIER_ORDERS[0])
+        zero = stored.str("zero_becomes_one") if "zero_becomes_one" in data else ZERO_RULES[0]
+        if order not in MULTIPLIER_ORDERS or zero not in ZERO_RULES:
+            raise RuleError(f"unknown table reading {order!r} or {zero!r}", _CORE)
         return cls(
             die=die,
             die_kind=die_kind,
@@ -120,6 +150,8 @@ class ActionPool:
             multipliers=format_multipliers(parse_multipliers(multipliers)),
             action=stored.str("action"),
             notes=stored.strs("notes"),
+            multiplier_order=order,
+            zero_becomes_one=zero,
         )
 
 
@@ -134,13 +166,17 @@ def build_pool(
     multipliers: str = "",
     action: str = "",
     chart: Sequence[int] = DIE_CHART,
+    readings: ShatteredWorldReadings = SEED_READINGS,
 ) -> ActionPool:
     """Build the pool for an action from a character's dice and the situation.
 
     The character rolls the action die, or the field role die for an action of its field
     role; humans always roll the field role die ("all rolls for humans are FRD"). Every +/-
     modifier stacks (a class or proficiency bonus such as Resist Toxins is added to the base
-    modifier); the ×/÷ modifiers combine by :func:`final_factor`.
+    modifier); the ×/÷ modifiers combine by :func:`final_factor`. The campaign's table
+    readings set how they combine (``multiplier_order``) and which totals of 0 become 1
+    (``zero_becomes_one``; :mod:`rulesets.shattered_world.readings`); a note says so where the
+    reading can change this pool's total.
 
     Args:
         target: the target number, >= 1.
@@ -153,6 +189,7 @@ def build_pool(
         multipliers: ×/÷ notation, e.g. ``"x2 x2"`` or ``"x3 /2"``.
         action: what is attempted, for the roll log (may be empty).
         chart: the campaign's die chart (default :data:`DIE_CHART`).
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         An :class:`ActionPool`.
@@ -177,15 +214,43 @@ def build_pool(
     elif field_role_action:
         notes.append("field role action: the field role die")
     use_frd = human or field_role_action
+    die = frd if use_frd else action_die
+    notes.extend(_reading_notes(die, sum(modifiers), notation, readings))
     return ActionPool(
-        die=frd if use_frd else action_die,
+        die=die,
         die_kind="field role die" if use_frd else "action die",
         target=target,
         modifiers=tuple(modifiers),
         multipliers=notation,
         action=action,
         notes=tuple(notes),
+        multiplier_order=readings.multiplier_order,
+        zero_becomes_one=readings.zero_becomes_one,
     )
+
+
+def _reading_notes(die: int, modifier: int, multipliers: str,
+                   readings: ShatteredWorldReadings) -> list[str]:
+    """The notes of the table readings at work on a pool: the factor as written, where the
+    ladder would give another; a total of 0 that stays 0, where a face of 2 or more can
+    make one."""
+    notes = []
+    factor = final_factor(multipliers, readings.multiplier_order)
+    if factor != final_factor(multipliers):
+        notes.append(f"{multipliers} in the order written: final factor {_factor_text(factor)}"
+                     " (table reading)")
+    if readings.zero_becomes_one != ZERO_RULES[0] and factor >= 1 and 2 <= -modifier <= die:
+        notes.append("A total of 0 stays 0: only a divided total becomes 1 (table reading)")
+    return notes
+
+
+def _factor_text(factor: Fraction) -> str:
+    """"×3", "÷2" or "×5/2"."""
+    if factor.denominator == 1:
+        return f"×{factor.numerator}"
+    if factor.numerator == 1:
+        return f"÷{factor.denominator}"
+    return f"×{factor.numerator}/{factor.denominator}"
 
 
 def _frd_for(action_die_size: int, chart: Sequence[int]) -> int:

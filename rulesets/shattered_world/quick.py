@@ -55,10 +55,13 @@ def quick_roll(text: str, readings: ShatteredWorldReadings = SEED_READINGS) -> A
     Numbers are capped at :data:`QUICK_ROLL_MAX_NUMBER` (a typing guard). The NPC rolls the
     die it is given as its action die, labelled "NPC": **Decision:** a quick roll does not ask
     whether that die is an action or a field role die, as the NPC's die is typed directly.
+    The campaign's table readings apply as to a player's roll (:func:`build_pool`): how the
+    factors combine and which totals of 0 become 1.
 
     Args:
         text: the notation, e.g. ``"d8+1 vs 6"``, ``"d20 +3 x2 vs 15"`` or
             ``"d6 -1 x3 /2 vs 9"``; at most :data:`QUICK_ROLL_MAX_LENGTH` characters.
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         An :class:`ActionPool` built by :func:`build_pool`, which :func:`roll` accepts.
@@ -136,4 +139,5 @@ def quick_roll(text: str, readings: ShatteredWorldReadings = SEED_READINGS) -> A
         modifiers=tuple(modifiers),
         multipliers=" ".join(multipliers),
         action="NPC",
+        readings=readings,
     )

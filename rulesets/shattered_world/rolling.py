@@ -11,6 +11,7 @@ from rulesets.dice import Rng, roll_die
 from rulesets.errors import RuleError
 from rulesets.shattered_world.catalogue import _CORE, _DICE, SYSTEM
 from rulesets.shattered_world.pools import ActionPool, _check_target
+from rulesets.shattered_world.readings import MULTIPLIER_ORDERS, ZERO_RULES
 from rulesets.shattered_world.totals import total
 from rulesets.stored import Stored
 
@@ -44,7 +45,14 @@ class Resolution:
 
 
 def resolve(
-    face: int, die: int, target: int, modifier: int = 0, multipliers: str | Sequence[int] = ""
+    face: int,
+    die: int,
+    target: int,
+    modifier: int = 0,
+    multipliers: str | Sequence[int] = "",
+    *,
+    multiplier_order: str = MULTIPLIER_ORDERS[0],
+    zero_becomes_one: str = ZERO_RULES[0],
 ) -> Resolution:
     """Resolve one rolled face against a target number.
 
@@ -57,26 +65,32 @@ def resolve(
     3. the highest face is an automatic standard success (degree 1: the target "exceeded by
        1") if and only if the total would otherwise fail; a better total keeps its degree.
 
+    The table readings (:mod:`rulesets.shattered_world.readings`) change the total only: how
+    the factors combine and which totals of 0 become 1 (:func:`total`).
+
     Args:
         face: the face rolled, 1..die.
         die: the die size, >= 2.
         target: the target number, >= 1.
         modifier: the sum of every +/- modifier.
-        multipliers: ×/÷ notation or signed factors.
+        multipliers: ×/÷ notation or signed factors, in the order written.
+        multiplier_order: "any_order" or "as_written" (:func:`final_factor`).
+        zero_becomes_one: "every_total" or "divisions_only" (:func:`total`).
 
     Returns:
         A :class:`Resolution`.
 
     Raises:
-        RuleError: a die below 2 sides, a face outside 1..die, a target below 1, or bad
-            multiplier notation.
+        RuleError: a die below 2 sides, a face outside 1..die, a target below 1, bad
+            multiplier notation or an unknown reading.
     """
     if die < 2:
         raise RuleError(f"a d{die} needs at least 2 sides", _DICE)
     if not 1 <= face <= die:
         raise RuleError(f"a d{die} shows 1 to {die}, not {face}", _CORE)
     _check_target(target)
-    value = total(face, modifier, multipliers)
+    value = total(face, modifier, multipliers, multiplier_order=multiplier_order,
+                  zero_becomes_one=zero_becomes_one)
     if face == 1:
         return Resolution(total=value, outcome="failure", degree=0, automatic=True)
     if value >= target:
@@ -182,7 +196,8 @@ class RollResult:
 
 
 def _resolve_pool(pool: ActionPool, face: int) -> Resolution:
-    return resolve(face, pool.die, pool.target, pool.modifier, pool.multipliers)
+    return resolve(face, pool.die, pool.target, pool.modifier, pool.multipliers,
+                   multiplier_order=pool.multiplier_order, zero_becomes_one=pool.zero_becomes_one)
 
 
 def roll(pool: ActionPool, rng: Rng) -> RollResult:
