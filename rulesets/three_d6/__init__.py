@@ -6,7 +6,9 @@ silent, the decision taken is written in the docstring of the function concerned
 collected here:
 
 - Favor and disfavor are netted: a test rolls ``3 + favor - disfavor`` d6s, never fewer than
-  0 (only the net matters, so one favor and one disfavor roll 3d6).
+  0 (only the net matters, so one favor and one disfavor roll 3d6). A campaign may count them
+  apart (3 + favor d6s, disfavor removing the highest) or let any disfavor rule out a
+  critical success: the table readings of :mod:`~rulesets.three_d6.readings`.
 - Zero dice: nothing is rolled and the test fails automatically. It is *not* a critical
   failure (no die shows a 1); its total is 0. In a contest a side that rolled no dice loses
   to any side that rolled, whatever the totals.
@@ -26,8 +28,9 @@ The package splits the engine by concern; every public name is re-exported here,
 :mod:`~rulesets.three_d6.catalogue` (the constants of a test, the dice vocabulary),
 :mod:`~rulesets.three_d6.pools` (building a test), :mod:`~rulesets.three_d6.rolling`
 (rolling and working out a test), :mod:`~rulesets.three_d6.contests` (contests and
-tie-breakers), :mod:`~rulesets.three_d6.odds` (exact odds and the odds query) and
-:mod:`~rulesets.three_d6.quick` (the NPC quick roll).
+tie-breakers), :mod:`~rulesets.three_d6.odds` (exact odds and the odds query),
+:mod:`~rulesets.three_d6.quick` (the NPC quick roll) and :mod:`~rulesets.three_d6.readings`
+(the rules a campaign may read another way).
 """
 
 from __future__ import annotations

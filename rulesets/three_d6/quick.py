@@ -82,11 +82,14 @@ def quick_roll(text: str, readings: ThreeD6Readings = SEED_READINGS) -> TestPool
       roll is a contest roll (no TD), whose result reads "Total N".
 
     The test is labelled "NPC". **Decision:** several modifiers add up ("3d6+2-1" is +1);
-    "favor" without a number is refused rather than read as 1.
+    "favor" without a number is refused rather than read as 1. The campaign's table readings
+    apply as to a player's test (:func:`build_test`): favor and disfavor netted or counted
+    apart, and whether disfavor rules out a critical success.
 
     Args:
         text: the notation, e.g. ``"3d6+2 favor 1"``, ``"3d6-1"``, ``"3d6 +2 disfavor 2"`` or
             ``"3d6+1 td 12"``; at most :data:`QUICK_ROLL_MAX_LENGTH` characters.
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         A :class:`TestPool` built by :func:`build_test`, which :func:`roll_test` accepts.
@@ -147,4 +150,5 @@ def quick_roll(text: str, readings: ThreeD6Readings = SEED_READINGS) -> TestPool
             f"{QUICK_ROLL_EXAMPLES[0]!r}",
             _rule("Your Fate and the Dice"),
         )
-    return build_test(label="NPC", modifier=modifier, favor=favor, disfavor=disfavor, td=td)
+    return build_test(label="NPC", modifier=modifier, favor=favor, disfavor=disfavor, td=td,
+                      readings=readings)

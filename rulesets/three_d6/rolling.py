@@ -68,8 +68,11 @@ OUTCOMES: tuple[str, ...] = ("success", "failure", "rolled")
 without TD (its total is compared in :func:`resolve_contest`)."""
 
 
-def _roll_value(dice_sum: int, sixes: int, dice: int) -> tuple[int, bool, bool]:
-    """(value before modifiers, critical success?, critical failure?) of ``dice`` d6s.
+def _roll_value(dice_sum: int, sixes: int, dice: int, critical_allowed: bool = True
+                ) -> tuple[int, bool, bool]:
+    """(value before modifiers, critical success?, critical failure?) of ``dice`` d6s kept,
+    their sum and sixes; no critical success unless ``critical_allowed`` (the table reading
+    ``disfavor_critical``, :attr:`TestPool.critical_allowed`).
 
     Every die shows a 1 exactly when the sum equals the number of dice, so the odds' dynamic
     programme needs no separate "all ones" flag.
@@ -78,7 +81,7 @@ def _roll_value(dice_sum: int, sixes: int, dice: int) -> tuple[int, bool, bool]:
         return 0, False, False
     if dice_sum == dice:
         return 0, False, True
-    if sixes >= CRITICAL_SIXES:
+    if critical_allowed and sixes >= CRITICAL_SIXES:
         return 2 * dice_sum, True, False
     return dice_sum, False, False
 
@@ -98,14 +101,17 @@ class TestResult:
     Attributes:
         pool: the :class:`TestPool` rolled.
         dice: every d6 face, in the order rolled (empty when the pool has zero dice).
-        value: the roll before modifiers: the dice sum, doubled on a critical success, 0 on a
-            critical failure or with zero dice.
+        value: the roll before modifiers: the sum of the dice kept, doubled on a critical
+            success, 0 on a critical failure or with zero dice.
         total: value + modifier; 0 on a critical failure (modifiers ignored) or zero dice.
-        critical_success: three or more dice show 6.
-        critical_failure: every die rolled shows 1 (at least one die).
+        critical_success: three or more dice kept show 6 (and the table readings allow it).
+        critical_failure: every die kept shows 1 (at least one die).
         automatic_failure: zero dice, so the test failed without a roll.
         outcome: "success", "failure" or, without a TD, "rolled" (a zero-dice test is
             "failure" even without a TD).
+        dropped: the positions in ``dice`` of the highest dice disfavor removed, under the
+            table reading ``favor_disfavor="counted_apart"`` (of equal faces, the last
+            rolled); empty otherwise. Every other die is kept.
     """
 
     __test__ = False  # not a pytest test class despite its name
@@ -118,16 +124,23 @@ class TestResult:
     critical_failure: bool
     automatic_failure: bool
     outcome: str
+    dropped: tuple[int, ...] = ()
+
+    @property
+    def kept(self) -> tuple[int, ...]:
+        """The faces of the dice kept, in the order rolled (all of them unless disfavor
+        removed some)."""
+        return tuple(face for i, face in enumerate(self.dice) if i not in self.dropped)
 
     @property
     def dice_sum(self) -> int:
-        """The plain sum of the dice, before doubling or modifiers (3-18 on 3d6)."""
-        return sum(self.dice)
+        """The plain sum of the dice kept, before doubling or modifiers (3-18 on 3d6)."""
+        return sum(self.kept)
 
     @property
     def sixes(self) -> int:
-        """How many dice show 6."""
-        return self.dice.count(6)
+        """How many dice kept show 6."""
+        return self.kept.count(6)
 
     @property
     def success(self) -> bool:
@@ -163,7 +176,7 @@ class TestResult:
 
         Keys: "system" ("three_d6"), "pool" (:meth:`TestPool.as_dict`), "dice", "value",
         "total", "critical_success", "critical_failure", "automatic_failure", "outcome",
-        "summary".
+        "summary"; and "dropped" (:attr:`dropped`, a list) only when disfavor removed dice.
         """
         return {
             "system": SYSTEM,
@@ -176,6 +189,7 @@ class TestResult:
             "automatic_failure": self.automatic_failure,
             "outcome": self.outcome,
             "summary": self.summary(),
+            **({"dropped": list(self.dropped)} if self.dropped else {}),
         }
 
     @classmethod
@@ -201,6 +215,11 @@ def resolve_test(pool: TestPool, dice: Sequence[int]) -> TestResult:
     (the doubled value plus the modifier must still reach the TD); a critical failure always
     fails (total 0 < TD); zero dice fail automatically and are not a critical failure.
 
+    The pool's table readings (:mod:`rulesets.three_d6.readings`): counted apart, disfavor
+    removes the ``pool.dropped`` highest dice rolled (of equal faces, the last rolled) and
+    the roll, its sixes and its ones are the dice kept; with ``disfavor_critical="forbidden"``
+    a test with disfavor is never a critical success (its value is the plain sum).
+
     Args:
         pool: the test.
         dice: the d6 faces, exactly ``pool.dice`` of them (e.g. physical dice typed in).
@@ -220,8 +239,12 @@ def resolve_test(pool: TestPool, dice: Sequence[int]) -> TestResult:
     for face in faces:
         if not 1 <= face <= DIE_SIDES:
             raise RuleError(f"a d6 cannot show {face}", _rule("Your Fate and the Dice"))
-    value, critical_success, critical_failure = _roll_value(sum(faces), faces.count(6), len(faces))
-    total = _total(value, pool.modifier, critical_failure, len(faces))
+    dropped = tuple(sorted(sorted(range(len(faces)), key=lambda i: (faces[i], i))
+                           [len(faces) - pool.dropped:])) if pool.dropped else ()
+    kept = [face for i, face in enumerate(faces) if i not in dropped]
+    value, critical_success, critical_failure = _roll_value(
+        sum(kept), kept.count(6), len(kept), pool.critical_allowed)
+    total = _total(value, pool.modifier, critical_failure, len(kept))
     if pool.automatic_failure:
         outcome = "failure"
     elif pool.td is None:
@@ -237,6 +260,7 @@ def resolve_test(pool: TestPool, dice: Sequence[int]) -> TestResult:
         critical_failure=critical_failure,
         automatic_failure=pool.automatic_failure,
         outcome=outcome,
+        dropped=dropped,
     )
 
 

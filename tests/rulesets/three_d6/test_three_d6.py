@@ -466,6 +466,8 @@ def test_the_odds_query_rejects_bad_values_naming_them() -> None:
         "modifier",
         "favor",
         "disfavor",
+        "favor_disfavor",
+        "disfavor_critical",
     ]
 
 
