@@ -90,6 +90,10 @@ class RollPool(Schema):
     multipliers: Annotated[str, sk.one_line(100)]
     action: sk.Line
     notes: Annotated[list[sk.Line], sk.max_items(50)]
+    # Stored only away from the seed's reading (a table reading:
+    # docs/systems/shattered_world.md, Table readings).
+    multiplier_order: Annotated[str, sk.one_of(sw.MULTIPLIER_ORDERS)] = sw.MULTIPLIER_ORDERS[0]
+    zero_becomes_one: Annotated[str, sk.one_of(sw.ZERO_RULES)] = sw.ZERO_RULES[0]
 
 
 class Result(Schema):

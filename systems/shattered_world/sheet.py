@@ -5,9 +5,12 @@ actions and checks share, and the small readers and writers of ``Character.sheet
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulesets import shattered_world as sw
+
+if TYPE_CHECKING:
+    from campaigns.models import Campaign
 
 RULE_STATISTICS = "Shattered World Core Engine, Mechanical (Non-Roleplay) Actions"
 RULE_ACHIEVEMENTS = "Shattered World Core Engine, Achievements and Buy-Ins"
@@ -85,3 +88,10 @@ def _same(a: str, b: str) -> bool:
 def _one_line(text: str | None) -> str:
     """``text`` with its runs of whitespace made one space, trimmed ("" for None)."""
     return " ".join((text or "").split())
+
+
+def readings_of(campaign: Campaign) -> sw.ShatteredWorldReadings:
+    """The campaign's table readings as the engine takes them (its own column: no query; a
+    reading no longer offered reads as the seed's), for the roll, its odds and the buy-ins'
+    prices (docs/systems/shattered_world.md, Table readings)."""
+    return sw.ShatteredWorldReadings.from_values(campaign.readings, strict=False)
