@@ -132,15 +132,18 @@ def _check_dice(test: Mapping[str, Any], side: str = "") -> None:
     held = len(test["dice"])
     favor = [f"{n} {what}" for n, what in ((pool.favor, "favor"), (pool.disfavor, "disfavor"))
              if n]
+    apart = ", disfavor counted apart" if pool.dropped else ""
     require(held == pool.dice, f"{side}{held} {'die was' if held == 1 else 'dice were'} "
                                f"rolled for a pool of {pool.dice} ({three_d6.BASE_DICE}d6"
-                               f"{' with ' + ' and '.join(favor) if favor else ''})",
+                               f"{' with ' + ' and '.join(favor) if favor else ''}{apart})",
             _RULE_FAVOR)
 
 
 def check_roll(roll: Roll, parent: Roll | None) -> None:
     """:meth:`ThreeD6System.check_roll`: a test (or an NPC's quick roll) holds 3d6 and one
-    more per favor, one fewer per disfavor (3d6 Rolls and Tests, Favor and Disfavor); its
+    more per favor, one fewer per disfavor (3d6 Rolls and Tests, Favor and Disfavor; under the
+    table reading "counted apart" the disfavor's dice are rolled and removed, so it holds 3d6
+    and one more per favor); its
     value, total, criticals, outcome and summary are what those dice give (Rolls and Tests;
     Critical Successes and Failures; Test Difficulty). A contest holds both sides' tests,
     checked alike, and its winner, tie-breaker and summary are what their totals and facts

@@ -21,15 +21,24 @@ def opponents(character: Character) -> list[tuple[int, str]]:
                 .exclude(pk=character.pk).order_by("name").values_list("pk", "name"))
 
 
+def readings_of(character: Character) -> three_d6.ThreeD6Readings:
+    """The table readings of the character's campaign (loaded with the character, as every
+    caller here has it: no query), as the engine takes them (docs/systems/three_d6.md, Table
+    readings)."""
+    return three_d6.ThreeD6Readings.from_values(character.campaign.readings, strict=False)
+
+
 def own_pool(character: Character, data: Mapping[str, Any], *, td: int | None
              ) -> three_d6.TestPool:
     """The character's test from the dialog's ``data``: the target's modifier plus the
-    situational one, with favor and disfavor, against ``td`` (``None`` in a contest)."""
+    situational one, with favor and disfavor, against ``td`` (``None`` in a contest), under
+    its campaign's table readings (:func:`readings_of`)."""
     slot = data["target"]
     return three_d6.build_test(
         label=names(character.campaign)[slot],
         modifier=modifier(character, slot) + (data.get("situational") or 0),
-        favor=data.get("favor") or 0, disfavor=data.get("disfavor") or 0, td=td)
+        favor=data.get("favor") or 0, disfavor=data.get("disfavor") or 0, td=td,
+        readings=readings_of(character))
 
 
 @dataclass(frozen=True)
@@ -44,11 +53,13 @@ class Opponent:
 
 def opponent(character: Character, data: Mapping[str, Any]) -> Opponent:
     """The opponent's side, read from the form (an NPC) or the opponent's sheet (a character
-    of the same campaign). Raises RuleError when the character is not in the campaign."""
+    of the same campaign), under the campaign's table readings. Raises RuleError when the
+    character is not in the campaign."""
     favor, disfavor = data.get("opponent_favor") or 0, data.get("opponent_disfavor") or 0
+    readings = readings_of(character)
     if data["opponent"] == NPC:
         pool = three_d6.build_test(label="", modifier=data.get("npc_modifier") or 0,
-                                   favor=favor, disfavor=disfavor)
+                                   favor=favor, disfavor=disfavor, readings=readings)
         return Opponent(name=data.get("npc_name") or "NPC", pool=pool, is_pc=False,
                         level=data.get("npc_rating") or 0)
     other = (Character.objects
@@ -58,7 +69,8 @@ def opponent(character: Character, data: Mapping[str, Any]) -> Opponent:
         raise RuleError("That opponent is not a character of this campaign.", RULE_CONTEST)
     slot = data["opponent_target"]
     pool = three_d6.build_test(label=names(character.campaign)[slot],
-                               modifier=modifier(other, slot), favor=favor, disfavor=disfavor)
+                               modifier=modifier(other, slot), favor=favor, disfavor=disfavor,
+                               readings=readings)
     return Opponent(name=other.name, pool=pool, is_pc=True, level=level(other))
 
 
@@ -66,6 +78,21 @@ def side_text(name: str, pool: three_d6.TestPool) -> str:
     """"Wren (Brawn test: 3d6 + 2)", "Toll keeper (3d6 + 1)" for an NPC's unlabelled test."""
     text = pool.describe().removeprefix("Test: ")
     return f"{name} ({text})"
+
+
+def split_side(text: str) -> tuple[str, str] | None:
+    """:func:`side_text` read back, ``(name, test)``: "Wren (Brawn test: 4d6 + 2 (1 favor))"
+    gives ("Wren", "Brawn test: 4d6 + 2 (1 favor)"). The bracket matching the last one is
+    the side's, so a name's own brackets ("Mara (the Quill)") and the test's notes stay where
+    they belong; None when the text does not end in a bracketed test."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[i], 0)
+        if depth == 0:
+            if i == len(text) - 1 or not text[:i].endswith(" "):
+                return None
+            return text[:i - 1], text[i + 1:-1]
+    return None
 
 
 def tie_text(decided_by: str, winner: int | None, mine: str, theirs: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Literal, TypeAlias
 
 from rulesets import three_d6
+from rulesets.three_d6.readings import DISFAVOR_CRITICAL, FAVOR_DISFAVOR
 from systems import schema as sk
 from systems.schema import (
     NO_DATA,
@@ -54,6 +55,11 @@ class Pool(Schema):
     disfavor: _Favor
     td: _Td | None
     dice: Annotated[int, sk.between(0, _DICE_MAX)]
+    # Stored only away from the seed's reading (a table reading: docs/systems/three_d6.md).
+    favor_disfavor: Annotated[str, sk.one_of(c.value for c in FAVOR_DISFAVOR.choices)] = (
+        FAVOR_DISFAVOR.default)
+    disfavor_critical: Annotated[str, sk.one_of(c.value for c in DISFAVOR_CRITICAL.choices)] = (
+        DISFAVOR_CRITICAL.default)
 
 
 class Test(Schema):
@@ -69,6 +75,9 @@ class Test(Schema):
     automatic_failure: bool
     outcome: Annotated[str, sk.one_of(three_d6.OUTCOMES)]
     summary: sk.Line
+    # The dice disfavor counted apart removed, by position; stored only when it removed some.
+    dropped: Annotated[list[Annotated[int, sk.between(0, _DICE_MAX - 1)]],
+                       sk.max_items(_DICE_MAX)] = []
 
 
 class Side(Schema):
