@@ -37,10 +37,17 @@ class LedgerKind:
     """A merit's price, paid at creation (Maelstrom rules.md, Merits and Flaws)."""
     FLAW = "flaw"
     """A flaw's award, given at creation (Maelstrom rules.md, Merits and Flaws)."""
+    MERIT_GRANTED = "merit_granted"
+    """A merit's price, paid when the storyteller grants it after creation: "it'll award or
+    cost available experience points" (Maelstrom rules.md, Merits and Flaws). A kind of its
+    own, so that only creation writes MERIT and FLAW (``SheetSystem.creation_entry_kinds``)."""
+    FLAW_GRANTED = "flaw_granted"
+    """A flaw's award, given when the storyteller grants it after creation (same section)."""
 
 
 LEDGER_KINDS: tuple[tuple[str, str], ...] = (
-    (LedgerKind.BANK, "Bank"), (LedgerKind.MERIT, "Merit"), (LedgerKind.FLAW, "Flaw"))
+    (LedgerKind.BANK, "Bank"), (LedgerKind.MERIT, "Merit"), (LedgerKind.FLAW, "Flaw"),
+    (LedgerKind.MERIT_GRANTED, "Merit granted"), (LedgerKind.FLAW_GRANTED, "Flaw granted"))
 """``(value, label)`` of each kind of XP ledger entry only Maelstrom writes."""
 
 STORED_BOUNDS: tuple[StoredBound, ...] = (

@@ -22,6 +22,7 @@ from rulesets.maelstrom.storage import RollKind
 from systems import RULE_STORED, require, stored_int, stored_object
 from systems.claims import claimed_by, require_claims, require_follow_up, shown, verdict
 from systems.maelstrom.rolling import willpower_spend_summary
+from systems.maelstrom.sheet import INCAPACITATION_RESOLVED
 
 if TYPE_CHECKING:
     from campaigns.models import Campaign
@@ -103,7 +104,13 @@ def _check_tracks(sheet: Mapping[str, Any]) -> None:
     rule = _rule("Willpower")
     permanent = stored_int(track.get("permanent"), "Permanent willpower", 1,
                            maelstrom.WILLPOWER_MAX, rule)
-    stored_int(track.get("current"), "Current willpower", 0, permanent, rule)
+    current = stored_int(track.get("current"), "Current willpower", 0, permanent, rule)
+    resolved = _stored_flag(track.get(INCAPACITATION_RESOLVED, False),
+                            "The incapacitation resolved")
+    # Only zero willpower incapacitates; any change of willpower clears the mark.
+    require(not resolved or current == 0,
+            f"the sheet marks zero willpower's incapacitation resolved at {current} current "
+            "willpower", _rule("Zero Willpower"))
 
 
 def _check_traits(sheet: Mapping[str, Any]) -> None:
@@ -151,12 +158,12 @@ def check_sheet(sheet: Mapping[str, Any], campaign: Campaign | None = None) -> N
     """Refuse a stored Maelstrom sheet the rules could never have produced.
 
     Checks the health chart (counts that fit its 8 boxes, 9 with Huge Size), Willpower
-    (permanent 1-10, current 0 to permanent), all six attributes at 1-5 dots, abilities of
-    the catalogue at 0-5, specialties of known abilities with a name, merits and flaws from
-    the seed's lists at a listed price and as they may be taken together
-    (:func:`rulesets.maelstrom.check_combinations`: once each but the senses, Visually
-    Impaired and Blind instead of a Defective Sense of sight, Inept in an ability with a
-    dot); in that order, the first value refused named.
+    (permanent 1-10, current 0 to permanent, a resolved incapacitation only at 0), all six
+    attributes at 1-5 dots, abilities of the catalogue at 0-5, specialties of known abilities
+    with a name, merits and flaws from the seed's lists at a listed price and as they may be
+    taken together (:func:`rulesets.maelstrom.check_combinations`: once each but the senses,
+    Visually Impaired and Blind instead of a Defective Sense of sight, Inept in an ability
+    with a dot); in that order, the first value refused named.
 
     Args:
         sheet: the would-be ``Character.sheet`` (module docstring of

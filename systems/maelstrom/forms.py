@@ -1,18 +1,22 @@
-"""Maelstrom's forms for the sheet's in-place changes (damage, healing, willpower) and the XP
-page (a purchase, banking). Their field names are the ones the sheet, the GM's party card and
-the XP page post (Maelstrom rules.md, Marking Damage / Willpower / Spending Experience /
-Banking Experience)."""
+"""Maelstrom's forms for the sheet's in-place changes (damage, healing, willpower, a merit or
+flaw the GM grants or removes) and the XP page (a purchase, banking). Their field names are the
+ones the sheet, the GM's party card and the XP page post (Maelstrom rules.md, Marking Damage /
+Willpower / Merits and Flaws / Spending Experience / Banking Experience)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from django import forms
 
 from core.forms import Form
 from rulesets import maelstrom
+from rulesets.maelstrom import MeritFlawChoice
+from systems.maelstrom.creation_forms import MeritFlawForm, merit_flaw_options
 from systems.maelstrom.sheet import (
     ABILITY,
+    FLAW,
     SPECIALTY,
     WILLPOWER_KEY,
     trait_key,
@@ -47,15 +51,17 @@ class HealForm(Form):
     kind = forms.ChoiceField(choices=HEAL_CHOICES, required=False, label="Heal")
 
 
-_WILLPOWER_CHOICE = "Choose to spend or recover willpower."
+_WILLPOWER_CHOICE = "Choose to spend or recover willpower, or resolve the incapacitation."
 
 
 class WillpowerForm(Form):
-    """Spend or recover one current willpower dot (Maelstrom rules.md, Willpower); anything
-    else is refused with one message."""
+    """Spend or recover one current willpower dot (Maelstrom rules.md, Willpower), or resolve
+    a zero-willpower incapacitation without a dot (Zero Willpower); anything else is refused
+    with one message."""
 
     action = forms.ChoiceField(
-        choices=[("spend", "Spend"), ("recover", "Recover")],
+        choices=[("spend", "Spend"), ("recover", "Recover"),
+                 ("resolve", "Resolve the incapacitation")],
         error_messages={"required": _WILLPOWER_CHOICE, "invalid_choice": _WILLPOWER_CHOICE},
     )
 
@@ -143,3 +149,65 @@ class BankForm(Form):
         super().__init__(*args, **kwargs)
         self.fields["trait"].choices = trait_choices(character.sheet)  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
 
+
+
+class MeritFlawGrantForm(MeritFlawForm):
+    """The GM grants a merit or flaw after creation (Maelstrom rules.md, Merits and Flaws):
+    ``choice`` "Name|points" from the seed's lists at one of its prices (each option says
+    what it costs or gives: "Huge Size, costs 4 XP"), ``detail`` what it applies to. Its
+    ``cleaned_data["merit_flaw"]`` is the :class:`rulesets.maelstrom.MeritFlawChoice`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["choice"].widget.choices = merit_flaw_options()[1:]
+        self.fields["choice"].label = "Merit or flaw"
+
+    def clean(self) -> dict[str, Any]:
+        """The row's check, and a choice required."""
+        data = super().clean()
+        if not self.errors and data.get("merit_flaw") is None:
+            self.add_error("choice", "Choose the merit or flaw to grant.")
+        return data
+
+
+_CONFIRM_REMOVAL = "Tick the box to confirm: removing it reverses its XP."
+
+
+class MeritFlawRemoveForm(Form):
+    """The GM removes one of the character's merits or flaws (Maelstrom rules.md, Merits and
+    Flaws): ``which`` is its label with its kind ("flaw:Addict (nicotine)"), ``confirm`` must
+    be ticked (the removal reverses the XP it cost or gave).
+
+    Args:
+        character: whose sheet lists the merits and flaws (keyword-only).
+    """
+
+    which = forms.ChoiceField(label="Merit or flaw to remove")
+    confirm = forms.BooleanField(label="Yes, remove it and reverse its XP",
+                                 error_messages={"required": _CONFIRM_REMOVAL})
+
+    def __init__(self, *args: Any, character: Character, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["which"].choices = [  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
+            (removal_key(row), removal_label(row))
+            for row in character.sheet.get("merits_flaws", [])]
+
+
+def removal_key(row: Mapping[str, Any]) -> str:
+    """A merit's or flaw's value in :class:`MeritFlawRemoveForm`: "merit:Huge Size",
+    "flaw:Addict (nicotine)" (its kind and :attr:`MeritFlawChoice.label`)."""
+    return f"{row['kind']}:{merit_flaw_choice(row).label}"
+
+
+def removal_label(row: Mapping[str, Any]) -> str:
+    """How a merit or flaw reads in the removal list, with what removing it does to XP:
+    "Huge Size (merit): gives back 4 XP", "Hunted (flaw): costs 4 XP"."""
+    choice = merit_flaw_choice(row)
+    back = "costs" if choice.kind == FLAW else "gives back"
+    return f"{choice.label} ({choice.kind}): {back} {choice.points} XP"
+
+
+def merit_flaw_choice(row: Mapping[str, Any]) -> MeritFlawChoice:
+    """A stored ``sheet["merits_flaws"]`` row as the engine's :class:`MeritFlawChoice`."""
+    return MeritFlawChoice(str(row["name"]), str(row["kind"]), int(row["points"]),
+                           str(row.get("detail", "")))

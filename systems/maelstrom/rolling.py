@@ -144,8 +144,9 @@ def build_pool(character: Character, request: RollRequest) -> maelstrom.ActionPo
     Raises:
         RuleError: naming the rule, for an illegal pool: a dead character (Incapacitation
             and Death), an unknown trait (Dice Pool) or specialty (Using Specialties), zero
-            willpower (Zero Willpower), and whatever the engine refuses (more than two
-            traits, too many specialties, a knowledge at zero dots, no dice left...).
+            willpower with the incapacitation not resolved (Zero Willpower), and whatever
+            the engine refuses (more than two traits, too many specialties, a knowledge at
+            zero dots, no dice left...).
     """
     data = character.sheet
     if sheet.is_dead(data):
@@ -178,11 +179,14 @@ def build_pool(character: Character, request: RollRequest) -> maelstrom.ActionPo
             raise RuleError(f"{label!r} is not one of this character's specialties.",
                             RULE_SPECIALTIES)
         specialties.append(specialty)
-    if sheet.willpower(data)[1] == 0 and not request.ignore_wound_penalty:
+    if (sheet.willpower(data)[1] == 0 and not request.ignore_wound_penalty
+            and not sheet.incapacitation_resolved(data)):
         # Spending the last dot to ignore wounds still allows that one action (seed, Spending
-        # Willpower); otherwise zero willpower means no actions at all.
+        # Willpower); a character out of danger for a turn resolves the incapacitation without
+        # a dot (Zero Willpower); otherwise zero willpower means no actions at all.
         raise RuleError(f"{character.name} has no willpower left: incapacitated, no actions "
-                        "until a dot is recovered.", RULE_ZERO_WILLPOWER)
+                        "until a dot is recovered or the incapacitation is resolved out of "
+                        "combat.", RULE_ZERO_WILLPOWER)
     health = sheet.health(data)
     penalty = 0 if request.ignore_wound_penalty else health.wound_penalty
     return maelstrom.build_action_pool(

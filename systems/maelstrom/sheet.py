@@ -10,7 +10,9 @@ catalogue, :data:`rulesets.maelstrom.ATTRIBUTE_GROUPS` and ``ABILITY_GROUPS``)::
                                                    # in the order acquired
       "merits_flaws": [{"kind": "merit", "name": "Huge Size", "points": 4, "detail": ""}],
                                                    # sorted by (kind, name)
-      "willpower": {"permanent": 3, "current": 3},  # 1-10, current 0..permanent
+      "willpower": {"permanent": 3, "current": 3},  # 1-10, current 0..permanent; at 0,
+                                                   # "incapacitation_resolved": true once the
+                                                   # character recovered by themselves
       "health": {"bashing": 0, "lethal": 0, "aggravated": 0, "dead": false,
                  "huge_size": false}
     }
@@ -139,7 +141,9 @@ def willpower(sheet: Mapping[str, Any]) -> tuple[int, int]:
 
 
 def set_willpower(sheet: dict[str, Any], permanent: int, current: int) -> None:
-    """Write Willpower into ``sheet`` in place (the caller saves the character).
+    """Write Willpower into ``sheet`` in place (the caller saves the character). Any change
+    of willpower ends a resolved incapacitation (:func:`incapacitation_resolved`): a dot
+    recovered, or current Willpower back at 0, which incapacitates again.
 
     Raises:
         ValueError: a rank outside 0-10 or current above permanent (callers check the rules
@@ -148,6 +152,26 @@ def set_willpower(sheet: dict[str, Any], permanent: int, current: int) -> None:
     if not 0 <= current <= permanent <= maelstrom.WILLPOWER_MAX:
         raise ValueError(f"willpower {current}/{permanent} out of range")
     sheet["willpower"] = {"permanent": permanent, "current": current}
+
+
+INCAPACITATION_RESOLVED = "incapacitation_resolved"
+"""The key of ``sheet["willpower"]`` that records a zero-willpower incapacitation resolved
+without a dot (Maelstrom rules.md, Zero Willpower); absent means false."""
+
+
+def incapacitation_resolved(sheet: Mapping[str, Any]) -> bool:
+    """Whether ``sheet``'s character, at zero current Willpower, has resolved the
+    incapacitation by themselves: "fully out of combat for at least one turn ... this only
+    resolves the incapacitation and does not recover a dot of Willpower" (Maelstrom rules.md,
+    Zero Willpower). False above zero dots, whatever is stored."""
+    track = sheet["willpower"]
+    return int(track["current"]) == 0 and track.get(INCAPACITATION_RESOLVED) is True
+
+
+def resolve_incapacitation(sheet: dict[str, Any]) -> None:
+    """Record in ``sheet`` that the zero-willpower incapacitation is resolved, Willpower
+    unchanged (the caller checks current Willpower is 0 and saves the character)."""
+    sheet["willpower"] = {**sheet["willpower"], INCAPACITATION_RESOLVED: True}
 
 
 def trait_refs(sheet: Mapping[str, Any]) -> dict[str, maelstrom.TraitRef]:

@@ -42,6 +42,8 @@ from systems.maelstrom.forms import (
     DAMAGE_CHOICES,
     HEAL_CHOICES,
     BankForm,
+    MeritFlawGrantForm,
+    MeritFlawRemoveForm,
     SpendForm,
 )
 from systems.maelstrom.sheet import (
@@ -52,6 +54,7 @@ from systems.maelstrom.sheet import (
     SPECIALTY,
     WILLPOWER_KEY,
     health,
+    incapacitation_resolved,
     is_dead,
     trait_key,
     trait_label,
@@ -117,10 +120,12 @@ def health_context(sheet: Mapping[str, Any]) -> dict[str, Any]:
 def willpower_context(sheet: Mapping[str, Any], banked: Mapping[str, int]) -> dict[str, Any]:
     """Willpower as the sheet draws it (Maelstrom rules.md, Willpower): ``wp`` with
     ``permanent`` and ``current`` (ranks), ``permanent_dots`` (``●●●○○○○○○○``),
-    ``current_dots`` (``■■□□□□□□□□``) and ``banked`` (XP banked in it)."""
+    ``current_dots`` (``■■□□□□□□□□``), ``banked`` (XP banked in it) and ``resolved`` (at
+    zero, the incapacitation resolved: Zero Willpower)."""
     permanent, current = willpower(sheet)
     return {"wp": {
         "permanent": permanent, "current": current,
+        "resolved": incapacitation_resolved(sheet),
         "permanent_dots": _dots(permanent, maelstrom.WILLPOWER_MAX),
         "current_dots": _dots(current, maelstrom.WILLPOWER_MAX, on="■", off="□"),
         "banked": banked.get(WILLPOWER_KEY, 0),
@@ -172,7 +177,7 @@ def _owns_specialty(sheet: Mapping[str, Any], ability: str, name: str) -> bool:
 @dataclass
 class Maelstrom(MaelstromEquipment, SheetSystem):
     """Maelstrom's sheet (Maelstrom rules.md; RULES.md section 1)."""
-    live_tracks = ("health-track", "willpower-track", "wound-penalty-note")
+    live_tracks = ("health-track", "willpower-track", "wound-penalty-note", "merits-flaws-list")
 
     rule_spending = RULE_SPENDING
     rule_earning = "Maelstrom rules.md, Earning Experience"
@@ -207,8 +212,9 @@ class Maelstrom(MaelstromEquipment, SheetSystem):
     def sheet_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
         """The traits in the seed's groups with their dots and banks, the health chart,
         Willpower, merits and flaws, XP banked in all, and the advanced specialties the
-        roll dialog suggests. One query: the banks (from the ledger; none for a character
-        not saved yet, as an import reads it before writing it)."""
+        roll dialog suggests; for the GM, the forms that grant and remove a merit or flaw
+        (Maelstrom rules.md, Merits and Flaws). One query: the banks (from the ledger; none
+        for a character not saved yet, as an import reads it before writing it)."""
         sheet = character.sheet
         banked = banked_xp(character) if character.pk is not None else {}
         merits_flaws = sheet.get("merits_flaws", [])
@@ -223,6 +229,10 @@ class Maelstrom(MaelstromEquipment, SheetSystem):
             # Suggestions for the GM's required specialties: the seed's advanced ones and the
             # character's own (Maelstrom rules.md, Required Specialties).
             "advanced_specialties": sorted(_CATALOGUE_ADVANCED | own_advanced),
+            **({"merit_grant_form": MeritFlawGrantForm(auto_id="merit-grant-%s"),
+                "merit_remove_form": MeritFlawRemoveForm(character=character,
+                                                         auto_id="merit-remove-%s")}
+               if is_gm else {}),
         }
 
     def card_context(self, character: Character) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """Maelstrom's data for the shared suites (tests/system_fixtures.py). Its sheet actions are
-damage, heal, willpower (spend or recover) and bank (on the XP page); its roll follow-ups the
+damage, heal, willpower (spend, recover, or resolve the incapacitation), bank (on the XP
+page) and the GM's merit-flaw-grant and merit-flaw-remove; its roll follow-ups the
 experience die and the willpower dot; its creation is a wizard of five steps
 (``maelstrom:character-create``, where the generic creation page sends a Maelstrom campaign)."""
 
@@ -48,14 +49,17 @@ FIXTURES = SystemFixtures(
         "heal": {"kind": ""},
         "willpower": {"action": "spend"},
         "bank": {"trait": "ability:Melee", "amount": "1"},
+        "merit-flaw-grant": {"choice": "Short|1", "detail": ""},
+        "merit-flaw-remove": {"which": "flaw:Short", "confirm": "on"},
     },
     roll_actions={
         "experience-die": {"key": "willpower"},
         "willpower-spend": {},
     },
     matrix_roll=(WILLPOWER_ROLL, (5,) * 10),
-    # A level of damage to heal.
-    matrix_before={"heal": (("damage", {"kind": "bashing", "levels": "1"}),)},
+    # A level of damage to heal; a flaw to remove.
+    matrix_before={"heal": (("damage", {"kind": "bashing", "levels": "1"}),),
+                   "merit-flaw-remove": (("merit-flaw-grant", {"choice": "Short|1"}),)},
     fuzz_request={"kind": "action", "traits": "Perception + Alertness", "difficulty": "6",
                   "threshold": "0"},
     # The concept, attributes and abilities steps (the draft stays in the session), so the

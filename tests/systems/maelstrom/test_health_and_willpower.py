@@ -337,5 +337,6 @@ def test_an_unknown_willpower_action_is_refused_and_changes_nothing(
     response = client_for(bob, htmx=True).post(willpower_url(bobs_character),
                                                {"action": "double"})
 
-    assert "Choose to spend or recover willpower." in text_of(response)
+    assert "Choose to spend or recover willpower, or resolve the incapacitation." in (
+        text_of(response))
     assert willpower_of(bobs_character) == (3, 3)

@@ -231,6 +231,41 @@ def test_a_character_at_zero_willpower_is_incapacitated_and_cannot_act(
     assert "incapacitated" in text_of(response)
 
 
+def test_out_of_combat_for_a_turn_the_incapacitation_is_resolved_without_a_dot(
+    client_for, alice, bob, seeded_rng, rider
+):
+    # Maelstrom rules.md, Zero Willpower: "they can recover by themselves and act normally
+    # ... this only resolves the incapacitation and does not recover a dot of Willpower".
+    set_tracks(rider, willpower_current=0)
+    player = client_for(bob, htmx=True)
+    assert 'id="willpower-resolve"' in player.get(rider.get_absolute_url()).content.decode()
+
+    resolved = client_for(alice, htmx=True).post(action_url(rider, "willpower"),
+                                                  {"action": "resolve"})
+
+    assert "Rider is out of danger and acts again, still at zero willpower" in text_of(resolved)
+    assert "incapacitation resolved: acts normally" in text_of(resolved)
+    assert 'id="willpower-resolve"' not in resolved.content.decode()
+    assert current_willpower(rider) == 0
+    player.post(roll_url(rider), MOTORCYCLE_POOL)
+    assert Roll.objects.count() == 1
+    # A dot recovered ends it; back at zero, the character is incapacitated again.
+    player.post(action_url(rider, "willpower"), {"action": "recover"})
+    player.post(action_url(rider, "willpower"), {"action": "spend"})
+    refused = player.post(roll_url(rider), MOTORCYCLE_POOL)
+    assert "no willpower left: incapacitated" in text_of(refused)
+    assert Roll.objects.count() == 1
+
+
+def test_resolving_the_incapacitation_is_refused_with_willpower_left(client_for, bob, rider):
+    response = client_for(bob, htmx=True).post(action_url(rider, "willpower"),
+                                               {"action": "resolve"})
+
+    assert ("Rider has willpower left: zero willpower has not incapacitated them. "
+            "(Maelstrom rules, Zero Willpower)") in text_of(response)
+    assert "incapacitation_resolved" not in Character.objects.get(pk=rider.pk).sheet["willpower"]
+
+
 def test_spending_the_last_willpower_dot_to_ignore_wounds_still_allows_that_action(
     client_for, bob, scripted_dice, rider
 ):

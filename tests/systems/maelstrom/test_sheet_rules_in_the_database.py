@@ -78,3 +78,15 @@ def test_an_imported_sheet_is_held_to_the_flaws_conditions(bobs_character, flaws
         check_sheet(sheet, bobs_character.campaign)
     assert caught.value.message == refusal
     assert caught.value.rule == "Maelstrom rules.md, Flaws"
+
+
+def test_an_imported_sheet_marks_the_incapacitation_resolved_only_at_zero_willpower(
+    bobs_character
+):
+    sheet = Character.objects.get(pk=bobs_character.pk).sheet
+    sheet["willpower"] = {"permanent": 3, "current": 0, "incapacitation_resolved": True}
+    check_sheet(sheet, bobs_character.campaign)
+    sheet["willpower"]["current"] = 1
+    with pytest.raises(RuleError) as caught:
+        check_sheet(sheet, bobs_character.campaign)
+    assert caught.value.rule == "Maelstrom rules.md, Zero Willpower"
