@@ -109,6 +109,7 @@ from rulesets.maelstrom.rolling import (
     check_dice,
     resolve,
     roll,
+    soaked_levels,
     willpower_botch_loss,
     willpower_spend_successes,
 )
@@ -183,6 +184,7 @@ __all__ = [
     "check_dice",
     "resolve",
     "roll",
+    "soaked_levels",
     "willpower_botch_loss",
     "willpower_spend_successes",
     # odds

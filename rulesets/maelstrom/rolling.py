@@ -448,3 +448,27 @@ def willpower_botch_loss(result: RollResult) -> int:
         return 0
     return max(0, result.resolution.botches - result.resolution.remaining)
 
+
+
+def soaked_levels(result: RollResult, incoming: int) -> int:
+    """Levels of damage a soak roll takes off ``incoming`` (Maelstrom rules.md, Soaking
+    Damage): "subtract your successes from the incoming damage. If you failed, botched, or
+    couldn't roll any dice, then you take the full damage".
+
+    Args:
+        result: a resolved soak roll.
+        incoming: levels of damage about to be taken (or just marked), >= 0.
+
+    Returns:
+        Levels soaked, 0 to ``incoming``: the roll's net successes, 0 for a failure or a botch.
+
+    Raises:
+        RuleError: a roll that is not a soak roll, or a negative ``incoming``.
+    """
+    rule = _rule("Soaking Damage")
+    if result.pool.kind != "soak":
+        raise RuleError("only a soak roll takes levels off the damage, not this "
+                        f"{result.pool.kind} roll", rule)
+    if incoming < 0:
+        raise RuleError(f"incoming damage is a number of levels, not {incoming}", rule)
+    return min(incoming, result.net if result.outcome == "success" else 0)

@@ -15,6 +15,10 @@ from django import forms
 from core.forms import Form
 from rulesets import maelstrom
 
+INCOMING_MAX = 20
+"""The most levels of incoming damage the soak roll takes: more than any health chart holds
+(a typing guard, not a rule)."""
+
 KIND_CHOICES = [
     ("action", "Action (the traits ticked on the sheet)"),
     ("willpower", "Willpower (alone)"),
@@ -33,7 +37,9 @@ class RollForm(Form):
     ``cleaned_data`` then holds ``kind``, ``trait`` (list of names), ``specialty`` (list of
     labels), ``difficulty``, ``threshold`` (ints), ``required_specialties`` (the text as
     typed: comma-separated names), ``ignore_wound_penalty`` (bool), ``damage_kind`` and
-    ``armor`` (dice; ``None`` when left empty).
+    ``armor`` (dice; ``None`` when left empty), and for a soak ``incoming`` (levels of
+    damage; ``None`` when left empty) and ``incoming_marked`` (bool: that damage is already
+    on the chart).
     """
 
     kind = forms.ChoiceField(choices=KIND_CHOICES, initial="action", widget=forms.RadioSelect,
@@ -62,6 +68,12 @@ class RollForm(Form):
     armor = forms.IntegerField(min_value=0, max_value=20, initial=0, required=False,
                                label="Armor dice",
                                widget=forms.NumberInput(attrs={"list": "soak-armor"}))
+    incoming = forms.IntegerField(
+        min_value=0, max_value=INCOMING_MAX, required=False, label="Incoming damage (levels)",
+        help_text="Each soak success takes one level off; what gets through is marked on the "
+                  "health chart with the roll. Leave empty to mark it by hand.")
+    incoming_marked = forms.BooleanField(
+        required=False, label="This damage is already marked: take the soaked levels off")
 
     def __init__(self, *args: Any, traits: list[str] | None = None,
                  specialties: list[str] | None = None, **kwargs: Any) -> None:

@@ -60,6 +60,7 @@ RULE_ZERO_WILLPOWER = "Maelstrom rules.md, Zero Willpower"
 RULE_SPENDING_WILLPOWER = "Maelstrom rules.md, Spending Willpower"
 RULE_ROLLING_WILLPOWER = "Maelstrom rules.md, Rolling Willpower"
 RULE_EXPERIENCE_DICE = "Maelstrom rules.md, Adding Experience Dice"
+RULE_SOAKING = "Maelstrom rules.md, Soaking Damage"
 
 STRONG_BOND = "Strong Bond"
 """The merit that gives one automatic success on every Willpower roll."""
@@ -73,7 +74,9 @@ class RollRequest:
     or two attributes/abilities and ``specialties`` the specialties used, as
     ``"Ability: Name"``; ``required_specialties`` names advanced specialties the GM
     requires (each not used adds +1 threshold); ``ignore_wound_penalty`` spends a willpower
-    dot to roll without the wound penalty. For a soak, ``damage_kind`` and ``armor`` (dice).
+    dot to roll without the wound penalty. For a soak, ``damage_kind`` and ``armor`` (dice),
+    and ``incoming``: the levels of damage soaked against (0: none given, the player marks
+    by hand), already on the health chart when ``incoming_marked``.
     """
 
     kind: str = "action"
@@ -85,6 +88,8 @@ class RollRequest:
     ignore_wound_penalty: bool = False
     damage_kind: str = "bashing"
     armor: int = 0
+    incoming: int = 0
+    incoming_marked: bool = False
 
 
 def _number(value: object, default: int) -> int:
@@ -116,6 +121,8 @@ def request_from(cleaned_data: Mapping[str, Any]) -> RollRequest:
         ignore_wound_penalty=bool(cleaned_data.get("ignore_wound_penalty")),
         damage_kind=cleaned_data.get("damage_kind") or "bashing",
         armor=_number(cleaned_data.get("armor"), 0),
+        incoming=_number(cleaned_data.get("incoming"), 0),
+        incoming_marked=bool(cleaned_data.get("incoming_marked")),
     )
 
 
@@ -231,7 +238,9 @@ def roll(character: Character, cleaned_data: dict[str, Any], rng: Rng) -> Rolled
     which saves a changed sheet and stores the roll. Ignoring the wound penalty spends one
     current willpower dot first (Spending Willpower: one dot a turn; nothing is charged when
     there is no penalty to ignore); a botched Willpower roll loses a current dot per
-    uncancelled botch (Rolling Willpower). Both are noted on the pool.
+    uncancelled botch (Rolling Willpower). A soak roll given its incoming damage marks what
+    gets through, or takes the soaked levels off damage already marked (Soaking Damage). Each
+    is noted on the pool.
 
     Args:
         character: the locked character; its ``sheet`` may be replaced.
@@ -243,8 +252,9 @@ def roll(character: Character, cleaned_data: dict[str, Any], rng: Rng) -> Rolled
         engine's :class:`rulesets.maelstrom.RollResult`.
 
     Raises:
-        RuleError: an illegal pool (:func:`build_pool`), or ignoring the wound penalty with
-            no willpower left (Spending Willpower); nothing is written then.
+        RuleError: an illegal pool (:func:`build_pool`), ignoring the wound penalty with no
+            willpower left (Spending Willpower), or soaking more damage "already marked"
+            than the chart holds of its kind (Soaking Damage); nothing is written then.
     """
     request = request_from(cleaned_data)
     spend_for_wounds = (request.kind == "action" and request.ignore_wound_penalty
@@ -261,14 +271,56 @@ def roll(character: Character, cleaned_data: dict[str, Any], rng: Rng) -> Rolled
     pool = build_pool(character, request)
     if spend_for_wounds:
         pool = _with_note(pool, "Willpower spent: wound penalty ignored")
+    soaking = request.kind == "soak" and request.incoming > 0
+    if soaking and request.incoming_marked:
+        _check_marked(character, request)
     result = maelstrom.roll(pool, rng)
     loss = maelstrom.willpower_botch_loss(result)
     if loss:
         _set_current_willpower(character, max(0, sheet.willpower(character.sheet)[1] - loss))
         note = f"Botched Willpower roll: lost {loss} current willpower"
         result = replace(result, pool=_with_note(result.pool, note))
+    if soaking:
+        # What the soak did to the chart is a note of the roll (the log's summary stays the
+        # engine's, which an import checks the dice against).
+        note = _soak_damage(character, request, maelstrom.soaked_levels(result, request.incoming))
+        result = replace(result, pool=_with_note(result.pool, note))
     return RolledResult(kind=request.kind, description=result.pool.describe(), result=result,
                         outcome=result.outcome, net=result.net, summary=result.summary())
+
+
+def _check_marked(character: Character, request: RollRequest) -> None:
+    """Refuse, before anything is rolled, a soak against damage said to be marked that the
+    chart does not hold (so a refused soak cannot be rolled again for a better result)."""
+    marked = getattr(sheet.health(character.sheet), request.damage_kind)
+    if marked < request.incoming:
+        raise RuleError(f"Soaking {request.incoming} {request.damage_kind} already marked: the "
+                        f"health chart holds {marked} {request.damage_kind}.", RULE_SOAKING)
+
+
+def _soak_damage(character: Character, request: RollRequest, soaked: int) -> str:
+    """Apply a soak's outcome to the health chart (Maelstrom rules.md, Soaking Damage,
+    Marking Damage): damage already marked loses the ``soaked`` levels; incoming damage
+    marks what gets through. Returns the note for the roll, e.g. "3 lethal incoming: 1
+    soaked, 2 marked (Hurt, wound penalty -1)"."""
+    kind, incoming = request.damage_kind, request.incoming
+    chart = sheet.health(character.sheet)
+    if request.incoming_marked:
+        if soaked:
+            chart = maelstrom.heal(chart, kind, soaked)
+        done = f"{soaked} taken off the chart" if soaked else "nothing taken off the chart"
+        head = f"{incoming} {kind} already marked: {done}"
+    else:
+        through = incoming - soaked
+        if through:
+            chart = maelstrom.take_damage(chart, kind, through)
+        head = (f"{incoming} {kind} incoming: {soaked} soaked, "
+                + (f"{through} marked" if through else "nothing gets through"))
+    updated = copy.deepcopy(character.sheet)
+    sheet.set_health(updated, chart)
+    character.sheet = updated
+    penalty = f", wound penalty -{chart.wound_penalty}" if chart.wound_penalty else ""
+    return f"{head} ({chart.level_name}{penalty})"
 
 
 def odds(character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
