@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 
 from rulesets.errors import RuleError
 from rulesets.maelstrom.catalogue import _rule
+from rulesets.maelstrom.readings import SEED_READINGS, MaelstromReadings
 
 # ---------------------------------------------------------------------------------------------
 # Health: Maelstrom rules.md, Health / Marking Damage / Wound Penalties /
@@ -158,10 +159,10 @@ class HealthChart:
         return self.levels()[self.damaged - 1][0]
 
 
-def _take_one_level(chart: HealthChart, kind: str) -> HealthChart:
+def _take_one_level(chart: HealthChart, kind: str, readings: MaelstromReadings) -> HealthChart:
     if chart.damaged < chart.boxes:
         return replace(chart, **{kind: getattr(chart, kind) + 1})
-    if chart.bashing > 0:
+    if chart.bashing > 0 and (kind == "bashing" or readings.full_chart == "replaces_bashing"):
         # Full chart, the bottom box holds bashing. A further bashing converts the top-most
         # bashing to lethal; a lethal or aggravated level takes the place of one bashing.
         if kind == "aggravated":
@@ -171,7 +172,8 @@ def _take_one_level(chart: HealthChart, kind: str) -> HealthChart:
     return replace(chart, dead=True)
 
 
-def take_damage(chart: HealthChart, kind: str, levels: int = 1) -> HealthChart:
+def take_damage(chart: HealthChart, kind: str, levels: int = 1,
+                readings: MaelstromReadings = SEED_READINGS) -> HealthChart:
     """Mark ``levels`` levels of ``kind`` damage (after soaking) on the chart.
 
     Levels are applied one at a time (Maelstrom rules.md, Marking Damage; Incapacitation and
@@ -184,7 +186,8 @@ def take_damage(chart: HealthChart, kind: str, levels: int = 1) -> HealthChart:
       converts the top-most bashing to lethal. A further lethal or aggravated level takes the
       place of one bashing level (one bashing is pushed off the chart). The seed is silent on
       this second case; this is our documented decision, and it moves the chart towards
-      death exactly as the bashing conversion does;
+      death exactly as the bashing conversion does; under the table reading
+      ``full_chart="fatal"`` that level is fatal instead;
     - when every box is full and the bottom box holds lethal or aggravated (no bashing left),
       the next level of any type is fatal: the result has ``dead=True`` and the remaining
       levels of this call are ignored.
@@ -193,6 +196,7 @@ def take_damage(chart: HealthChart, kind: str, levels: int = 1) -> HealthChart:
         chart: the current chart (not modified; charts are immutable).
         kind: "bashing", "lethal" or "aggravated".
         levels: levels of damage, >= 1.
+        readings: the campaign's table readings (the seed's by default).
 
     Returns:
         The new chart.
@@ -208,7 +212,7 @@ def take_damage(chart: HealthChart, kind: str, levels: int = 1) -> HealthChart:
             _rule("Incapacitation and Death"),
         )
     for _ in range(levels):
-        chart = _take_one_level(chart, kind)
+        chart = _take_one_level(chart, kind, readings)
         if chart.dead:
             break
     return chart

@@ -62,6 +62,22 @@ WILLPOWER_EXPERIENCE_DIE = Reading(
     ),
 )
 
+FULL_CHART = Reading(
+    key="full_chart",
+    title="A full health chart holding bashing takes lethal",
+    seed=('"If this box contains bashing damage, each additional bashing damage ... will convert '
+          'their top-most level of bashing damage to lethal. Once this box contains lethal or '
+          'aggravated damage, then the next level of damage -- no matter the type -- will be '
+          'fatal" (Maelstrom rules.md, Incapacitation and Death): silent on lethal or aggravated '
+          "damage taken while the bottom box holds bashing"),
+    choices=(
+        Choice("replaces_bashing", "The lethal or aggravated level takes the place of a "
+                                   "bashing level, moving the chart towards death as a "
+                                   "bashing level does (docs/rules.md)"),
+        Choice("fatal", "Any level but bashing is fatal once every box is full"),
+    ),
+)
+
 
 @dataclass(frozen=True)
 class MaelstromReadings(Readings):
@@ -74,15 +90,17 @@ class MaelstromReadings(Readings):
         strong_bond: "before_threshold", "after_threshold" or "kept" (:data:`STRONG_BOND`).
         willpower_experience_die: "allowed" or "not_allowed"
             (:data:`WILLPOWER_EXPERIENCE_DIE`).
+        full_chart: "replaces_bashing" or "fatal" (:data:`FULL_CHART`).
     """
 
     READINGS: ClassVar[tuple[Reading, ...]] = (
-        TENS_EXPLODE, SPECIALTY_BOTCH, STRONG_BOND, WILLPOWER_EXPERIENCE_DIE)
+        TENS_EXPLODE, SPECIALTY_BOTCH, STRONG_BOND, WILLPOWER_EXPERIENCE_DIE, FULL_CHART)
 
     tens_explode: str = "with_specialty"
     specialty_botch: str = "botch"
     strong_bond: str = "before_threshold"
     willpower_experience_die: str = "allowed"
+    full_chart: str = "replaces_bashing"
 
 
 SEED_READINGS = MaelstromReadings()

@@ -32,6 +32,7 @@ from systems.maelstrom.forms import (
     merit_flaw_choice,
     removal_key,
 )
+from systems.maelstrom.rolling import readings_of
 from systems.maelstrom.sheet import (
     GROUPS,
     MERIT,
@@ -90,12 +91,14 @@ def award_label(name: str) -> str:
 def damage_mark(character: Character, data: dict[str, Any], by: User) -> str:
     """Mark ``data["levels"]`` levels of ``data["kind"]`` damage (bashing, lethal, aggravated)
     on the chart, with the stacking order, push-down, incapacitated conversion and death of
-    Maelstrom rules.md, Marking Damage / Incapacitation and Death. Needs the row lock.
+    Maelstrom rules.md, Marking Damage / Incapacitation and Death, as the campaign's table
+    readings read a full chart (docs/systems/maelstrom.md). Needs the row lock.
 
     Returns "Marked 2 lethal: Scratched." Raises RuleError (damage to a dead character).
     """
     levels, kind = data["levels"], data["kind"]
-    chart = maelstrom.take_damage(health(character.sheet), kind, levels)
+    chart = maelstrom.take_damage(health(character.sheet), kind, levels,
+                                  readings=readings_of(character))
     sheet = dict(character.sheet)
     set_health(sheet, chart)
     character.sheet = sheet

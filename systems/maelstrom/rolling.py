@@ -313,7 +313,7 @@ def _soak_damage(character: Character, request: RollRequest, soaked: int) -> str
     else:
         through = incoming - soaked
         if through:
-            chart = maelstrom.take_damage(chart, kind, through)
+            chart = maelstrom.take_damage(chart, kind, through, readings=readings_of(character))
         head = (f"{incoming} {kind} incoming: {soaked} soaked, "
                 + (f"{through} marked" if through else "nothing gets through"))
     updated = copy.deepcopy(character.sheet)

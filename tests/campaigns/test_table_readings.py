@@ -17,14 +17,15 @@ from django.urls import reverse
 
 from campaigns.models import Campaign, Membership, ReadingChange
 from rolls.models import Roll
+from rulesets.maelstrom.readings import MaelstromReadings
 from tests.helpers import fresh, odds_url, roll_url, settings_url, text_of
 from transfer import export as transfer_export
 
 pytestmark = pytest.mark.django_db
 
-ALWAYS = {"tens_explode": "always", "specialty_botch": "botch",
-          "strong_bond": "before_threshold", "willpower_experience_die": "allowed"}
-SEED = {**ALWAYS, "tens_explode": "with_specialty"}
+SEED = {reading.key: reading.default for reading in MaelstromReadings.READINGS}
+"""The settings form's data of the seed's readings (every reading at its first choice)."""
+ALWAYS = {**SEED, "tens_explode": "always"}
 POOL = {"kind": "action", "trait": ["Precision", "Driving"], "difficulty": "6",
         "threshold": "0"}
 
@@ -194,3 +195,15 @@ def test_a_willpower_roll_offers_no_experience_die_when_willpower_is_not_an_acti
         reverse("rolls:roll-act", args=[roll.code, "experience-die"]), {"key": "willpower"})
     assert "cannot be added to a willpower roll" in text_of(refused)
     assert fresh(bobs_character).xp_available == bobs_character.xp_available
+
+
+def test_marked_damage_follows_the_full_chart_reading(client_for, alice, campaign,
+                                                      bobs_character):
+    gm = client_for(alice)
+    damage = reverse("characters:character-action", args=[bobs_character.pk, "damage"])
+    gm.post(damage, {"kind": "bashing", "levels": "8"})  # every box of Rook's chart
+    gm.post(readings_url(campaign), {**SEED, "full_chart": "fatal"})
+
+    answer = gm.post(damage, {"kind": "lethal", "levels": "1"}, follow=True)
+
+    assert "Marked 1 lethal: Dead." in text_of(answer)

@@ -235,3 +235,15 @@ def test_the_odds_query_takes_the_readings_as_keys() -> None:
                           automatic_at="after_threshold").as_dict()
     with pytest.raises(RuleError, match="'sometimes' is not one of"):
         m.odds_query({"dice": 3, "tens_explode": "sometimes"})
+
+
+@pytest.mark.parametrize("kind", ["lethal", "aggravated"])
+def test_a_full_chart_holding_bashing_dies_of_lethal_when_the_table_reads_it_fatal(
+    kind: str,
+) -> None:
+    full = m.HealthChart(lethal=1, bashing=m.HealthChart().boxes - 1)
+    seed = m.take_damage(full, kind)
+    fatal = m.take_damage(full, kind, readings=_readings(full_chart="fatal"))
+    assert (seed.dead, seed.bashing, fatal.dead) == (False, full.bashing - 1, True)
+    # Bashing converts the top-most bashing to lethal under either reading (the seed's words).
+    assert not m.take_damage(full, "bashing", readings=_readings(full_chart="fatal")).dead
