@@ -378,6 +378,22 @@ class Maelstrom(MaelstromEquipment, SheetSystem):
         "Willpower"."""
         return trait_label(key)
 
+    def undo_description(self, character: Character, entry: XpEntry) -> str:
+        """What an undo takes back, in dots (Maelstrom rules.md, Spending Experience):
+        "Firearms goes back from 3 to 2 dots.", "The specialty Driving: Cars is removed.",
+        "Permanent Willpower goes back from 5 to 4 dots, and current Willpower loses a dot
+        with it." (a dot bought is one of each: Maelstrom rules.md, Willpower)."""
+        label, before, after = trait_label(entry.trait_key), entry.rank_to, entry.rank_from
+        if before is None or after is None:
+            return super().undo_description(character, entry)
+        if entry.trait_key.startswith(f"{SPECIALTY}:"):
+            return f"The specialty {label} is removed."
+        dots = f"from {before} to {after} dot{'' if after == 1 else 's'}"
+        if entry.trait_key == WILLPOWER_KEY:
+            return (f"Permanent Willpower goes back {dots}, and current Willpower loses a dot "
+                    "with it.")
+        return f"{label} goes back {dots}."
+
     def xp_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
         """The bank form, the purchase form's template (a trait from the list, or a new
         specialty) and the catalogue's abilities (its specialty suggestions)."""

@@ -19,6 +19,7 @@ from django.urls import reverse
 from characters.ledger import banked_xp
 from characters.models import Character, XpEntry
 from systems.maelstrom import sheet
+from systems.maelstrom.system import SYSTEM as MAELSTROM
 from tests.factories import CharacterFactory
 from tests.helpers import action_url, fresh, spends, text_of
 
@@ -285,6 +286,25 @@ def test_undoing_a_specialty_purchase_removes_the_specialty(client_for, bob, bob
 
     assert specialties(bobs_character) == []
     assert fresh(bobs_character).xp_available == 30
+
+
+def test_the_undo_page_says_what_goes_back_in_dots(client_for, bob, bobs_character):
+    client = client_for(bob)
+    client.post(url("bank", bobs_character), {"trait": "ability:Driving", "amount": "3"})
+    client.post(url("spend", bobs_character), {"trait": "ability:Driving", "expected_cost": "8"})
+    [entry] = spends(bobs_character)
+
+    text = text_of(client.get(url("undo", bobs_character, entry.pk)))
+
+    assert "Driving goes back from 4 to 3 dots. The XP comes back (3 of it to the bank)." in text
+    # "they gain a dot in both their current and maximum ranks" (Maelstrom rules.md, Willpower)
+    assert MAELSTROM.undo_description(bobs_character, XpEntry(
+        trait_key="willpower", rank_from=3, rank_to=4)) == (
+        "Permanent Willpower goes back from 4 to 3 dots, and current Willpower loses a dot "
+        "with it.")
+    assert MAELSTROM.undo_description(bobs_character, XpEntry(
+        trait_key="specialty:Driving:Cars", rank_from=0, rank_to=1)) == (
+        "The specialty Driving: Cars is removed.")
 
 
 # --- Specialty names, and the rule a refusal cites ----------------------------------------
