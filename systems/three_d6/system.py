@@ -35,7 +35,15 @@ from systems.three_d6.checks import (
     verdict_of_test,
 )
 from systems.three_d6.forms import CreationForm, NamesForm, RequestForm, RollForm
-from systems.three_d6.pools import defends, opponent, opponents, own_pool, side_text, tie_text
+from systems.three_d6.pools import (
+    defends,
+    opponent,
+    opponents,
+    own_pool,
+    side_text,
+    split_side,
+    tie_text,
+)
 from systems.three_d6.sheet import (
     HEALTH_LIMIT,
     HEALTH_START,
@@ -61,7 +69,7 @@ from systems.three_d6.sheet import (
 
 if TYPE_CHECKING:
     from campaigns.models import Campaign
-    from characters.models import Character
+    from characters.models import Character, XpEntry
     from rolls.models import Roll
     from rulesets.dice import Rng
     from systems.npcs import TrackLine
@@ -174,6 +182,18 @@ class ThreeD6System(SheetSystem):
         character.sheet = {**character.sheet,
                            "modifiers": {**character.sheet.get("modifiers", {}), slot: rank}}
 
+    def undo_description(self, character: Character, entry: XpEntry) -> str:
+        """The modifier back, under the campaign's name for the trait or subtrait (3d6 sheet
+        decision, Advancement), as "Power's modifier goes back from +4 to +3"."""
+        if entry.rank_from is None or entry.rank_to is None:
+            return super().undo_description(character, entry)
+        try:
+            name = names(character.campaign)[slot_of(entry.trait_key)]
+        except RuleError:
+            return super().undo_description(character, entry)
+        return (f"{name}'s modifier goes back from {signed(entry.rank_to)} to "
+                f"{signed(entry.rank_from)}.")
+
     def xp_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
         """The price list for ``xp.html``."""
         return {"d6_trait_price": TRAIT_PRICE, "d6_subtrait_price": SUBTRAIT_PRICE,
@@ -226,15 +246,16 @@ class ThreeD6System(SheetSystem):
         text = self.roll_description(roll)
         if text.startswith("Contest: "):  # its words, not roll.kind: see SheetSystem.roll_header
             first, found, second = text.removeprefix("Contest: ").partition(") against ")
-            # A name may hold " (" itself ("Mara (the Quill)"); a side's dice never do.
-            mine, _, my_dice = first.rpartition(" (")
-            theirs, _, their_dice = second.rpartition(" (")
-            if not (found and my_dice and their_dice.endswith(")")):
+            # A name may hold brackets ("Mara (the Quill)"), a side's test its notes.
+            mine_side, their_side = split_side(first + ")"), split_side(second)
+            if not (found and mine_side and their_side):
                 return super().roll_header(roll)
-            label, labelled, _ = my_dice.rpartition(": ")
+            (mine, my_dice), (theirs, their_dice) = mine_side, their_side
+            label, labelled, _ = my_dice.partition(": ")
             sides = f"{mine} against {theirs}"
-            return RollHeader(short=f"{label} · {sides}" if labelled else sides,
-                              details=f"{mine}: {my_dice}; {theirs}: {their_dice[:-1]}")
+            return RollHeader(short=f"{label} · {sides}" if labelled and "(" not in label
+                              else sides,
+                              details=f"{mine}: {my_dice}; {theirs}: {their_dice}")
         header = super().roll_header(roll)
         name, found, rest = header.short.partition(": ")
         if not found:
@@ -267,7 +288,7 @@ class ThreeD6System(SheetSystem):
         if cleaned_data["mode"] != "contest":
             pool = own_pool(character, cleaned_data, td=cleaned_data["td"])
             chances = three_d6.odds(pool.td or three_d6.TD_MIN, pool.modifier, pool.favor,
-                                    pool.disfavor)
+                                    pool.disfavor, readings=pool.readings)
             rows = [("Success", chances.success, True),
                     ("Critical success", chances.critical_success, True),
                     ("Critical failure", chances.critical_failure, False)]

@@ -114,6 +114,16 @@ def test_undo_is_a_reversing_entry_that_puts_the_modifier_back(
     assert character.xp_entries.count() == 3  # starting, spend, reversal: nothing deleted
 
 
+def test_the_undo_page_names_the_trait_and_its_modifier(client_for, bob, mara):
+    client = client_for(bob)
+    client.post(spend_url(mara), {"key": "trait:t1", "expected_cost": "8"})
+    entry = fresh(mara).xp_entries.get(kind=XpEntry.Kind.SPEND)
+
+    text = text_of(client.get(reverse("characters:character-xp-undo", args=[mara.pk, entry.pk])))
+
+    assert "Agility's modifier goes back from +2 to +1. The XP comes back." in text
+
+
 def test_the_gm_awards_xp_from_the_page(client_for, alice, mara):
     client_for(alice).post(reverse("characters:character-xp-award", args=[mara.pk]),
                            {"amount": "5", "reason": "Crossed the strait"})
