@@ -56,6 +56,7 @@ from systems.shahquest.sheet import (
     features,
     next_roll_push_die,
     plot_points,
+    readings_of,
     request_data,
     stress_taken,
     stress_track,
@@ -64,7 +65,7 @@ from systems.shahquest.sheet import (
 
 if TYPE_CHECKING:
     from campaigns.models import Campaign
-    from characters.models import Character
+    from characters.models import Character, XpEntry
     from rolls.models import Roll
     from rulesets.dice import Rng
     from systems.npcs import TrackLine
@@ -241,6 +242,23 @@ class Shahquest(SheetSystem):
         raise RuleError(f"{character.name} has no {kind.replace('_', ' ')} called {name!r}.",
                         sq.ADVANCEMENT_RULE)
 
+    def undo_description(self, character: Character, entry: XpEntry) -> str:
+        """What an undo takes back, in steps (Shahquest wiki, Dice, Step Up, Step Down, and
+        Spreads; the advancement house rule, docs/systems/shahquest.md): "Agility steps back
+        down from d8 to d6.", "Fighting loses the specialization Swords and the spread it
+        gave." (the use as the sheet records it; left out when the sheet no longer has it)."""
+        kind, _, name = entry.trait_key.partition(":")
+        if kind == "specialization":
+            skill, _, spec = name.partition(":")
+            use = next((s.get("use") for f in features(character)
+                        if f["type"] == "skill" and f["name"] == skill
+                        for s in f.get("specializations", []) if s["name"] == spec), "")
+            gave = {"step_up": " and the step up it gave", "spread": " and the spread it gave"}
+            return f"{skill} loses the specialization {spec}{gave.get(use, '')}."
+        if kind in sq.ADVANCEABLE_TYPES and entry.rank_from and entry.rank_to:
+            return f"{name} steps back down from d{entry.rank_to} to d{entry.rank_from}."
+        return super().undo_description(character, entry)
+
     def xp_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
         """The new-specialization form and its fixed price."""
         return {"specialization_form": SpecializationForm(character=character),
@@ -299,15 +317,19 @@ class Shahquest(SheetSystem):
         return RollHeader(short=f"{' + '.join(names)} · {header.short}", details=header.details)
 
     def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
-        """Exact odds of the best effort total and of rolling an opportunity."""
+        """Exact odds of the best effort total and of rolling an opportunity, and, under the
+        campaign's table reading of no effect die, of having none."""
         pool = build_pool(character, cleaned_data)
-        odds = sq.odds(pool.sizes)
+        odds = sq.odds(pool.sizes, readings=readings_of(character))
         rows = []
         for target in (7, 11, 15):
             p = float(odds.effort_at_least(target))
             rows.append((f"Effort {target}+", p, percent_text(p), True))
         none = float(dict(odds.opportunities).get(0, 0))
         rows.append(("Opportunity", 1 - none, percent_text(1 - none), False))
+        if odds.no_effect is not None:
+            p = float(odds.no_effect)
+            rows.append(("No effect die", p, percent_text(p), False))
         mean = sum(value * p for value, p in odds.effort)
         likely = max(odds.effort, key=lambda pair: pair[1])[0]
         return {
