@@ -84,6 +84,7 @@ from systems.shattered_world.sheet import (
     _one_line,
     _owned_key,
     _same,
+    readings_of,
 )
 
 if TYPE_CHECKING:
@@ -303,7 +304,8 @@ class ShatteredWorld(SheetSystem):
         multiplier of where it is bought from (adjacent subrole ×2; first additional field
         role ×2, second ×3, neither for hit points). Raises RuleError naming the unmet
         prerequisite, a statistic at its tier's cap, a flat buy-in already owned, an unknown
-        key (Shattered World Core Engine, Achievements and Buy-Ins; Universal Buy-Ins)."""
+        key, hit points from another field role under the campaign's table reading "not
+        allowed" (Shattered World Core Engine, Achievements and Buy-Ins; Universal Buy-Ins)."""
         name, code = self._parse_key(key)
         if name == ACTION_DIE and not code:
             return self._action_die_advance(character)
@@ -344,7 +346,11 @@ class ShatteredWorld(SheetSystem):
                     f"{what}: {sw.STATISTICS[code]} {stat['max']} + {entry.statistic_bonus} "
                     f"would pass this tier's cap of {entry.cap}.", RULE_BUY_INS)
         base = sw.next_cost(parsed, level + 1)
-        multiplier = sw.cost_multiplier(source, hit_points=entry.hit_points > 0)
+        try:
+            multiplier = sw.cost_multiplier(source, hit_points=entry.hit_points > 0,
+                                            readings=readings_of(character.campaign))
+        except RuleError as refused:
+            raise RuleError(f"{what}: {refused.message}.", refused.rule) from refused
         notes = [f"{parsed.notation()}: purchase {level + 1} costs {base} XP."]
         if multiplier > 1:
             notes.append(f"×{multiplier}: bought from {entry.where}, your {source}.")
@@ -415,6 +421,53 @@ class ShatteredWorld(SheetSystem):
                 sheet["buy_in_field_roles"], sheet["additional_field_roles"] = roles, others
         character.sheet = sheet
 
+    def undo_description(self, character: Character, entry: XpEntry) -> str:
+        """What an undo takes back, as :meth:`set_rank` does it (Shattered World Core Engine,
+        Achievements and Buy-Ins; Action Dice and Field Role Dice): "The action die steps back
+        down from d6 to d4, and the field role die from d10 to d8.", "Exceptional Ability,
+        Each (Physical Fitness) goes back from 1 level to none: Physical Fitness loses 2
+        points of its maximum and current.", and so on for the UAM, hit points and an
+        additional field role bought into. A key no longer in the catalogue gets the
+        default."""
+        if entry.rank_from is None or entry.rank_to is None:
+            return super().undo_description(character, entry)
+        before, after = entry.rank_to, entry.rank_from
+        try:
+            name, code = self._parse_key(entry.trait_key)
+        except RuleError:
+            return super().undo_description(character, entry)
+        if name == ACTION_DIE and not code:
+            steps = die_steps(character.campaign)
+            was, now = (steps[min(level, len(steps) - 1)] for level in (before, after))
+            return (f"The action die steps back down from d{was.action_die} to "
+                    f"d{now.action_die}, and the field role die from d{was.field_role_die} "
+                    f"to d{now.field_role_die}.")
+        found = next((e for e in catalogue(character.campaign) if e.name == name), None)
+        if found is None:
+            return super().undo_description(character, entry)
+        what = f"{name} ({sw.STATISTICS[code]})" if code else name
+        undone = before - after
+        effects = []
+        if name == UAM:
+            effects.append(f"the UAM goes back from +{before} to +{after}")
+        if found.statistic_bonus and code:
+            effects.append(f"{sw.STATISTICS[code]} loses {found.statistic_bonus * undone} "
+                           "points of its maximum and current")
+        if found.hit_points:
+            effects.append(f"hit points lose {found.hit_points * undone} of their maximum "
+                           "and current")
+        sheet = character.sheet
+        if found.field_role and not after and not _same(found.field_role,
+                                                          sheet.get("field_role", "")):
+            owned_key = _owned_key(name, code)
+            if not any(_same(role, found.field_role)
+                       for key, role in sheet.get("buy_in_field_roles", {}).items()
+                       if key != owned_key):
+                effects.append(f"{found.field_role} is no longer an additional field role")
+        said = (f"{what} goes back from {before} level{'' if before == 1 else 's'} to "
+                f"{after or 'none'}")
+        return f"{said}: {'; '.join(effects)}." if effects else f"{said}."
+
     def xp_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
         """The catalogue with the multiplier rules, Total Achievements and the achievements
         logged (the GM may undo one)."""
@@ -476,7 +529,8 @@ class ShatteredWorld(SheetSystem):
             field_role_action=cleaned_data.get("die") == "frd",
             human=bool(character.sheet.get("human")), modifiers=modifiers,
             multipliers=cleaned_data.get("multipliers") or "",
-            action=(cleaned_data.get("action") or "").strip(), chart=sw.die_steps_chart(steps))
+            action=(cleaned_data.get("action") or "").strip(), chart=sw.die_steps_chart(steps),
+            readings=readings_of(character.campaign))
         if uam:
             pool = replace(pool, notes=(*pool.notes, f"UAM +{uam} included"))
         return pool

@@ -261,6 +261,24 @@ def test_the_action_die_steps_up_and_the_field_role_die_with_it(alice, bob, kael
     assert (context["action_die"], context["field_role_die"]) == (6, 10)
 
 
+def test_the_undo_page_says_what_a_buy_in_level_took_back(client_for, alice, bob, kaelin):
+    kaelin = award(kaelin, 10, alice)
+    entry = xp_spend(character=kaelin, key="buy_in:Action Die", by=bob)
+
+    text = text_of(client_for(bob).get(
+        reverse("characters:character-xp-undo", args=[kaelin.pk, entry.pk])))
+
+    assert ("The action die steps back down from d6 to d4, and the field role die from d10 "
+            "to d8. The XP comes back.") in text
+    assert SYSTEM.undo_description(kaelin, XpEntry(
+        trait_key="buy_in:Exceptional Ability, Each:PF", rank_from=0, rank_to=1)) == (
+        "Exceptional Ability, Each (Physical Fitness) goes back from 1 level to none: "
+        "Physical Fitness loses 2 points of its maximum and current.")
+    assert SYSTEM.undo_description(kaelin, XpEntry(
+        trait_key="buy_in:Increase UAM", rank_from=1, rank_to=2)) == (
+        "Increase UAM goes back from 2 levels to 1: the UAM goes back from +2 to +1.")
+
+
 def test_the_action_die_at_the_last_step_is_refused(kaelin):
     kaelin.sheet["action_die_level"] = 5
     kaelin.save()
