@@ -29,7 +29,8 @@ What lives here, one module per concern, every public name re-exported from this
 - :mod:`~rulesets.shahquest.odds`: exact odds of the effort total and of opportunities
   (:func:`odds`, :func:`odds_query`);
 - :mod:`~rulesets.shahquest.quick`: the GM's NPC quick roll (:func:`quick_roll`);
-- :mod:`~rulesets.shahquest.costs`: the advancement house rule (:func:`step_up_cost`);
+- :mod:`~rulesets.shahquest.costs`: the advancement house rule (:func:`step_up_cost`,
+  :data:`NEW_FEATURE_COST`);
 - :mod:`~rulesets.shahquest.readings`: the rules a campaign may read another way
   (:class:`ShahquestReadings`).
 
@@ -57,6 +58,8 @@ from rulesets.shahquest.catalogue import STRESS_TYPES as STRESS_TYPES
 from rulesets.shahquest.catalogue import SYSTEM as SYSTEM
 from rulesets.shahquest.costs import ADVANCEABLE_TYPES as ADVANCEABLE_TYPES
 from rulesets.shahquest.costs import ADVANCEMENT_RULE as ADVANCEMENT_RULE
+from rulesets.shahquest.costs import NEW_FEATURE_COST as NEW_FEATURE_COST
+from rulesets.shahquest.costs import NEW_FEATURE_DIE as NEW_FEATURE_DIE
 from rulesets.shahquest.costs import SPECIALIZATION_COST as SPECIALIZATION_COST
 from rulesets.shahquest.costs import step_up_cost as step_up_cost
 from rulesets.shahquest.odds import MAX_ODDS_DICE as MAX_ODDS_DICE

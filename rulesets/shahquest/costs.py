@@ -18,6 +18,16 @@ stress are bought or made in play, not with XP)."""
 SPECIALIZATION_COST = 5
 """XP a new specialization of a skill costs (**Decision**, see :data:`ADVANCEABLE_TYPES`)."""
 
+NEW_FEATURE_DIE = _dice.STEP_DICE[0]
+"""The die a new attribute, skill or power bought with XP starts at: a d4, the smallest step
+die (**Decision**, see :data:`NEW_FEATURE_COST`)."""
+
+NEW_FEATURE_COST = NEW_FEATURE_DIE
+"""XP a new attribute, skill or power costs: 4, the size of the d4 it starts at
+(**Decision**: the seed has no advancement rules; as with :func:`step_up_cost`, a die costs
+the size it reaches, and a new feature is the step from no die to the smallest, so the
+whole ladder from nothing to d12 costs 4 + 36 = 40 XP)."""
+
 ADVANCEMENT_RULE = "House rule, Shahquest advancement (docs/systems/shahquest.md)"
 """The rule cited by advancement refusals: ours, not the seed's."""
 

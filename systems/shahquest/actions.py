@@ -32,6 +32,9 @@ from systems.shahquest.forms import (
     DangerForm,
     DowntimeForm,
     DropForm,
+    FeatureEditForm,
+    FeatureLearnForm,
+    FeatureRemoveForm,
     OpportunityForm,
     OpportunityPushForm,
     PlotPointForm,
@@ -44,18 +47,27 @@ from systems.shahquest.forms import (
 )
 from systems.shahquest.sheet import (
     MAX_PLOT_POINTS,
+    RULE_ACTIVATE_OPPORTUNITY,
+    RULE_FEATURES,
     RULE_PLOT_POINTS,
     RULE_POOLS,
     SLUG,
+    TEXT_TYPES,
     USE_LABELS,
     _engine_feature,
     _find,
+    _name_taken,
     _record_trauma_attempt,
-    _set_next_roll_push_die,
+    _remove_feature,
+    _set_next_roll,
     _set_plot_points,
     _set_specialization,
     _set_track,
+    feature_key,
+    features,
+    ledger_name,
     next_roll_push_die,
+    next_roll_step_up,
     plot_points,
     stress_taken,
     stress_track,
@@ -83,7 +95,7 @@ if TYPE_CHECKING:
 # --- in-place changes (TrackActions) -----------------------------------------------------------
 
 _CHANGE_STRESS = "Shahquest wiki, Change Stress Type"
-_ACTIVATE_OPPORTUNITY = "Shahquest wiki, Activate Opportunity die"
+_ACTIVATE_OPPORTUNITY = RULE_ACTIVATE_OPPORTUNITY
 
 
 def _plot_points_apply(character: Character, data: dict[str, Any], by: User
@@ -160,9 +172,28 @@ def _opportunity_push_apply(character: Character, data: dict[str, Any], by: User
         raise RuleError("Activating the GM's opportunity costs a plot point; there is none "
                         "left.", _ACTIVATE_OPPORTUNITY)
     _set_plot_points(character, plot_points(character) - 1)
-    _set_next_roll_push_die(character, True)
+    _set_next_roll(character, "push_die", True)
     return "Spent a plot point on the GM's opportunity: a stepped up push die (d8) joins the "\
         "next roll."
+
+
+def _opportunity_step_up_apply(character: Character, data: dict[str, Any], by: User) -> str:
+    """``opportunity-step-up``: when the GM rolls an opportunity, spend a plot point to "Step
+    Up any one die in his Pool" for the character's next action or reaction (Shahquest wiki,
+    Activate Opportunity die). It waits on the sheet; the roll dialog asks which die
+    (:func:`~systems.shahquest.sheet.build_pool`), the pool and odds show it, and the roll
+    that steps a die up uses it. Raises RuleError without a plot point, or when one already
+    waits."""
+    if next_roll_step_up(character.sheet):
+        raise RuleError("A step up from the GM's opportunity already waits for the next roll.",
+                        _ACTIVATE_OPPORTUNITY)
+    if plot_points(character) < 1:
+        raise RuleError("Activating the GM's opportunity costs a plot point; there is none "
+                        "left.", _ACTIVATE_OPPORTUNITY)
+    _set_plot_points(character, plot_points(character) - 1)
+    _set_next_roll(character, "step_up", True)
+    return ("Spent a plot point on the GM's opportunity: choose one die of the next roll to "
+            "step up when you roll.")
 
 
 def _downtime_apply(character: Character, data: dict[str, Any], by: User) -> str:
@@ -209,12 +240,149 @@ def _specialization_apply(character: Character, data: dict[str, Any], by: User
     if character.xp_available < cost:
         raise RuleError(f"A new specialization costs {cost} XP; you have "
                         f"{character.xp_available} available.", sq.ADVANCEMENT_RULE)
-    key = f"specialization:{skill['name']}:{data['name']}"
+    key = f"specialization:{ledger_name(skill)}:{data['name']}"
     _set_specialization(character, key, data["use"])
     label = f"{skill['name']}: new specialization {data['name']} ({USE_LABELS[data['use']]})"
     ledger_append(character, kind=XpEntry.Kind.SPEND, available_delta=-cost, trait_key=key,
                   rank_from=0, rank_to=1, reason=label, created_by=by)
     return f"Learned {data['name']} for {cost} XP."
+
+
+_TYPE_WORDS = {"power_set": "power", "sfx": "special effect"}
+
+
+def _word(kind: str) -> str:
+    return _TYPE_WORDS.get(kind, kind)
+
+
+def _feature_learn_apply(character: Character, data: dict[str, Any], by: User) -> str:
+    """``feature-learn``: buy a new attribute, skill or power at a d4 for
+    :data:`rulesets.shahquest.NEW_FEATURE_COST` XP, one SPEND in the ledger (key
+    ``<type>:<name>``, rank 0 to 4), which the undo page takes back (the advancement house
+    rule, docs/systems/shahquest.md; Shahquest wiki, Feature Types: "Any intelligent
+    character is capable of learning Skills given time and proper training").
+
+    Raises:
+        RuleError: the price changed, a type XP does not buy (affiliations are three, quirks
+            and resources come from the story), a name the type already has (or its ledger
+            keys spell), a power without its power set, or too little XP.
+    """
+    cost, die, kind = sq.NEW_FEATURE_COST, sq.NEW_FEATURE_DIE, data["type"]
+    if data.get("expected_cost") is not None and data["expected_cost"] != cost:
+        raise RuleError(f"The price changed to {cost} XP since you looked; check it and "
+                        "confirm again.", sq.ADVANCEMENT_RULE)
+    if kind not in sq.ADVANCEABLE_TYPES:
+        raise RuleError("XP buys new attributes, skills and powers.", sq.ADVANCEMENT_RULE)
+    name = data["name"]
+    if _name_taken(character, kind, name):
+        raise RuleError(f"{character.name} already has a {_word(kind)} called {name} (or had "
+                        "one under that name): give the new one its own name.", RULE_FEATURES)
+    entry: dict[str, Any] = {"type": kind, "name": name, "die": die, "count": 1}
+    if kind == "skill":
+        entry["specializations"] = []
+    if kind == "power_set":
+        wanted = (data.get("power_set") or "").casefold()
+        if not wanted:
+            raise RuleError(f"The power {name} belongs to a power set: name it.", RULE_FEATURES)
+        entry["power_set"] = next(
+            (e["power_set"] for e in features(character)
+             if e["type"] == "power_set" and e["power_set"].casefold() == wanted),
+            data["power_set"])
+    sq.check_feature(_engine_feature(entry))
+    if character.xp_available < cost:
+        raise RuleError(f"A new {_word(kind)} costs {cost} XP; you have "
+                        f"{character.xp_available} available.", sq.ADVANCEMENT_RULE)
+    character.sheet = {**character.sheet, "features": [*features(character), entry]}
+    in_set = f" ({entry['power_set']})" if kind == "power_set" else ""
+    ledger_append(character, kind=XpEntry.Kind.SPEND, available_delta=-cost,
+                  trait_key=feature_key(entry), rank_from=0, rank_to=die,
+                  reason=f"New {_word(kind)} {name}{in_set} d{die}"[:200], created_by=by)
+    return f"Learned the {_word(kind)} {name} at d{die} for {cost} XP."
+
+
+def _which(character: Character, value: str) -> int:
+    """The index of the feature a form's ``which`` ("<type>:<name>") names. Raises RuleError
+    when the sheet no longer has it."""
+    kind, _, name = value.partition(":")
+    for index, entry in enumerate(features(character)):
+        if entry["type"] == kind and entry["name"] == name:
+            return index
+    raise RuleError(f"{character.name} no longer has the {_word(kind)} {name}.", RULE_FEATURES)
+
+
+def _feature_edit_apply(character: Character, data: dict[str, Any], by: User) -> str:
+    """``feature-edit``: rename a feature, or change a special effect's or limit's
+    description (a blank one keeps it); no XP. A renamed feature keeps the name its ledger
+    keys spell (:func:`~systems.shahquest.sheet.ledger_name`), so its purchases still undo
+    and a removal still finds them.
+
+    Raises:
+        RuleError: the sheet no longer has it; an affiliation (named Solo, Partner or Gang:
+            the engine's check); a name its type already has; a description for a feature
+            with a die; nothing changed.
+    """
+    index = _which(character, data["which"])
+    entries = features(character)
+    entry = entries[index]
+    kind, old, name, text = entry["type"], entry["name"], data["name"], data.get("text") or ""
+    if text and kind not in TEXT_TYPES:
+        raise RuleError(f"{old} is a {_word(kind)} with a die: only special effects and limits "
+                        "have a description.", RULE_FEATURES)
+    if name.casefold() != old.casefold() and _name_taken(character, kind, name, but=index):
+        raise RuleError(f"{character.name} already has a {_word(kind)} called {name} (or had "
+                        "one under that name).", RULE_FEATURES)
+    changed = {**entry, "name": name, **({"text": text} if text else {})}
+    changed.pop("ledger_name", None)
+    if ledger_name(entry) != name:
+        changed["ledger_name"] = ledger_name(entry)
+    if kind in sq.FEATURE_TYPES:
+        sq.check_feature(_engine_feature(changed))
+    if changed == entry:
+        raise RuleError(f"{old} already has that name and description.", RULE_FEATURES)
+    entries[index] = changed
+    character.sheet = {**character.sheet, "features": entries}
+    done = [f"renamed {old} to {name}"] if name != old else []
+    if text and text != entry.get("text"):
+        done.append(f"changed the description of {name}")
+    return " and ".join(done).capitalize() + "; no XP changes."
+
+
+def _feature_remove_apply(character: Character, data: dict[str, Any], by: User) -> str:
+    """``feature-remove`` (the GM's, confirmed): take a feature off the sheet and give back,
+    through the ledger, only the XP it shows spent on it: each SPEND on its key (and, for a
+    skill, on its specializations' keys) not yet undone gets its reversing entry, newest
+    first, as the undo page's would; a feature no XP bought (made at creation, a resource, a
+    special effect) goes with no XP change, and the message says so.
+
+    Raises:
+        RuleError: the sheet no longer has it, or it must stay
+            (:func:`~systems.shahquest.sheet._remove_feature`: an affiliation, the last
+            attribute, a power its set's special effects or limits still need).
+    """
+    character.require_in_play()
+    index = _which(character, data["which"])
+    entry = features(character)[index]
+    _remove_feature(character, index)
+    spends: list[XpEntry] = []
+    if entry["type"] in sq.FEATURE_TYPES:
+        specs = f"specialization:{ledger_name(entry)}:" if entry["type"] == "skill" else None
+        rows = XpEntry.objects.filter(character=character, kind=XpEntry.Kind.SPEND,
+                                      reversal__isnull=True).order_by("-created_at", "-id")
+        spends = [row for row in rows if row.trait_key == feature_key(entry)
+                  or (specs is not None and row.trait_key.startswith(specs))]
+    for spend in spends:
+        ledger_append(
+            character, kind=XpEntry.Kind.REVERSAL, available_delta=-spend.available_delta,
+            total_delta=-spend.total_delta, banked_delta=-spend.banked_delta,
+            bank_key=spend.bank_key, trait_key=spend.trait_key, rank_from=spend.rank_to,
+            rank_to=spend.rank_from, reverses=spend,
+            reason=f"Removed {entry['name']}: {spend.reason}"[:200], created_by=by)
+    what = f"the {_word(entry['type'])} {entry['name']}"
+    if not spends:
+        return f"Removed {what}: no XP was spent on it, so none comes back."
+    back = -sum(spend.available_delta for spend in spends)
+    return (f"Removed {what}: the {back} XP spent on it come back "
+            f"({len(spends)} purchase{'s' if len(spends) > 1 else ''} reversed).")
 
 
 ACTIONS: dict[str, TrackAction] = {
@@ -230,9 +398,18 @@ ACTIONS: dict[str, TrackAction] = {
                                  partial="sheet-tracks"),
     "opportunity-push": TrackAction(form=OpportunityPushForm, apply=_opportunity_push_apply,
                                     partial="sheet-tracks"),
+    "opportunity-step-up": TrackAction(form=OpportunityPushForm,
+                                       apply=_opportunity_step_up_apply,
+                                       partial="sheet-tracks"),
     "downtime": TrackAction(form=DowntimeForm, apply=_downtime_apply, partial="sheet-tracks"),
     "specialization-learn": TrackAction(form=SpecializationForm, apply=_specialization_apply,
                                         partial="sheet-features", needs_character=True),
+    "feature-learn": TrackAction(form=FeatureLearnForm, apply=_feature_learn_apply,
+                                 partial="sheet-features", needs_character=True),
+    "feature-edit": TrackAction(form=FeatureEditForm, apply=_feature_edit_apply,
+                                partial="features-panel", needs_character=True),
+    "feature-remove": TrackAction(form=FeatureRemoveForm, apply=_feature_remove_apply,
+                                  partial="features-panel", needs_character=True, gm_only=True),
 }
 """The sheet's in-place changes, by the ``action`` of ``characters:character-action``."""
 

@@ -50,16 +50,18 @@ def _stored_feature(entry: Mapping[str, Any], **extra: Any) -> sq.Feature:
 
 def check_sheet(sheet: Mapping[str, Any]) -> None:
     """:meth:`~systems.shahquest.system.Shahquest.check_sheet`: every feature named (no
-    colon, which separates the XP ledger's keys) and checked by the engine's
+    colon, which separates the XP ledger's keys; so is a renamed one's ``ledger_name``,
+    :func:`~systems.shahquest.sheet.ledger_name`) and checked by the engine's
     :func:`rulesets.shahquest.check_feature` with each of its specializations (Shahquest
     wiki, Feature Types; Dice, Step Up, Step Down, and Spreads); special effects and limits
     (text) each in a power set; plot points 0 to
     :data:`~systems.shahquest.sheet.MAX_PLOT_POINTS` (Shahquest wiki, Plot Points); the
     stress track as :func:`~systems.shahquest.sheet.stress_track` reads it (Shahquest wiki,
     Stress and Trauma) with the stress just taken (:func:`~systems.shahquest.sheet.
-    stress_taken`), the reward waiting for the next roll (:func:`~systems.shahquest.sheet.
-    next_roll_push_die`), and the days of the next trauma recoveries as
-    :func:`~systems.shahquest.sheet.trauma_recovery` reads them (Stressing Out and Trauma).
+    stress_taken`), the rewards waiting for the next roll (:func:`~systems.shahquest.sheet.
+    next_roll_push_die`, :func:`~systems.shahquest.sheet.next_roll_step_up`), and the days
+    of the next trauma recoveries as :func:`~systems.shahquest.sheet.trauma_recovery` reads
+    them (Stressing Out and Trauma).
 
     Raises:
         RuleError: the first value refused (see :meth:`SheetSystem.check_sheet`).
@@ -70,6 +72,10 @@ def check_sheet(sheet: Mapping[str, Any]) -> None:
         require(isinstance(entry, dict) and isinstance(entry.get("name"), str)
                 and entry["name"].strip() != "" and ":" not in entry["name"],
                 f"a feature needs a name without a colon: {entry!r}")
+        if "ledger_name" in entry:  # the name its XP ledger keys spell, once renamed
+            require(isinstance(entry["ledger_name"], str) and entry["ledger_name"].strip() != ""
+                    and ":" not in entry["ledger_name"],
+                    f"a feature's ledger name needs to be a name without a colon: {entry!r}")
         kind = entry.get("type")
         if kind in TEXT_TYPES:  # power-set text, no die
             require(isinstance(entry.get("power_set"), str),

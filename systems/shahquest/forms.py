@@ -30,6 +30,8 @@ from systems.shahquest.sheet import (
     _engine_feature,
     feature_dice,
     features,
+    ledger_name,
+    next_roll_step_up,
     stress_track,
 )
 from systems.shahquest.tension import _die
@@ -341,8 +343,8 @@ class SpecializationForm(Form):
     def __init__(self, data: Mapping[str, Any] | None = None, *, character: Character,
                  **kwargs: Any) -> None:
         super().__init__(data, **kwargs)
-        skills = [e["name"] for e in features(character) if e["type"] == "skill"]
-        self.fields["skill"].choices = [(n, n) for n in skills]  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
+        self.fields["skill"].choices = [  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
+            (ledger_name(e), e["name"]) for e in features(character) if e["type"] == "skill"]
 
     def clean_name(self) -> str:
         """The name with its spaces tidied; ValidationError when empty or with a colon."""
@@ -350,6 +352,92 @@ class SpecializationForm(Form):
         if not name:
             raise forms.ValidationError("Name the specialization.")
         return name
+
+
+NEW_FEATURE_TYPES = [("attribute", "Attribute"), ("skill", "Skill"), ("power_set", "Power")]
+"""What XP buys new (:data:`rulesets.shahquest.ADVANCEABLE_TYPES`, in words)."""
+
+
+class FeatureLearnForm(Form):
+    """Buy a new attribute, skill or power with XP, at a d4 (the advancement house rule,
+    docs/systems/shahquest.md): its type, its name, and for a power the power set it belongs
+    to (one of the sheet's or a new one)."""
+
+    type = forms.ChoiceField(choices=NEW_FEATURE_TYPES, label="New")
+    name = forms.CharField(max_length=60, label="Name")
+    power_set = forms.CharField(max_length=60, required=False, label="Power set (a power only)")
+    expected_cost = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+
+    def __init__(self, data: Mapping[str, Any] | None = None, *, character: Character,
+                 **kwargs: Any) -> None:
+        super().__init__(data, auto_id="feature-learn-%s", **kwargs)
+        sets = sorted({e["power_set"] for e in features(character)
+                       if e["type"] == "power_set"}, key=str.casefold)
+        if sets:
+            self.fields["power_set"].help_text = f"This sheet's: {', '.join(sets)}."
+
+    def clean_name(self) -> str:
+        """The name with its spaces tidied; ValidationError when empty or with a colon."""
+        name = _check_name(self.cleaned_data["name"], "The name")
+        if not name:
+            raise forms.ValidationError("Name the new feature.")
+        return name
+
+    def clean_power_set(self) -> str:
+        """The power set's name tidied; ValidationError with a colon."""
+        return _check_name(self.cleaned_data.get("power_set") or "", "The power set")
+
+
+def _feature_choices(character: Character) -> list[tuple[str, str]]:
+    """Every feature of the sheet as ``("<type>:<name>", "Stealth (skill d6)")``."""
+    out = []
+    for e in features(character):
+        kind = {"power_set": "power", "sfx": "special effect"}.get(e["type"], e["type"])
+        dice = f" {feature_dice(e)}" if e.get("die") else ""
+        out.append((f"{e['type']}:{e['name']}", f"{e['name']} ({kind}{dice})"))
+    return out
+
+
+class FeatureEditForm(Form):
+    """Rename one of the sheet's features, or change a special effect's or limit's
+    description (blank keeps it); no XP changes (``feature-edit``)."""
+
+    which = forms.ChoiceField(label="Feature")
+    name = forms.CharField(max_length=60, label="New name")
+    text = forms.CharField(max_length=500, required=False, widget=forms.Textarea(
+        attrs={"rows": 2}), label="Description (a special effect or limit; blank keeps it)")
+
+    def __init__(self, data: Mapping[str, Any] | None = None, *, character: Character,
+                 **kwargs: Any) -> None:
+        super().__init__(data, auto_id="feature-edit-%s", **kwargs)
+        self.fields["which"].choices = _feature_choices(character)  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
+
+    def clean_name(self) -> str:
+        """The name with its spaces tidied; ValidationError when empty or with a colon."""
+        name = _check_name(self.cleaned_data["name"], "The name")
+        if not name:
+            raise forms.ValidationError("Give the feature a name.")
+        return name
+
+
+_CONFIRM_REMOVAL = ("Tick the box to confirm: the feature leaves the sheet and the XP spent on "
+                    "it comes back.")
+
+
+class FeatureRemoveForm(Form):
+    """The GM removes one of the sheet's features (``feature-remove``); ``confirm`` must be
+    ticked: the XP the ledger shows spent on it comes back."""
+
+    which = forms.ChoiceField(label="Feature to remove")
+    confirm = forms.BooleanField(label="Yes, remove it and give back the XP spent on it",
+                                 error_messages={"required": _CONFIRM_REMOVAL})
+
+    def __init__(self, data: Mapping[str, Any] | None = None, *, character: Character,
+                 **kwargs: Any) -> None:
+        super().__init__(data, auto_id="feature-remove-%s", **kwargs)
+        self.fields["which"].choices = [  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
+            choice for choice in _feature_choices(character)
+            if not choice[0].startswith("affiliation:")]
 
 
 # --- rolling -----------------------------------------------------------------------------------
@@ -376,11 +464,16 @@ class RollForm(Form):
     setting_die = forms.TypedChoiceField(choices=[("", "None"), *DIE_CHOICES], coerce=int,
                                          empty_value=None, required=False,
                                          label="GM's setting die")
+    step_up = forms.ChoiceField(
+        required=False, label="Step up one die (the GM's opportunity)",
+        help_text="Paid for on the GM's opportunity; tick the die's feature too. Steps come "
+                  "before spreads, so a spread feature's dice all step up.")
 
     def __init__(self, data: Mapping[str, Any] | None = None, *, character: Character,
                  **kwargs: Any) -> None:
         super().__init__(data, **kwargs)
         self.character = character
+        self.step_up_waiting = next_roll_step_up(character.sheet)
         entries = features(character)
         self.fields["feature"].choices = [  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
             (i, f"{e['name']} {feature_dice(e)}") for i, e in enumerate(entries)
@@ -396,6 +489,16 @@ class RollForm(Form):
         self.fields["own_stress"].choices = [  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
             (k, f"Own {k} stress d{track.line(k).stress} (1 plot point; it steps up after)")
             for k in sq.STRESS_TYPES if track.line(k).stress]
+        # Every die the dialog can put in the pool but the push and setting dice (the stepped
+        # up push die is the other reward; the setting die is the GM's): build_pool refuses
+        # one that is not in it.
+        self.fields["step_up"].choices = [  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
+            ("", "None yet (it keeps for a later roll)"),
+            *((f"feature:{i}", f"{e['name']} {feature_dice(e)}") for i, e in enumerate(entries)
+              if e["type"] in sq.FEATURE_TYPES),
+            *((f"stress:{k}", f"Own {k} stress") for k in sq.STRESS_TYPES
+              if track.line(k).stress),
+            ("asset", "The asset die")]
 
     def groups(self) -> list[dict[str, Any]]:
         """The dialog's layout: per feature type, its checkboxes with each skill's

@@ -43,6 +43,7 @@ class Feature(Schema):
     text: Annotated[str, sk.multiline(2_000)] = ""
     power_set: Annotated[str, sk.one_line(80)] = ""
     specializations: Annotated[list[Specialization], sk.max_items(20)] = []
+    ledger_name: _FeatureName | None = None
 
 
 class StressLine(Schema):
@@ -60,6 +61,7 @@ class StressTaken(Schema):
 
 class NextRoll(Schema):
     push_die: bool = False
+    step_up: bool = False
 
 
 class Sheet(Schema):

@@ -31,19 +31,23 @@ The sheet (``Character.sheet``)::
 ``stress_taken`` (absent but just after a stress effect is taken) is that effect,
 ``{"kind": "physical", "die": 6, "before": StressTrack.as_dict()}``, whose type a plot point
 may still change (:func:`stress_taken`). ``next_roll`` (absent but while one waits) is
-``{"push_die": true}``: a stepped up push die bought on a GM's opportunity, for the next roll
-(:func:`next_roll_push_die`). ``trauma_recovery`` (absent on older sheets) keeps, per
-trauma type, the first day of the next attempt to recover from it (ISO date): set by each
-attempt recorded (:func:`_record_trauma_attempt`), dropped with the trauma.
+``{"push_die": true, "step_up": true}`` (either key alone): a stepped up push die, and a step
+up of one die of the player's choice, each bought on a GM's opportunity, for the next roll
+(:func:`next_roll_push_die`, :func:`next_roll_step_up`). ``trauma_recovery`` (absent on
+older sheets) keeps, per trauma type, the first day of the next attempt to recover from it
+(ISO date): set by each attempt recorded (:func:`_record_trauma_attempt`), dropped with the
+trauma.
 
 Special effects and limits are text (the seed has no catalogue); they carry no die. Feature
 names are free text (the seed lists none) without a colon (it separates the XP ledger's
-keys); the dice are checked by the engine.
+keys); the dice are checked by the engine. A feature renamed after creation keeps, in
+``ledger_name``, the name its XP ledger keys spell (:func:`ledger_name`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -84,13 +88,19 @@ RULE_FEATURES = "Shahquest wiki, Feature Types"
 RULE_POOLS = "Shahquest wiki, Dice Pools"
 
 RULE_STRESS = "Shahquest wiki, Stress and Trauma"
+RULE_ACTIVATE_OPPORTUNITY = "Shahquest wiki, Activate Opportunity die"
 
 STRESS_TAKEN = "stress_taken"
 """The sheet's key for the stress effect just taken (:func:`stress_taken`)."""
 
 NEXT_ROLL = "next_roll"
 """The sheet's key for what the next roll gets from a GM's opportunity activated
-(:func:`next_roll_push_die`)."""
+(:func:`next_roll_push_die`, :func:`next_roll_step_up`)."""
+
+NEXT_ROLL_REWARDS = ("push_die", "step_up")
+"""What may wait in ``sheet["next_roll"]``, each at most once (Shahquest wiki, Activate
+Opportunity die: "add a Stepped Up Push or Step Up any one die in his Pool to his next
+action or reaction")."""
 
 TRAUMA_RECOVERY = "trauma_recovery"
 """The sheet's key for the next day each trauma type may be recovered
@@ -209,14 +219,69 @@ def _engine_feature(entry: Mapping[str, Any], **extra: Any) -> sq.Feature:
                       count=int(entry.get("count") or 1), **extra)
 
 
+def ledger_name(entry: Mapping[str, Any]) -> str:
+    """The name a feature's XP ledger keys spell (``skill:<this>``,
+    ``specialization:<this>:<name>``): the name it had when first written, kept in
+    ``ledger_name`` once it is renamed (:func:`~systems.shahquest.actions._feature_edit_apply`),
+    so the purchases made under the old name still find it; its name otherwise."""
+    return str(entry.get("ledger_name") or entry["name"])
+
+
+def feature_key(entry: Mapping[str, Any]) -> str:
+    """The XP ledger key of a feature's die: ``"<type>:<ledger name>"`` (:func:`ledger_name`)."""
+    return f"{entry['type']}:{ledger_name(entry)}"
+
+
 def _find(character: Character, kind: str, name: str) -> dict[str, Any]:
-    """The feature of type ``kind`` named exactly ``name`` (a ledger key's spelling). Raises
-    RuleError when the sheet has none."""
+    """The feature of type ``kind`` whose ledger keys spell ``name`` (:func:`ledger_name`).
+    Raises RuleError when the sheet has none."""
     for entry in features(character):
-        if entry["type"] == kind and entry["name"] == name:
+        if entry["type"] == kind and ledger_name(entry) == name:
             return entry
     raise RuleError(f"{character.name} has no {kind.replace('_', ' ')} called {name!r}.",
                     sq.ADVANCEMENT_RULE)
+
+
+def _name_taken(character: Character, kind: str, name: str, *, but: int | None = None
+                ) -> bool:
+    """Whether a feature of type ``kind`` other than the one at index ``but`` is called
+    ``name`` (case aside) or spells it in its ledger keys: "unique within their type"
+    (docs/systems/shahquest.md), and no two features' purchases under one key."""
+    wanted = name.casefold()
+    return any(e["type"] == kind and i != but
+               and wanted in (e["name"].casefold(), ledger_name(e).casefold())
+               for i, e in enumerate(features(character)))
+
+
+def _remove_feature(character: Character, index: int) -> None:
+    """Take the feature at ``index`` off the sheet (in memory; the caller saves).
+
+    Raises:
+        RuleError: an affiliation (Shahquest wiki, Affiliations: "three Affiliations each
+            character is ranked in"); the last attribute (**Decision**: attributes "are the
+            core descriptors of the Character", Feature Types); the last power of a power
+            set that still holds special effects or limits (they belong to a power set with
+            a power).
+    """
+    entries = features(character)
+    entry = entries[index]
+    kind, name = entry["type"], entry["name"]
+    if kind == "affiliation":
+        raise RuleError(f"{name} stays: every character is ranked in the three affiliations "
+                        "Solo, Partner and Gang.", "Shahquest wiki, Affiliations")
+    if kind == "attribute" and sum(e["type"] == "attribute" for e in entries) == 1:
+        raise RuleError(f"{name} is {character.name}'s last attribute: attributes are the core "
+                        "descriptors of the character, and a sheet keeps at least one.",
+                        RULE_FEATURES)
+    if kind == "power_set":
+        in_set = [e for e in entries if e.get("power_set") == entry.get("power_set")]
+        if not any(e["type"] == "power_set" for e in in_set if e is not entry) and any(
+                e["type"] in TEXT_TYPES for e in in_set):
+            raise RuleError(f"{name} is the last power of {entry.get('power_set')}, which "
+                            "still has special effects or limits: remove them first.",
+                            RULE_FEATURES)
+    del entries[index]
+    character.sheet = {**character.sheet, "features": entries}
 
 
 # --- writing the sheet -------------------------------------------------------------------------
@@ -228,7 +293,7 @@ def _set_specialization(character: Character, key: str, use: str | None) -> None
     _, skill_name, spec = key.split(":", 2)
     entries = features(character)
     for index, entry in enumerate(entries):
-        if entry["type"] == "skill" and entry["name"] == skill_name:
+        if entry["type"] == "skill" and ledger_name(entry) == skill_name:
             specs = [s for s in entry.get("specializations", []) if s["name"] != spec]
             if use is not None:
                 specs.append({"name": spec, "use": use})
@@ -255,14 +320,18 @@ def build_pool(character: Character, data: Mapping[str, Any]) -> sq.DicePool:
 
     A ticked specialization brings its skill, a quirk ticked "in the negative" brings the
     quirk as a d4, a stepped up push die waiting from a GM's opportunity joins
-    (:func:`next_roll_push_die`); one specialization per skill in a roll (the engine's
+    (:func:`next_roll_push_die`), and a step up waiting from one (:func:`next_roll_step_up`)
+    steps up the die ``data["step_up"]`` names ("feature:<index>", "stress:<kind>" or
+    "asset"), steps before spreads (Shahquest wiki, Activate Opportunity die; Dice, Step Up,
+    Step Down, and Spreads); one specialization per skill in a roll (the engine's
     :class:`rulesets.shahquest.Feature` takes one). **Decision:** a character stressed out
     "can't take any actions" (Shahquest wiki, Stressing Out and Trauma), so no pool is
     built for them until they recover.
 
     Raises:
         RuleError: stressed or taken out, two specializations of one skill, a pool costing
-            more plot points than the character has, or an illegal feature.
+            more plot points than the character has, an illegal feature, or a step up with
+            none waiting, of a die not in the pool or past d12.
     """
     track = stress_track(character)
     if track.taken_out or track.stressed_out:
@@ -284,17 +353,43 @@ def build_pool(character: Character, data: Mapping[str, Any]) -> sq.DicePool:
     for index in data.get("negative") or ():
         chosen.setdefault(index, {})["negative"] = True
     pool_features = [_engine_feature(entries[i], **chosen[i]) for i in sorted(chosen)]
+    sources = [f"feature:{i}" for i in sorted(chosen)]
     for kind in data.get("own_stress") or ():
         die = track.line(kind).stress
         if die:
             pool_features.append(sq.Feature(type="stress", name=kind, die=die, own=True))
+            sources.append(f"stress:{kind}")
     if data.get("asset_die"):
         pool_features.append(sq.Feature(type="asset", name=data.get("asset_name") or "Asset",
                                         die=data["asset_die"]))
-    return sq.build_pool(pool_features, push_die=bool(data.get("push_die")),
+        sources.append("asset")
+    step_note = ""
+    if data.get("step_up"):
+        if not next_roll_step_up(character.sheet):
+            raise RuleError("No step up from a GM's opportunity waits for this roll: spend a "
+                            "plot point on the GM's opportunity first.",
+                            RULE_ACTIVATE_OPPORTUNITY)
+        step_note = _apply_step_up(data, pool_features, sources)
+    pool = sq.build_pool(pool_features, push_die=bool(data.get("push_die")),
                          stepped_up_push_die=next_roll_push_die(character.sheet),
                          setting_die=data.get("setting_die"),
                          plot_points=plot_points(character), readings=readings_of(character))
+    return replace(pool, notes=(*pool.notes, step_note)) if step_note else pool
+
+
+def _next_roll(sheet: Mapping[str, Any]) -> dict[str, bool]:
+    """What waits for the next roll, ``{"push_die": True}`` and/or ``{"step_up": True}``;
+    ``{}`` for nothing.
+
+    Raises:
+        RuleError: a stored value of another shape (Shahquest wiki, Plot Points).
+    """
+    waiting = sheet.get(NEXT_ROLL) or {}
+    if not (isinstance(waiting, Mapping) and set(waiting) <= set(NEXT_ROLL_REWARDS)
+            and all(isinstance(flag, bool) for flag in waiting.values())):
+        raise RuleError(f"the stored reward for the next roll is not readable: {waiting!r}",
+                        RULE_PLOT_POINTS)
+    return {key: True for key, flag in waiting.items() if flag}
 
 
 def next_roll_push_die(sheet: Mapping[str, Any]) -> bool:
@@ -304,20 +399,54 @@ def next_roll_push_die(sheet: Mapping[str, Any]) -> bool:
     Raises:
         RuleError: a stored value of another shape (Shahquest wiki, Plot Points).
     """
-    waiting = sheet.get(NEXT_ROLL) or {}
-    if not (isinstance(waiting, Mapping) and set(waiting) <= {"push_die"}
-            and isinstance(waiting.get("push_die", False), bool)):
-        raise RuleError(f"the stored reward for the next roll is not readable: {waiting!r}",
-                        RULE_PLOT_POINTS)
-    return bool(waiting.get("push_die"))
+    return _next_roll(sheet).get("push_die", False)
 
 
-def _set_next_roll_push_die(character: Character, waiting: bool) -> None:
+def next_roll_step_up(sheet: Mapping[str, Any]) -> bool:
+    """Whether a step up of one die of the player's choice, bought with a plot point on a
+    GM's opportunity, waits for the character's next roll (Shahquest wiki, Activate
+    Opportunity die: "Step Up any one die in his Pool ... to his next action or reaction").
+
+    Raises:
+        RuleError: a stored value of another shape (Shahquest wiki, Plot Points).
+    """
+    return _next_roll(sheet).get("step_up", False)
+
+
+def _set_next_roll(character: Character, reward: str, waiting: bool) -> None:
+    """Keep (``waiting``) or use up one of :data:`NEXT_ROLL_REWARDS` on the sheet; the key
+    goes when nothing waits."""
+    rewards = {**_next_roll(character.sheet), reward: True}
+    if not waiting:
+        del rewards[reward]
     sheet = {**character.sheet}
     sheet.pop(NEXT_ROLL, None)
-    if waiting:
-        sheet[NEXT_ROLL] = {"push_die": True}
+    if rewards:
+        sheet[NEXT_ROLL] = rewards
     character.sheet = sheet
+
+
+def _apply_step_up(data: Mapping[str, Any], pool_features: list[sq.Feature],
+                   sources: list[str]) -> str:
+    """Step up the feature of ``pool_features`` whose source (in ``sources``, the same
+    order: "feature:<index>", "stress:<kind>", "asset") the roll form's ``step_up`` names,
+    in place; returns the note for the pool ("" when none is named).
+
+    Raises:
+        RuleError: the named die is not in the pool.
+    """
+    chosen = data.get("step_up") or ""
+    if not chosen:
+        return ""
+    if chosen not in sources:
+        raise RuleError("The die the GM's opportunity steps up must be in the pool: tick it "
+                        "first.", RULE_ACTIVATE_OPPORTUNITY)
+    index = sources.index(chosen)
+    feature = pool_features[index]
+    before = feature.dice()[0]
+    pool_features[index] = stepped = replace(feature, step_ups=feature.step_ups + 1)
+    after = stepped.dice()[0]  # the engine refuses a step past d12, naming the rule
+    return f"{feature.name} stepped up (d{before} → d{after}): paid for on the GM's opportunity"
 
 
 def _named(character: Character, kind: str, name: str) -> tuple[int, dict[str, Any]]:

@@ -39,6 +39,9 @@ from systems.shahquest.forms import (
     DIE_CHOICES,
     DOWNTIME_CHOICES,
     CreationForm,
+    FeatureEditForm,
+    FeatureLearnForm,
+    FeatureRemoveForm,
     RequestForm,
     RollForm,
     SpecializationForm,
@@ -48,13 +51,17 @@ from systems.shahquest.sheet import (
     TEXT_TYPES,
     TYPE_LABELS,
     _find,
-    _set_next_roll_push_die,
+    _remove_feature,
+    _set_next_roll,
     _set_plot_points,
     _set_specialization,
     _set_track,
     build_pool,
+    feature_key,
     features,
+    ledger_name,
     next_roll_push_die,
+    next_roll_step_up,
     plot_points,
     readings_of,
     request_data,
@@ -151,14 +158,19 @@ class Shahquest(SheetSystem):
         return {"plot_points": plot_points(character), "stress_lines": lines,
                 "stress_just_taken": just_taken,
                 "next_roll_push_die": next_roll_push_die(character.sheet),
+                "next_roll_step_up": next_roll_step_up(character.sheet),
                 "stress_state": track.describe(), "stressed_out": track.stressed_out,
                 "taken_out": track.taken_out, "die_choices": DIE_CHOICES,
                 "stress_types": sq.STRESS_TYPES, "downtime_choices": DOWNTIME_CHOICES}
 
     def sheet_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
         """Features grouped by type (power sets with their effects and limits), plot points,
-        stress lines and the state in words. No queries."""
-        return {**self._layout(character), **self._tracks(character)}
+        stress lines and the state in words; the form that renames a feature or changes its
+        description, and for the GM the one that removes a feature. No queries."""
+        return {**self._layout(character), **self._tracks(character),
+                "feature_edit_form": FeatureEditForm(character=character),
+                **({"feature_remove_form": FeatureRemoveForm(character=character)}
+                   if is_gm else {})}
 
     def card_context(self, character: Character) -> dict[str, Any]:
         """Plot points, stress in words and per type, the controls' choices. No queries."""
@@ -187,13 +199,14 @@ class Shahquest(SheetSystem):
         out = []
         for entry in features(character):
             if entry["type"] in sq.ADVANCEABLE_TYPES and entry["die"] < STEP_DICE[-1]:
-                out.append(self.quote(character, f"{entry['type']}:{entry['name']}"))
+                out.append(self.quote(character, feature_key(entry)))
         return out
 
     def quote(self, character: Character, key: str) -> Advance:
-        """Price of stepping up ``<type>:<name>``'s die (:func:`rulesets.shahquest.step_up_cost`).
-        A new specialization is bought with the XP page's own form (it needs a name), not
-        through a key. Raises RuleError naming the problem."""
+        """Price of stepping up ``<type>:<ledger name>``'s die
+        (:func:`rulesets.shahquest.step_up_cost`). A new specialization or feature is bought
+        with the XP page's own forms (they need a name), not through a key. Raises RuleError
+        naming the problem."""
         kind, _, name = key.partition(":")
         if kind == "specialization":
             raise RuleError("Learn a specialization with the form below: it needs a name.",
@@ -203,7 +216,7 @@ class Shahquest(SheetSystem):
         entry = _find(character, kind, name)
         die = entry["die"]
         cost = sq.step_up_cost(die)
-        return Advance(key=key, label=f"{name} d{die} → d{cost}", rank_from=die,
+        return Advance(key=key, label=f"{entry['name']} d{die} → d{cost}", rank_from=die,
                        rank_to=cost, cost=cost,
                        notes=(f"A step up costs the new die's size ({cost} XP).",))
 
@@ -220,8 +233,15 @@ class Shahquest(SheetSystem):
         return int(_find(character, kind, name)["die"])
 
     def set_rank(self, character: Character, key: str, rank: int) -> None:
-        """Set a feature's die to ``rank`` (a step die), or remove a specialization (rank 0;
-        rank 1 keeps or adds it as a spread). Raises RuleError for an unknown key."""
+        """Set a feature's die to ``rank`` (a step die), or take off a feature bought new
+        (rank 0: the undo of :func:`~systems.shahquest.actions._feature_learn_apply`'s
+        spend), or remove a specialization (rank 0; rank 1 keeps or adds it as a spread).
+
+        Raises:
+            RuleError: an unknown key; at rank 0, a skill with specializations learned
+                since (undo those first) or a feature the sheet must keep
+                (:func:`~systems.shahquest.sheet._remove_feature`).
+        """
         kind, _, name = key.partition(":")
         if kind == "specialization":
             if not rank:
@@ -231,13 +251,19 @@ class Shahquest(SheetSystem):
             return
         if kind not in sq.ADVANCEABLE_TYPES:
             raise RuleError("XP steps up attributes, skills and powers.", sq.ADVANCEMENT_RULE)
-        if rank not in STEP_DICE:
+        if rank and rank not in STEP_DICE:
             raise RuleError(f"d{rank} is not a step die.", sq.ADVANCEMENT_RULE)
         entries = features(character)
         for index, entry in enumerate(entries):
-            if entry["type"] == kind and entry["name"] == name:
-                entries[index] = {**entry, "die": rank}
-                character.sheet = {**character.sheet, "features": entries}
+            if entry["type"] == kind and ledger_name(entry) == name:
+                if rank:
+                    entries[index] = {**entry, "die": rank}
+                    character.sheet = {**character.sheet, "features": entries}
+                elif entry.get("specializations"):
+                    raise RuleError(f"{entry['name']} has specializations learned since it "
+                                    "was bought: undo them first.", sq.ADVANCEMENT_RULE)
+                else:
+                    _remove_feature(character, index)
                 return
         raise RuleError(f"{character.name} has no {kind.replace('_', ' ')} called {name!r}.",
                         sq.ADVANCEMENT_RULE)
@@ -245,24 +271,36 @@ class Shahquest(SheetSystem):
     def undo_description(self, character: Character, entry: XpEntry) -> str:
         """What an undo takes back, in steps (Shahquest wiki, Dice, Step Up, Step Down, and
         Spreads; the advancement house rule, docs/systems/shahquest.md): "Agility steps back
-        down from d8 to d6.", "Fighting loses the specialization Swords and the spread it
-        gave." (the use as the sheet records it; left out when the sheet no longer has it)."""
+        down from d8 to d6.", "The new skill Stealth (d4) comes off the sheet.", "Fighting
+        loses the specialization Swords and the spread it gave." (the use as the sheet
+        records it; left out when the sheet no longer has it). A feature renamed since is
+        named as it is now."""
         kind, _, name = entry.trait_key.partition(":")
         if kind == "specialization":
             skill, _, spec = name.partition(":")
-            use = next((s.get("use") for f in features(character)
-                        if f["type"] == "skill" and f["name"] == skill
-                        for s in f.get("specializations", []) if s["name"] == spec), "")
+            found = next((f for f in features(character)
+                          if f["type"] == "skill" and ledger_name(f) == skill), None)
+            use = next((s.get("use") for s in (found or {}).get("specializations", [])
+                        if s["name"] == spec), "")
             gave = {"step_up": " and the step up it gave", "spread": " and the spread it gave"}
+            skill = found["name"] if found else skill
             return f"{skill} loses the specialization {spec}{gave.get(use, '')}."
-        if kind in sq.ADVANCEABLE_TYPES and entry.rank_from and entry.rank_to:
-            return f"{name} steps back down from d{entry.rank_to} to d{entry.rank_from}."
+        if kind in sq.ADVANCEABLE_TYPES and entry.rank_to:
+            now = next((f["name"] for f in features(character)
+                        if f["type"] == kind and ledger_name(f) == name), name)
+            if not entry.rank_from:
+                word = "power" if kind == "power_set" else kind
+                return f"The new {word} {now} (d{entry.rank_to}) comes off the sheet."
+            return f"{now} steps back down from d{entry.rank_to} to d{entry.rank_from}."
         return super().undo_description(character, entry)
 
     def xp_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
-        """The new-specialization form and its fixed price."""
+        """The new-specialization and new-feature forms and their fixed prices."""
         return {"specialization_form": SpecializationForm(character=character),
                 "specialization_cost": sq.SPECIALIZATION_COST,
+                "feature_form": FeatureLearnForm(character=character),
+                "new_feature_cost": sq.NEW_FEATURE_COST,
+                "new_feature_die": sq.NEW_FEATURE_DIE,
                 "has_skills": any(e["type"] == "skill" for e in features(character))}
 
     # rolls
@@ -275,13 +313,16 @@ class Shahquest(SheetSystem):
              ) -> RolledResult:
         """Build the pool (:func:`build_pool`), spend and earn its plot points, roll with the
         best effort and effect preselected, use up a stepped up push die waiting from a GM's
-        opportunity (Activate Opportunity die), and step up own stress used (Shahquest wiki,
+        opportunity, and the step up waiting from one when the roll steps a die up with it
+        (Activate Opportunity die), and step up own stress used (Shahquest wiki,
         Using Your Own Stress). Runs with the character locked."""
         pool = build_pool(character, cleaned_data)
         result = sq.roll(pool, rng)
         _set_plot_points(character, plot_points(character) - pool.plot_points_spent
                          + pool.plot_points_earned)
-        _set_next_roll_push_die(character, False)  # the stepped up push die, if any, is used
+        _set_next_roll(character, "push_die", False)  # the stepped up push die, if any, is used
+        if cleaned_data.get("step_up"):  # build_pool stepped up the die chosen
+            _set_next_roll(character, "step_up", False)
         if pool.stress_step_up:
             track = stress_track(character)
             for kind in pool.stress_step_up:

@@ -21,9 +21,13 @@ FIXTURES = SystemFixtures(
         "trauma-recover": {"kind": "emotional", "die": "6"},
         "stress-change": {"to": "emotional"},
         "opportunity-push": {},
+        "opportunity-step-up": {},
         "downtime": {"option": "stress:physical"},
         "specialization-learn": {"skill": "Combat", "name": "Knives", "use": "step_up",
                                  "expected_cost": "5"},
+        "feature-learn": {"type": "skill", "name": "Stealth", "expected_cost": "4"},
+        "feature-edit": {"which": "resource:Grappling hook", "name": "Climbing rope"},
+        "feature-remove": {"which": "resource:Grappling hook", "confirm": "on"},
     },
     campaign_actions={
         "tension-start": {"dice": "d10 d4"},

@@ -143,6 +143,30 @@ def test_a_stepped_up_push_die_bought_on_a_gms_opportunity_joins_the_next_roll_o
     assert [d["size"] for d in last_roll(demetri).result["dice"]] == [10]
 
 
+def test_a_die_stepped_up_on_a_gms_opportunity_is_the_players_choice_in_the_next_roll(
+        demetri, bob, client_for, scripted_dice):
+    """"Spend a Plot Point ... to Step Up any one die in his Pool for his next action or
+    reaction" (Shahquest wiki, Dice Pools; Activate Opportunity die): it waits on the sheet,
+    the dialog asks which die, the pool and its odds show it, and the roll uses it up."""
+    client = client_for(bob, htmx=True)
+    client.post(action_url(demetri, "opportunity-step-up"), {})
+    assert fresh(demetri).sheet["next_roll"] == {"step_up": True}
+    assert "Step up one die" in text_of(client.get(reverse("characters:character-detail",
+                                                           args=[demetri.pk])))
+    pool = {"feature": ["2", "3"], "step_up": "feature:3"}
+    odds = text_of(client.get(reverse("rolls:roll-odds", args=[demetri.pk]), pool))
+    assert "d12 d8" in odds and "Coordination stepped up (d10 → d12)" in odds
+    scripted_dice([5, 4])
+    client.post(roll_url(demetri), {"feature": ["2"]})  # no die chosen: it keeps
+    assert fresh(demetri).sheet["next_roll"] == {"step_up": True}
+    scripted_dice([4, 11])
+
+    client.post(roll_url(demetri), pool)
+
+    assert [d["size"] for d in last_roll(demetri).result["dice"]] == [8, 12]
+    assert "next_roll" not in fresh(demetri).sheet
+
+
 def test_own_stress_costs_a_plot_point_and_steps_up_after(demetri, bob, client_for,
                                                           scripted_dice):
     client = client_for(bob, htmx=True)
