@@ -47,6 +47,13 @@ def _skill(campaign: Campaign, name: str) -> genesys.SkillInfo:
     raise RuleError(f"{name!r} is not on this campaign's skill list", RULE_SKILLS)
 
 
+def readings_of(character: Character) -> genesys.GenesysReadings:
+    """The table readings of the character's campaign (loaded with the character, as every
+    caller here has it: no query), as the engine takes them (docs/systems/genesys.md, Table
+    readings); a reading no longer offered reads as the seed's."""
+    return genesys.GenesysReadings.from_values(character.campaign.readings, strict=False)
+
+
 def read_sheet(character: Character) -> dict[str, Any]:
     """The character's sheet with every key present (defaults for a missing one), as a new
     dict the caller may change and store back in ``character.sheet``."""
