@@ -30,6 +30,7 @@ from systems.shahquest.sheet import (
     _engine_feature,
     feature_dice,
     features,
+    features_key,
     ledger_name,
     next_roll_step_up,
     stress_track,
@@ -464,6 +465,7 @@ class RollForm(Form):
     setting_die = forms.TypedChoiceField(choices=[("", "None"), *DIE_CHOICES], coerce=int,
                                          empty_value=None, required=False,
                                          label="GM's setting die")
+    features_seen = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
     step_up = forms.ChoiceField(
         required=False, label="Step up one die (the GM's opportunity)",
         help_text="Paid for on the GM's opportunity; tick the die's feature too. Steps come "
@@ -474,6 +476,7 @@ class RollForm(Form):
         super().__init__(data, **kwargs)
         self.character = character
         self.step_up_waiting = next_roll_step_up(character.sheet)
+        self.features_key = features_key(character)
         entries = features(character)
         self.fields["feature"].choices = [  # type: ignore[attr-defined]  # django-stubs: Field.choices is not on the base Field
             (i, f"{e['name']} {feature_dice(e)}") for i, e in enumerate(entries)
@@ -499,6 +502,18 @@ class RollForm(Form):
             *((f"stress:{k}", f"Own {k} stress") for k in sq.STRESS_TYPES
               if track.line(k).stress),
             ("asset", "The asset die")]
+
+    def clean(self) -> dict[str, Any]:
+        """Refuse a dialog or a request drawn before the sheet's features changed: it names
+        features by position (a dialog without the fingerprint, drawn before it existed, is
+        read as it was)."""
+        data = super().clean() or {}
+        seen = data.get("features_seen")
+        if seen and seen != self.features_key:
+            raise forms.ValidationError(
+                "The sheet's features changed since this roll was drawn (a feature added, "
+                "renamed or removed): look at the dialog again, then roll.")
+        return data
 
     def groups(self) -> list[dict[str, Any]]:
         """The dialog's layout: per feature type, its checkboxes with each skill's

@@ -149,6 +149,8 @@ class RequestData(Schema):
     specialization: Annotated[list[Annotated[str, sk.one_line(20)]], sk.max_items(3)] = []
     setting_die: StepDie | None = None
     note: Annotated[str, sk.multiline(1_000)] = ""
+    # The sheet's features as the request named them (systems.shahquest.sheet.features_key).
+    features_seen: Annotated[str, sk.one_line(64)] = ""
 
 
 _ROLL = (Pool, Result)

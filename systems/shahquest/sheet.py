@@ -46,6 +46,8 @@ keys); the dice are checked by the engine. A feature renamed after creation keep
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import date
@@ -113,6 +115,15 @@ TRAUMA_RECOVERY = "trauma_recovery"
 def features(character: Character) -> list[dict[str, Any]]:
     """The sheet's feature entries (dicts of the shape in the module docstring)."""
     return list(character.sheet.get("features", []))
+
+
+def features_key(character: Character) -> str:
+    """A short fingerprint of the sheet's features in their order (type and name), which
+    the roll dialog and a GM's request carry: they name features by position, so a feature
+    added, renamed or removed since they were drawn must refuse them rather than roll the
+    feature that moved into the place (a 16-character hex string)."""
+    names = [[entry.get("type"), entry.get("name")] for entry in features(character)]
+    return hashlib.sha256(json.dumps(names).encode()).hexdigest()[:16]
 
 
 def plot_points(character: Character) -> int:
@@ -503,7 +514,8 @@ def request_data(character: Character, cleaned_data: Mapping[str, Any]
         words.append(f"{entry['name']} {feature_dice(entry)}")
     text = " + ".join(words)
     data: dict[str, Any] = {"feature": chosen, "specialization": specialization,
-                            "setting_die": cleaned_data.get("setting_die")}
+                            "setting_die": cleaned_data.get("setting_die"),
+                            "features_seen": features_key(character)}
     if cleaned_data.get("setting_die"):
         text += f", setting die d{cleaned_data['setting_die']}"
     return data, text

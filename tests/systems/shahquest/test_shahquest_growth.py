@@ -85,3 +85,20 @@ def test_a_renamed_feature_keeps_its_purchases_and_the_gms_removal_gives_back_on
     solo = gm.post(action_url(demetri, "feature-edit"), {"which": "affiliation:Solo",
                                                          "name": "Alone"})
     assert "Shahquest wiki, Affiliations" in text_of(solo)
+
+
+def test_a_dialog_drawn_before_a_feature_was_removed_rolls_nothing(
+        demetri, alice, bob, client_for):
+    # The dialog names features by position: drawn before the removal, its first box would
+    # now be the feature that moved into that place.
+    page = client_for(bob).get(reverse("rolls:roll-create", args=[demetri.pk])).content.decode()
+    seen = page.split('name="features_seen" value="', 1)[1].split('"', 1)[0]
+    client_for(alice).post(action_url(demetri, "feature-remove"),
+                           {"which": "resource:Grappling hook", "confirm": "on"})
+    assert feature(demetri, "resource", "Grappling hook") is None
+
+    stale = client_for(bob, htmx=True).post(reverse("rolls:roll-create", args=[demetri.pk]),
+                                            {"feature": ["0"], "features_seen": seen})
+
+    assert "The sheet's features changed since this roll was drawn" in text_of(stale)
+    assert not demetri.rolls.exists()

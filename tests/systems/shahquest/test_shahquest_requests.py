@@ -80,7 +80,8 @@ def test_the_gm_asks_everyone_and_each_sheet_shows_one_roll_it_button(
         text_of(response)
     for who, owner in ((demetri, bob), (ilsa, dana)):
         asked = who.requested_rolls.get()
-        assert asked.data == {"feature": [3, 6], "specialization": ["6:0"], "setting_die": 6}
+        assert asked.data == {"feature": [3, 6], "specialization": ["6:0"], "setting_die": 6,
+                              "features_seen": sheet.features_key(who)}
         page = client_for(owner).get(who.get_absolute_url())
         content = page.content.decode()
         assert content.count(">Roll it</button>") == 1
@@ -99,7 +100,8 @@ def test_the_gm_may_ask_one_character_for_an_affiliation_and_an_attribute(
 
     asked = ilsa.requested_rolls.get()
     assert asked.describe() == "Wits + Gang d8"
-    assert asked.data == {"feature": [4, 2], "specialization": [], "setting_die": None}
+    assert asked.data == {"feature": [4, 2], "specialization": [], "setting_die": None,
+                          "features_seen": sheet.features_key(demetri)}
     assert not demetri.requested_rolls.exists()
 
 
