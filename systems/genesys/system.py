@@ -73,13 +73,14 @@ from systems.genesys.sheet import (
     _starting_pool,
     _tracks,
     read_sheet,
+    readings_of,
     skills_of,
 )
-from systems.genesys.xp import _quote, _xp_key
+from systems.genesys.xp import _quote, _xp_key, undone_in_words
 
 if TYPE_CHECKING:
     from campaigns.models import Campaign
-    from characters.models import Character
+    from characters.models import Character, XpEntry
     from rolls.models import Roll
     from rulesets.dice import Rng
     from systems.npcs import TrackLine
@@ -281,6 +282,15 @@ class GenesysSystem(SheetSystem):
             sheet["skills"].pop(name, None)
         character.sheet = sheet
 
+    def undo_description(self, character: Character, entry: XpEntry) -> str:
+        """A characteristic's rating or a skill's ranks back, with the threshold Brawn or
+        Willpower moves (:func:`systems.genesys.xp.undone_in_words`; Genesys Core Rulebook,
+        Step 4 and Step 5)."""
+        if entry.rank_from is None or entry.rank_to is None:
+            return super().undo_description(character, entry)
+        return (undone_in_words(entry.trait_key, entry.rank_to, entry.rank_from)
+                or super().undo_description(character, entry))
+
     def xp_context(self, character: Character, *, is_gm: bool) -> dict[str, Any]:
         """The XP page's notes: the prices, creation open or not, the career skills; and at
         the top of its purchases, while creation is open, what is left to invest and
@@ -302,7 +312,8 @@ class GenesysSystem(SheetSystem):
                    ) -> genesys.DicePool:
         """The check's pool from the sheet and the dialog (Genesys dice pool, Skill and
         Characteristic, Difficulty, Modifying a Dice Pool), with the Destiny flips it invests
-        (the player's light point, the GM's dark point: each upgrades a die). Raises
+        (the player's light point, the GM's dark point: each upgrades a die), under the
+        campaign's table readings (:func:`readings_of`). Raises
         RuleError for a skill off the list or an illegal pool (an Impossible task without
         its Destiny point, a flip on an NPC's check: :func:`require_no_npc_flip`)."""
         require_no_npc_flip(character, cleaned_data)
@@ -332,6 +343,7 @@ class GenesysSystem(SheetSystem):
             downgrade_proficiency=count("downgrade_proficiency"),
             downgrade_challenge=count("downgrade_challenge"),
             boost=count("boost"), setback=count("setback"),
+            readings=readings_of(character),
         )
 
     def roll(self, character: Character, cleaned_data: dict[str, Any], rng: Rng

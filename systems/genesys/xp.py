@@ -67,3 +67,24 @@ def _quote(character: Character, sheet: dict[str, Any], skills: Collection[str],
         return Advance(key=key, label=f"{name} {rank} → {rank + 1}", rank_from=rank,
                        rank_to=rank + 1, cost=cost, notes=(how,))
     raise RuleError(f"{key!r} is not something XP buys on a Genesys sheet.", RULE_STEP4)
+
+
+def undone_in_words(key: str, rank_to: int, rank_from: int) -> str | None:
+    """What undoing a purchase of ``key`` from ``rank_from`` to ``rank_to`` takes back, in
+    the rulebook's words (Genesys Core Rulebook, Step 4; Brawn and Willpower's thresholds,
+    Step 5): "Brawn goes back from 3 to 2, and the wound threshold from 13 to 12.",
+    "Medicine goes back from rank 1 to untrained."; None for a key XP does not buy here."""
+    kind, _, name = key.partition(":")
+    if kind == "characteristic" and name in genesys.CHARACTERISTICS:
+        moved = ""
+        if name == "Brawn":
+            moved = (f", and the wound threshold from {genesys.wound_threshold(rank_to)} to "
+                     f"{genesys.wound_threshold(rank_from)}")
+        elif name == "Willpower":
+            moved = (f", and the strain threshold from {genesys.strain_threshold(rank_to)} to "
+                     f"{genesys.strain_threshold(rank_from)}")
+        return f"{name} goes back from {rank_to} to {rank_from}{moved}."
+    if kind == "skill" and name:
+        after = f"rank {rank_from}" if rank_from else "untrained"
+        return f"{name} goes back from rank {rank_to} to {after}."
+    return None

@@ -206,6 +206,19 @@ def test_undo_is_a_reversing_entry_that_puts_the_rank_and_the_threshold_back(
     assert XpEntry.objects.count() == 3  # starting, spend, reversal: nothing deleted
 
 
+def test_the_undo_page_says_what_goes_back_with_the_threshold(client_for, bob, kes) -> None:
+    entry = xp_spend(character=kes, key="characteristic:Brawn", by=bob)
+
+    text = text_of(client_for(bob).get(
+        reverse("characters:character-xp-undo", args=[kes.pk, entry.pk])))
+
+    assert ("Brawn goes back from 3 to 2, and the wound threshold from 13 to 12. "
+            "The XP comes back.") in text
+    assert SYSTEM.undo_description(kes, XpEntry(
+        trait_key="skill:Medicine", rank_from=0, rank_to=1)) == (
+        "Medicine goes back from rank 1 to untrained.")
+
+
 def test_undoing_a_first_rank_leaves_the_skill_untrained(kes) -> None:
     entry = xp_spend(character=kes, key="skill:Medicine", by=kes.owner)
     assert sheet_of(kes)["skills"]["Medicine"] == 1
