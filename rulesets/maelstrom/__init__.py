@@ -46,6 +46,7 @@ from rulesets.maelstrom.catalogue import (
     WILLPOWER_MAX,
     AbilityInfo,
     MeritFlaw,
+    ability_named,
     suggested_specialty,
 )
 from rulesets.maelstrom.costs import TRAIT_KINDS, xp_cost, xp_cost_between
@@ -139,6 +140,7 @@ __all__ = [
     "SOURCE",
     "STARTING_WILLPOWER",
     "WILLPOWER_MAX",
+    "ability_named",
     "suggested_specialty",
     # costs
     "TRAIT_KINDS",

@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     from rulesets.dice import Rng
     from systems.npcs import TrackLine
 
+RULE_INEPT = "Maelstrom rules.md, Flaws"
 RULE_SPENDING = "Maelstrom rules.md, Spending Experience"
 RULE_SPECIALTIES = "Maelstrom rules.md, Specialties"
 
@@ -348,9 +349,20 @@ class Maelstrom(MaelstromEquipment, SheetSystem):
         Willpower raises (or lowers) both ranks: "they gain a dot in both their current and
         maximum ranks" (Maelstrom rules.md, Willpower). A specialty at rank 1 is added, in
         the order acquired, as :meth:`quote` classified it; at rank 0 it is removed.
+
+        Raises:
+            RuleError: an undo taking an ability an Inept flaw names down to 0 dots ("an
+                ability in which your character has at least one dot": Maelstrom rules.md,
+                Flaws, Inept); nothing is changed.
         """
         sheet = dict(character.sheet)
         kind, _, rest = key.partition(":")
+        if kind == ABILITY and rank == 0:
+            inept = [m for m in sheet.get("merits_flaws", []) if m.get("name") == "Inept"
+                     and maelstrom.ability_named(str(m.get("detail", ""))) == rest]
+            if inept:
+                raise RuleError(f"Inept names {rest}, which keeps at least one dot while the "
+                                "flaw stands: the GM removes the flaw first.", RULE_INEPT)
         if key == WILLPOWER_KEY:
             permanent, current = willpower(sheet)
             current = max(0, min(rank, current + rank - permanent))

@@ -6,12 +6,14 @@ these cases, it'll award or cost available experience points"): the sheet action
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
+import systems
 from characters.ledger import ledger_append
 from characters.models import XpEntry
 from rulesets.maelstrom.storage import LedgerKind
 from tests.factories import CharacterFactory
-from tests.helpers import action_url, fresh, text_of
+from tests.helpers import action_url, fresh, spend_url, text_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ledger_stays_balanced")]
 
@@ -106,3 +108,24 @@ def test_a_removal_needs_its_confirmation_and_the_player_has_neither_action(
     assert player.post(action_url(rook, "merit-flaw-remove"),
                        {"which": "merit:Early Riser", "confirm": "on"}).status_code == 404
     assert len(fresh(rook).sheet["merits_flaws"]) == 1
+
+
+def test_an_undo_cannot_take_the_ability_inept_names_to_zero_dots(
+    client_for, alice, bobs_character
+):
+    # "Choose an ability in which your character has at least one dot" (Flaws, Inept): the
+    # ability bought from 0 to 1, Inept granted on it, the purchase's undo is refused.
+    gm = client_for(alice)
+    cost = systems.for_ruleset("maelstrom").quote(bobs_character, "ability:Performance").cost
+    gm.post(spend_url(bobs_character), {"key": "ability:Performance",
+                                        "expected_cost": str(cost)})
+    spend = fresh(bobs_character).xp_entries.get(kind=XpEntry.Kind.SPEND)
+    assert fresh(bobs_character).sheet["abilities"]["Performance"] == 1
+    gm.post(action_url(bobs_character, "merit-flaw-grant"),
+            {"choice": "Inept|2", "detail": "Performance"})
+
+    refused = gm.post(reverse("characters:character-xp-undo",
+                              args=[bobs_character.pk, spend.pk]), follow=True)
+
+    assert "Inept names Performance, which keeps at least one dot" in text_of(refused)
+    assert fresh(bobs_character).sheet["abilities"]["Performance"] == 1
