@@ -10,6 +10,7 @@ readings come from its rules module.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, final
@@ -17,12 +18,27 @@ from typing import TYPE_CHECKING, Any, final
 from django import forms
 
 from core.forms import Form
+from rulesets.errors import BOOKS, OURS
 from rulesets.readings import Reading, Readings
 from rulesets.registry import RULESETS
 from systems.part import SystemPart
 
 if TYPE_CHECKING:
     from campaigns.models import Campaign
+
+
+_OUR_DOCS = re.compile(r"docs/[\w/]+\.md")
+
+
+def for_players(text: str) -> str:
+    """A reading's words as a player reads them: a book by its name, not its file ("Maelstrom
+    rules.md, Using Specialties" -> "Maelstrom rules, Using Specialties", as
+    :func:`rulesets.errors.citation` words a rule), and a decision our docs record as ours
+    ("(docs/rules.md)" -> "(Sheetkeeper's ruling)")."""
+    text = _OUR_DOCS.sub(OURS, text)
+    for source, name in BOOKS.items():
+        text = text.replace(source, name)
+    return text
 
 
 class ReadingsForm(Form):
@@ -34,13 +50,14 @@ class ReadingsForm(Form):
     def __init__(self, data: Mapping[str, Any] | None = None, *,
                  readings: tuple[Reading, ...], current: Readings,
                  disabled: bool = False) -> None:
-        super().__init__(data)
+        super().__init__(data, label_suffix="")
         self.readings = readings
         values = current.values()
         for reading in readings:
             self.fields[reading.key] = forms.ChoiceField(
-                label=reading.title, help_text=reading.seed,
-                choices=[(choice.value, choice.label) for choice in reading.choices],
+                label=reading.title, help_text=for_players(reading.seed),
+                choices=[(choice.value, for_players(choice.label))
+                         for choice in reading.choices],
                 initial=values[reading.key], widget=forms.RadioSelect, disabled=disabled)
 
 
@@ -92,7 +109,8 @@ class ReadingsPart(SystemPart):
         """A roll's or a campaign's stored readings in words, one line per reading away from
         the seed's ("Exploding tens: Tens explode on every action roll ..."); ``[]`` for the
         seed's rules. A reading no longer offered is left out."""
-        return self.readings_type.from_values(values, strict=False).describe()
+        return [for_players(line)
+                for line in self.readings_type.from_values(values, strict=False).describe()]
 
     @final
     def reading_label(self, key: str, value: str) -> tuple[str, str]:
@@ -100,6 +118,6 @@ class ReadingsPart(SystemPart):
         the value themselves for a reading no longer offered."""
         for reading in self.readings:
             if reading.key == key:
-                return reading.title, reading.label(value)
+                return reading.title, for_players(reading.label(value))
         return key, value
 

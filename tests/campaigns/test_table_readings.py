@@ -41,6 +41,9 @@ def test_the_gm_switches_exploding_tens_on_and_the_odds_the_roll_and_the_log_fol
     page = text_of(gm.get(settings_url(campaign)))
     assert "Table readings" in page and "Tens explode only when a specialty is used" in page
     assert "No reading has changed" in page
+    # The seed's words name the book as a player knows it, never a file of ours.
+    assert "(Maelstrom rules, Using Specialties)" in page and "Sheetkeeper's ruling" in page
+    assert ".md" not in page
     before = text_of(player.get(odds_url(bobs_character), POOL))
 
     saved = gm.post(readings_url(campaign), ALWAYS, follow=True)
