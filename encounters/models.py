@@ -103,3 +103,14 @@ class Combatant(models.Model):
             return True
         return (self.character is not None
                 and self.character.npc_shown != Character.Shown.HIDDEN)
+
+
+def turn_of(character: Character) -> str | None:
+    """The turn ``character`` fights in: ``"<encounter id>:<round>"`` of its campaign's running,
+    begun encounter where it is a combatant not defeated, or None (no such encounter). One
+    query. What a rule that counts per turn keys on (``systems.initiative.ENCOUNTER_TURN``)."""
+    found = (Encounter.objects.filter(campaign_id=character.campaign_id, ended_at__isnull=True,
+                                      begun=True, combatants__character=character,
+                                      combatants__defeated=False)
+             .values_list("pk", "round").first())
+    return f"{found[0]}:{found[1]}" if found else None

@@ -17,12 +17,14 @@ from campaigns.models import Campaign
 from characters.ledger import lock_character
 from characters.models import RULE_IMPORTS, Character
 from core.live import announce
+from encounters.models import turn_of
 from rolls.log import roll_store
 from rolls.models import RequestedRoll, Roll
 from rolls.rolled import NPC_PREFIX, RolledResult
 from rulesets import registry
 from rulesets.dice import Rng
 from rulesets.errors import RuleError
+from systems.initiative import ENCOUNTER_TURN
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -87,7 +89,9 @@ def roll_create(
     In one transaction: lock the character, let its system build and roll the pool from
     the sheet (it may change the sheet: plot points, willpower spent to ignore wounds or
     lost to a botched Willpower roll), save a changed sheet (announced as ``trackChanged``),
-    store the roll, and answer the GM's request ``answers`` if given.
+    store the roll, and answer the GM's request ``answers`` if given. The system is handed the
+    dialog's data with ``systems.initiative.ENCOUNTER_TURN``, which asks the character's
+    encounter turn only if the system's rule needs it.
 
     Args:
         character: the character rolling (its ``campaign`` loaded: the dialog was checked
@@ -126,7 +130,7 @@ def roll_create(
         locked.campaign = character.campaign
         requested = _open_request(locked, answers) if answers is not None else None
         before = dict(locked.sheet)
-        rolled = system.roll(locked, data, rng)
+        rolled = system.roll(locked, {**data, ENCOUNTER_TURN: lambda: turn_of(locked)}, rng)
         if locked.sheet != before:
             locked.save(update_fields=["sheet", "updated_at"])
             announce(locked.campaign_id, "trackChanged", character_id=locked.pk,

@@ -328,10 +328,10 @@ class RollingPart(SystemPart):
     @abstractmethod
     def roll(self, character: Character, cleaned_data: dict[str, Any], rng: Rng
              ) -> RolledResult:
-        """Build the pool from the sheet and roll it with ``rng`` (the server's dice). Runs
-        with the character locked inside the transaction and may change
-        ``character.sheet`` (plot points spent); the caller saves it and stores the roll.
-        Raises RuleError for an illegal pool."""
+        """Build the pool from the sheet and roll it with ``rng`` (the server's dice), the
+        form's data with :data:`systems.initiative.ENCOUNTER_TURN` added. Runs locked in the
+        transaction and may change ``character.sheet`` (plot points spent); the caller saves
+        it and stores the roll. Raises RuleError for an illegal pool."""
 
     def odds(self, character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
         """The exact odds of the pool the form describes, as ``rolls/_odds.html``'s context:

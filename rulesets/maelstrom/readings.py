@@ -78,6 +78,20 @@ FULL_CHART = Reading(
     ),
 )
 
+WOUNDS_IGNORED = Reading(
+    key="wounds_ignored",
+    title="Willpower against wound penalties",
+    seed=('"Once per turn, a character may spend one Willpower dot to ignore their injuries and '
+          'roll their next action without a wound penalty" (Maelstrom rules.md, Spending '
+          "Willpower)"),
+    choices=(
+        Choice("per_roll", "A dot for each roll that ignores the wound penalty; the table keeps "
+                           "the once-per-turn limit (docs/rules.md)"),
+        Choice("per_turn", "Once per round of a running encounter: a second dot in the same "
+                           "round is refused; outside an encounter, as for each roll"),
+    ),
+)
+
 
 @dataclass(frozen=True)
 class MaelstromReadings(Readings):
@@ -91,16 +105,19 @@ class MaelstromReadings(Readings):
         willpower_experience_die: "allowed" or "not_allowed"
             (:data:`WILLPOWER_EXPERIENCE_DIE`).
         full_chart: "replaces_bashing" or "fatal" (:data:`FULL_CHART`).
+        wounds_ignored: "per_roll" or "per_turn" (:data:`WOUNDS_IGNORED`).
     """
 
     READINGS: ClassVar[tuple[Reading, ...]] = (
-        TENS_EXPLODE, SPECIALTY_BOTCH, STRONG_BOND, WILLPOWER_EXPERIENCE_DIE, FULL_CHART)
+        TENS_EXPLODE, SPECIALTY_BOTCH, STRONG_BOND, WILLPOWER_EXPERIENCE_DIE, FULL_CHART,
+        WOUNDS_IGNORED)
 
     tens_explode: str = "with_specialty"
     specialty_botch: str = "botch"
     strong_bond: str = "before_threshold"
     willpower_experience_die: str = "allowed"
     full_chart: str = "replaces_bashing"
+    wounds_ignored: str = "per_roll"
 
 
 SEED_READINGS = MaelstromReadings()

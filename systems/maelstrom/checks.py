@@ -22,7 +22,7 @@ from rulesets.maelstrom.storage import RollKind
 from systems import RULE_STORED, require, stored_int, stored_object
 from systems.claims import claimed_by, require_claims, require_follow_up, shown, verdict
 from systems.maelstrom.rolling import willpower_spend_summary
-from systems.maelstrom.sheet import INCAPACITATION_RESOLVED
+from systems.maelstrom.sheet import INCAPACITATION_RESOLVED, WOUNDS_IGNORED_IN
 
 if TYPE_CHECKING:
     from campaigns.models import Campaign
@@ -111,6 +111,10 @@ def _check_tracks(sheet: Mapping[str, Any]) -> None:
     require(not resolved or current == 0,
             f"the sheet marks zero willpower's incapacitation resolved at {current} current "
             "willpower", _rule("Zero Willpower"))
+    turn = track.get(WOUNDS_IGNORED_IN, "")
+    require(isinstance(turn, str) and len(turn) <= 40,
+            "the turn Willpower last ignored the wound penalty is not one",
+            _rule("Spending Willpower"))
 
 
 def _check_traits(sheet: Mapping[str, Any]) -> None:

@@ -24,6 +24,7 @@ from rulesets import maelstrom
 from rulesets.errors import RuleError
 from rulesets.maelstrom.storage import LedgerKind, RollKind
 from systems import RollAction, RolledResult, percent_text
+from systems.initiative import ENCOUNTER_TURN
 from systems.maelstrom import sheet
 from systems.maelstrom.roll_forms import (
     ExperienceDieForm,
@@ -236,15 +237,17 @@ def roll(character: Character, cleaned_data: dict[str, Any], rng: Rng) -> Rolled
 
     Runs with the character locked inside the transaction (``rolls.services.roll_create``),
     which saves a changed sheet and stores the roll. Ignoring the wound penalty spends one
-    current willpower dot first (Spending Willpower: one dot a turn; nothing is charged when
-    there is no penalty to ignore); a botched Willpower roll loses a current dot per
+    current willpower dot first (Spending Willpower: nothing is charged when there is no
+    penalty to ignore; under the table reading "once per turn", a second dot in the same round
+    of a running encounter is refused); a botched Willpower roll loses a current dot per
     uncancelled botch (Rolling Willpower). A soak roll given its incoming damage marks what
     gets through, or takes the soaked levels off damage already marked (Soaking Damage). Each
     is noted on the pool.
 
     Args:
         character: the locked character; its ``sheet`` may be replaced.
-        cleaned_data: the valid :class:`RollForm`'s data.
+        cleaned_data: the valid :class:`RollForm`'s data, with the generic service's
+            ``systems.initiative.ENCOUNTER_TURN``.
         rng: the server's dice.
 
     Returns:
@@ -253,8 +256,9 @@ def roll(character: Character, cleaned_data: dict[str, Any], rng: Rng) -> Rolled
 
     Raises:
         RuleError: an illegal pool (:func:`build_pool`), ignoring the wound penalty with no
-            willpower left (Spending Willpower), or soaking more damage "already marked"
-            than the chart holds of its kind (Soaking Damage); nothing is written then.
+            willpower left or a second time in a round "once per turn" (Spending Willpower),
+            or soaking more damage "already marked" than the chart holds of its kind
+            (Soaking Damage); nothing is written then.
     """
     request = request_from(cleaned_data)
     spend_for_wounds = (request.kind == "action" and request.ignore_wound_penalty
@@ -267,7 +271,15 @@ def roll(character: Character, cleaned_data: dict[str, Any], rng: Rng) -> Rolled
         if current < 1:
             raise RuleError("Ignoring the wound penalty costs a willpower dot; none is left.",
                             RULE_SPENDING_WILLPOWER)
+        asked = cleaned_data.get(ENCOUNTER_TURN)
+        turn = (asked() if callable(asked) and readings_of(character).wounds_ignored
+                == "per_turn" else None)
+        if turn and sheet.wounds_ignored_in(character.sheet) == turn:
+            raise RuleError(f"{character.name} already spent a dot to ignore the wound penalty "
+                            "this round: once per turn.", RULE_SPENDING_WILLPOWER)
         _set_current_willpower(character, current - 1)
+        if turn:
+            sheet.mark_wounds_ignored(character.sheet, str(turn))
     pool = build_pool(character, request)
     if spend_for_wounds:
         pool = _with_note(pool, "Willpower spent: wound penalty ignored")

@@ -65,6 +65,7 @@ class Willpower(Schema):
     permanent: _Count
     current: _Count
     incapacitation_resolved: bool = False
+    wounds_ignored_in: Annotated[str, sk.one_line(40)] = ""
 
 
 class Health(Schema):

@@ -12,7 +12,9 @@ catalogue, :data:`rulesets.maelstrom.ATTRIBUTE_GROUPS` and ``ABILITY_GROUPS``)::
                                                    # sorted by (kind, name)
       "willpower": {"permanent": 3, "current": 3},  # 1-10, current 0..permanent; at 0,
                                                    # "incapacitation_resolved": true once the
-                                                   # character recovered by themselves
+                                                   # character recovered by themselves;
+                                                   # "wounds_ignored_in": the encounter turn
+                                                   # a dot last ignored the wound penalty
       "health": {"bashing": 0, "lethal": 0, "aggravated": 0, "dead": false,
                  "huge_size": false}
     }
@@ -151,7 +153,28 @@ def set_willpower(sheet: dict[str, Any], permanent: int, current: int) -> None:
     """
     if not 0 <= current <= permanent <= maelstrom.WILLPOWER_MAX:
         raise ValueError(f"willpower {current}/{permanent} out of range")
-    sheet["willpower"] = {"permanent": permanent, "current": current}
+    turn = sheet["willpower"].get(WOUNDS_IGNORED_IN) if "willpower" in sheet else None
+    sheet["willpower"] = {"permanent": permanent, "current": current,
+                          **({WOUNDS_IGNORED_IN: turn} if turn else {})}
+
+
+WOUNDS_IGNORED_IN = "wounds_ignored_in"
+"""The key of ``sheet["willpower"]`` that records the encounter turn
+(``systems.initiative.ENCOUNTER_TURN``, ``"<encounter id>:<round>"``) in which a dot last
+ignored the wound penalty, kept under the table reading "once per turn" (Maelstrom rules.md,
+Spending Willpower); absent: none. A change of Willpower keeps it."""
+
+
+def wounds_ignored_in(sheet: Mapping[str, Any]) -> str | None:
+    """The encounter turn in which a dot last ignored the wound penalty, or None."""
+    turn = sheet["willpower"].get(WOUNDS_IGNORED_IN)
+    return str(turn) if turn else None
+
+
+def mark_wounds_ignored(sheet: dict[str, Any], turn: str) -> None:
+    """Record in ``sheet`` that a dot ignored the wound penalty in ``turn`` (the caller
+    saves the character)."""
+    sheet["willpower"] = {**sheet["willpower"], WOUNDS_IGNORED_IN: turn}
 
 
 INCAPACITATION_RESOLVED = "incapacitation_resolved"
