@@ -7,7 +7,6 @@ dice over 200,000 rolls."""
 
 from __future__ import annotations
 
-import math
 import random
 from fractions import Fraction
 
@@ -16,7 +15,7 @@ import pytest
 from rulesets import genesys as g
 from rulesets.errors import RuleError
 from rulesets.genesys.readings import SEED_READINGS, GenesysReadings
-from tests.rulesets.genesys.test_genesys import icepool_odds
+from tests.rulesets.genesys.test_genesys import assert_rolls_agree_with_the_odds, icepool_odds
 
 ATTEMPT_ONLY = GenesysReadings.from_values({"impossible_destiny": "attempt_only"})
 CANCEL = GenesysReadings.from_values({"boost_setback": "cancel"})
@@ -107,22 +106,8 @@ def test_the_engines_own_rolls_agree_with_the_readings_odds_over_200000_rolls() 
                               readings=ATTEMPT_ONLY)
     assert (cancelled.notation(), impossible.notation()) == ("1A 1P 1D 1B", "1A 5D")
     rng = random.Random(20261207)
-    rolls = 100_000
     for pool in (cancelled, impossible):
-        seen = dict.fromkeys(FIGURES, 0)
-        for _ in range(rolls):
-            t = g.roll(pool, rng).tally
-            seen["success"] += t.succeeded
-            seen["advantage"] += t.net_advantage >= 1
-            seen["threat"] += t.net_threat >= 1
-            seen["triumph"] += t.triumphs >= 1
-            seen["despair"] += t.despairs >= 1
-        odds = g.odds(pool).as_dict()
-        for name, count in seen.items():
-            p = odds[name]
-            assert isinstance(p, float)
-            error = math.sqrt(p * (1 - p) / rolls)
-            assert abs(count / rolls - p) <= 4 * error + 1e-12, (pool.notation(), name)
+        assert_rolls_agree_with_the_odds(pool, rng, 100_000)
 
 
 def test_the_odds_query_takes_the_boost_and_setback_reading_as_a_key() -> None:
