@@ -27,8 +27,10 @@ from characters.ledger import (
 from characters.models import RULE_STATUS, Character, XpEntry
 from core.appendonly import erasing_logs
 from core.live import announce
+from encounters.models import turn_of
 from rolls.models import RequestedRoll, Roll
 from rulesets.errors import RuleError
+from systems.initiative import ENCOUNTER_TURN
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -114,13 +116,14 @@ def sheet_change(
     """Make one in-place change of a character's sheet (damage marked, a stress step, a plot
     point spent, XP banked), all or nothing: lock the row, let the system's action change
     ``sheet`` (RuleError refuses it, and nothing is written), save, and announce
-    ``trackChanged`` after commit.
+    ``trackChanged`` after commit. The action gets the form's data with
+    ``systems.initiative.ENCOUNTER_TURN`` (asked only by a rule that needs it).
 
     Returns the changed character and the action's message for the player.
     """
     with transaction.atomic():
         locked = _lock(character)
-        message = action.apply(locked, data, by)
+        message = action.apply(locked, {**data, ENCOUNTER_TURN: lambda: turn_of(locked)}, by)
         _save_sheet(locked)
     return locked, message
 

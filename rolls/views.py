@@ -25,10 +25,12 @@ from characters.permissions import get_character
 from core import dice as server_dice
 from core import submissions
 from core.http import AuthenticatedHttpRequest, render_page
+from encounters.models import turn_of
 from rolls import services
 from rolls.forms import NpcRollForm, RequestWhoForm
 from rolls.models import Roll
 from rulesets.errors import RuleError
+from systems.initiative import ENCOUNTER_TURN
 
 RESULT = "rolls/roll_detail.html#roll-result"
 DIALOG = "roll-form"
@@ -201,7 +203,8 @@ def _odds(character: Character, system: systems.SheetSystem,
         context["odds_error"] = systems.errors_text(form)
     else:
         try:
-            context.update(system.odds(character, form.cleaned_data))
+            context.update(system.odds(
+                character, {**form.cleaned_data, ENCOUNTER_TURN: lambda: turn_of(character)}))
         except RuleError as exc:
             context["odds_error"] = str(exc)
     return form, context

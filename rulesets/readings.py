@@ -51,12 +51,16 @@ class Reading:
         seed: what the seed says, quoted with its citation, so the GM sees what is read.
         choices: the readings offered, the first the default (the seed's reading, or the
             decision docs/rules.md records where the seed is silent).
+        rolls: the kinds of roll (``Roll.kind`` values) whose result the reading can change,
+            so that a roll names only those among the readings it was made under; None for
+            every kind, ``()`` for a reading that changes no roll (a track, a price).
     """
 
     key: str
     title: str
     seed: str
     choices: tuple[Choice, ...]
+    rolls: tuple[str, ...] | None = None
 
     @property
     def default(self) -> str:
@@ -130,11 +134,16 @@ class Readings:
         return {key: value for key, value in self.values().items()
                 if value != _reading(self, key).default}
 
-    def describe(self) -> list[str]:
+    def describe(self, kind: str | None = None) -> list[str]:
         """The changed readings in words, one line each: "Exploding tens: Tens explode on every
-        action roll, with or without a specialty (house rule)"."""
-        return [f"{_reading(self, key).title}: {_reading(self, key).label(value)}"
-                for key, value in self.changed().items()]
+        action roll, with or without a specialty (house rule)"; with ``kind`` (a roll's kind),
+        only those that can change a roll of that kind (:attr:`Reading.rolls`)."""
+        lines = []
+        for key, value in self.changed().items():
+            reading = _reading(self, key)
+            if kind is None or reading.rolls is None or kind in reading.rolls:
+                lines.append(f"{reading.title}: {reading.label(value)}")
+        return lines
 
     @classmethod
     def odds_parameters(cls) -> tuple[Parameter, ...]:

@@ -28,12 +28,14 @@ ROLL_MAX = 999
 """The largest initiative number the GM may type (the smallest is 0)."""
 
 ENCOUNTER_TURN = "encounter_turn"
-"""The key the generic roll service (``rolls.services.roll_create``) adds to the roll
-dialog's cleaned data handed to :meth:`systems.base.RollingPart.roll`: a function of no
-arguments that answers the turn of the running encounter the character fights in, as
+"""The key the generic services add to the form's data they hand a system (the roll
+dialog's to :meth:`systems.base.RollingPart.roll` and :meth:`~systems.base.RollingPart.odds`,
+a track action's to its ``apply``: ``rolls``, ``characters.services.sheet_change``): a function
+of no arguments that answers the turn of the running encounter the character fights in, as
 ``"<encounter id>:<round>"``, or None when the character is in no begun encounter (one query,
 so only a rule that needs it asks: Maelstrom's Willpower against wound penalties under a
-table reading). The form never holds the key, so no player sets it."""
+table reading, and its zero-Willpower incapacitation, resolved only out of combat). The form
+never holds the key, so no player sets it."""
 
 DEFAULT_RULE = ("This system's rules give no initiative order: each combatant's initiative is "
                 "a number, highest first. Type what was rolled at the table, or leave a box "

@@ -45,20 +45,27 @@ class ReadingsForm(Form):
     """The GM's table readings: one choice per :class:`rulesets.readings.Reading` of the
     system, each drawn with the seed's words and a sentence per choice; the initial value
     is the campaign's reading. ``cleaned_data`` holds every reading's chosen value, which
-    :meth:`ReadingsPart.readings_from` turns into the system's readings."""
+    :meth:`ReadingsPart.readings_from` turns into the system's readings; a reading the POST
+    leaves out keeps the campaign's (a page drawn before a reading was added still saves)."""
 
     def __init__(self, data: Mapping[str, Any] | None = None, *,
                  readings: tuple[Reading, ...], current: Readings,
                  disabled: bool = False) -> None:
         super().__init__(data, label_suffix="")
         self.readings = readings
-        values = current.values()
+        self.current = current.values()
         for reading in readings:
             self.fields[reading.key] = forms.ChoiceField(
                 label=reading.title, help_text=for_players(reading.seed),
                 choices=[(choice.value, for_players(choice.label))
                          for choice in reading.choices],
-                initial=values[reading.key], widget=forms.RadioSelect, disabled=disabled)
+                initial=self.current[reading.key], widget=forms.RadioSelect,
+                disabled=disabled, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        """Every reading's value: the one chosen, or the campaign's where none was sent."""
+        data = super().clean() or {}
+        return {key: data.get(key) or value for key, value in self.current.items()}
 
 
 @dataclass(kw_only=True)
@@ -105,12 +112,14 @@ class ReadingsPart(SystemPart):
                             disabled=campaign.is_archived)
 
     @final
-    def readings_text(self, values: Mapping[str, object]) -> list[str]:
+    def readings_text(self, values: Mapping[str, object], kind: str | None = None
+                      ) -> list[str]:
         """A roll's or a campaign's stored readings in words, one line per reading away from
         the seed's ("Exploding tens: Tens explode on every action roll ..."); ``[]`` for the
-        seed's rules. A reading no longer offered is left out."""
-        return [for_players(line)
-                for line in self.readings_type.from_values(values, strict=False).describe()]
+        seed's rules. With ``kind``, a roll's kind, only the readings that can change such a
+        roll. A reading no longer offered is left out."""
+        readings = self.readings_type.from_values(values, strict=False)
+        return [for_players(line) for line in readings.describe(kind)]
 
     @final
     def reading_label(self, key: str, value: str) -> tuple[str, str]:

@@ -125,6 +125,11 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
     system = systems.for_ruleset(roll.ruleset)
     readable(lambda: system.check_roll(roll, parent), "its dice")
     _check_readings(system, roll.readings, "its")
+    for reading in system.readings:  # a pool that records a reading names the roll's
+        if reading.key in roll.pool:
+            require(roll.pool[reading.key] == roll.readings.get(reading.key, reading.default),
+                    f"its pool was rolled under the table reading {reading.title!r} as "
+                    f"{roll.pool[reading.key]!r}, which its readings do not say")
     if parent is not None:
         require(roll.readings == parent.readings,
                 "its table readings are not those of the roll it follows up")

@@ -28,11 +28,11 @@ def roll_header(roll: Roll, system: systems.SheetSystem | str | None = None) -> 
 
 @register.filter
 def roll_readings(roll: Roll, system: systems.SheetSystem | str | None = None) -> str:
-    """The table readings the roll was made under, where they differ from the seed's, in words
-    (:meth:`systems.readings.ReadingsPart.readings_text`), one sentence each joined by "; ";
-    "" for a roll made under the seed's rules. ``system`` as for :func:`roll_header`."""
+    """The table readings the roll was made under that can change a roll of its kind, where
+    they differ from the seed's, in words (:meth:`systems.readings.ReadingsPart.readings_text`),
+    one sentence each joined by "; "; "" for none. ``system`` as for :func:`roll_header`."""
     if not roll.readings:
         return ""
     if not isinstance(system, systems.SheetSystem):
         system = systems.for_ruleset(roll.ruleset)
-    return "; ".join(system.readings_text(roll.readings))
+    return "; ".join(system.readings_text(roll.readings, roll.kind))

@@ -19,6 +19,7 @@ TENS_EXPLODE = Reading(
         Choice("always", "Tens explode on every action roll, with or without a specialty "
                          "(house rule); soak and Willpower rolls still never explode"),
     ),
+    rolls=("action", "npc"),
 )
 
 SPECIALTY_BOTCH = Reading(
@@ -31,6 +32,7 @@ SPECIALTY_BOTCH = Reading(
         Choice("no_botch", "When a specialty is used, 1s are only failures: the roll cannot "
                            "botch (house rule)"),
     ),
+    rolls=("action", "npc"),
 )
 
 STRONG_BOND = Reading(
@@ -46,6 +48,7 @@ STRONG_BOND = Reading(
         Choice("kept", "Added after the threshold and never cancelled by a botch: a Willpower "
                        "roll with Strong Bond always succeeds"),
     ),
+    rolls=("willpower",),
 )
 
 WILLPOWER_EXPERIENCE_DIE = Reading(
@@ -60,6 +63,7 @@ WILLPOWER_EXPERIENCE_DIE = Reading(
         Choice("not_allowed", "Willpower is not an action: no experience die on a Willpower "
                               "roll"),
     ),
+    rolls=("willpower",),
 )
 
 FULL_CHART = Reading(
@@ -76,6 +80,7 @@ FULL_CHART = Reading(
                                    "bashing level does (docs/rules.md)"),
         Choice("fatal", "Any level but bashing is fatal once every box is full"),
     ),
+    rolls=("soak",),
 )
 
 WOUNDS_IGNORED = Reading(
@@ -90,6 +95,7 @@ WOUNDS_IGNORED = Reading(
         Choice("per_turn", "Once per round of a running encounter: a second dot in the same "
                            "round is refused; outside an encounter, as for each roll"),
     ),
+    rolls=("action",),
 )
 
 

@@ -53,6 +53,7 @@ FIELD_ROLE_HIT_POINTS = Reading(
         Choice("not_allowed", "Hit points are bought from your own field role only: buying "
                               "into another field role excludes its hit points"),
     ),
+    rolls=(),  # a buy-in's price, not a roll
 )
 
 

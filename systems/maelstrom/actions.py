@@ -22,6 +22,7 @@ from rulesets.errors import RuleError
 from rulesets.maelstrom import MeritFlawChoice
 from rulesets.maelstrom.storage import LedgerKind
 from systems import TrackAction
+from systems.initiative import ENCOUNTER_TURN
 from systems.maelstrom.forms import (
     BankForm,
     DamageForm,
@@ -132,11 +133,16 @@ def willpower_change(character: Character, data: dict[str, Any], by: User) -> st
     Needs the row lock.
 
     Raises RuleError when no current dot is left to spend, current is already at the
-    permanent rank, or (resolving) the character is dead, has willpower left, or has
-    resolved it already.
+    permanent rank, or (resolving) the character is dead, has willpower left, has resolved it
+    already, or fights in a running encounter ("fully out of combat for at least one turn").
     """
     permanent, current = willpower(character.sheet)
     if data["action"] == "resolve":
+        asked = data.get(ENCOUNTER_TURN)
+        if callable(asked) and asked():
+            raise RuleError(f"{character.name} is fighting in the running encounter: the "
+                            "incapacitation resolves only after a turn fully out of combat. "
+                            "Take them out of the encounter first.", RULE_ZERO_WILLPOWER)
         return _incapacitation_resolve(character, current)
     if data["action"] == "spend":
         if current < 1:

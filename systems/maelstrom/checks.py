@@ -249,6 +249,7 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
                                            "experience die roll adds",
                 _rule("Adding Experience Dice"))
     maelstrom.check_dice(result)
+    _check_readings(roll, pool)
     if roll.kind == Roll.Kind.NPC:
         outcome, net, summary = (*result.verdict(), result.summary())
     elif roll.kind == RollKind.WILLPOWER_SPEND:
@@ -261,6 +262,30 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
                    words=_CLAIMS, dice=_dice_text(result), rule=rule)
     if parent is not None:
         _check_follow_up(roll, result, maelstrom.RollResult.from_dict(parent.result))
+
+
+def _check_readings(roll: Roll, pool: maelstrom.ActionPool) -> None:
+    """The pool was built as the roll's table readings build one (docs/systems/maelstrom.md,
+    Table readings): a specialty's roll that cannot botch, Strong Bond's success after the
+    threshold, a Willpower roll without an experience die, and an action's tens exploding
+    with no specialty each need the reading that does it, and each reading its mark."""
+    readings = maelstrom.MaelstromReadings.from_values(roll.readings, strict=False)
+    rule = _rule("Resolving the Result")
+    disagree = "its pool and its table readings disagree on "
+    # An NPC's quick roll names no specialty, only that it used one (its notes).
+    no_botch = readings.specialty_botch == "no_botch"
+    require(pool.botches or no_botch if roll.kind == Roll.Kind.NPC
+            else pool.botches == (not (pool.specialties and no_botch)),
+            disagree + "whether a specialty's 1s botch", rule)
+    if pool.automatic_successes:
+        require(pool.automatic_at == readings.strong_bond,
+                disagree + "where Strong Bond's success counts", rule)
+    if pool.kind == "willpower":
+        require(pool.experience_die_allowed == (readings.willpower_experience_die == "allowed"),
+                disagree + "the experience die", rule)
+    if pool.kind == "action" and roll.kind != Roll.Kind.NPC and not pool.specialties:
+        require(pool.exploding == (readings.tens_explode == "always"),
+                disagree + "exploding tens", rule)
 
 
 def _check_follow_up(roll: Roll, result: maelstrom.RollResult,

@@ -271,12 +271,7 @@ def roll(character: Character, cleaned_data: dict[str, Any], rng: Rng) -> Rolled
         if current < 1:
             raise RuleError("Ignoring the wound penalty costs a willpower dot; none is left.",
                             RULE_SPENDING_WILLPOWER)
-        asked = cleaned_data.get(ENCOUNTER_TURN)
-        turn = (asked() if callable(asked) and readings_of(character).wounds_ignored
-                == "per_turn" else None)
-        if turn and sheet.wounds_ignored_in(character.sheet) == turn:
-            raise RuleError(f"{character.name} already spent a dot to ignore the wound penalty "
-                            "this round: once per turn.", RULE_SPENDING_WILLPOWER)
+        turn = _once_per_turn(character, cleaned_data)
         _set_current_willpower(character, current - 1)
         if turn:
             sheet.mark_wounds_ignored(character.sheet, str(turn))
@@ -299,6 +294,21 @@ def roll(character: Character, cleaned_data: dict[str, Any], rng: Rng) -> Rolled
         result = replace(result, pool=_with_note(result.pool, note))
     return RolledResult(kind=request.kind, description=result.pool.describe(), result=result,
                         outcome=result.outcome, net=result.net, summary=result.summary())
+
+
+def _once_per_turn(character: Character, cleaned_data: Mapping[str, Any]) -> str | None:
+    """The encounter turn a dot spent now to ignore the wound penalty counts in, under the
+    table reading "once per turn" (None under the seed's reading as the engine keeps it, or
+    outside an encounter); refuses a second dot in that turn (Maelstrom rules.md, Spending
+    Willpower: "Once per turn")."""
+    asked = cleaned_data.get(ENCOUNTER_TURN)
+    if not callable(asked) or readings_of(character).wounds_ignored != "per_turn":
+        return None
+    turn = asked()
+    if turn and sheet.wounds_ignored_in(character.sheet) == turn:
+        raise RuleError(f"{character.name} already spent a dot to ignore the wound penalty "
+                        "this round: once per turn.", RULE_SPENDING_WILLPOWER)
+    return str(turn) if turn else None
 
 
 def _check_marked(character: Character, request: RollRequest) -> None:
@@ -348,7 +358,11 @@ def odds(character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
     Raises:
         RuleError: an illegal pool (:func:`build_pool`); the box shows it instead.
     """
-    pool = build_pool(character, request_from(cleaned_data))
+    request = request_from(cleaned_data)
+    if (request.kind == "action" and request.ignore_wound_penalty
+            and sheet.health(character.sheet).wound_penalty > 0):
+        _once_per_turn(character, cleaned_data)  # the roll would refuse a second dot a turn
+    pool = build_pool(character, request)
     chances = maelstrom.pool_odds(pool)
     successes = list(chances.successes.items())
     shown = [f"{net}: {percent_text(p)}" for net, p in successes[:4]]

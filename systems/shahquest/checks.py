@@ -190,6 +190,11 @@ def check_roll(roll: Roll, parent: Roll | None) -> None:
     """
     require_follow_up(roll, parent, of=_FOLLOWS_UP.get(roll.kind), rule=_RULE_POOLS)
     pool = sq.DicePool.from_dict(roll.result["pool"])
+    # A pool rolled with no effect die to fall back on holds the table reading that says so.
+    require(("no_effect_die" in roll.result["pool"])
+            == (roll.readings.get("effect_die_default") == "no_effect"),
+            "its pool and its table readings disagree on the effect die when no die is left",
+            _RULE_POOLS)
     dice = roll.result["dice"]
     held, sizes = len(dice), pool.sizes
     require(held == len(sizes), f"{held} {'die was' if held == 1 else 'dice were'} rolled for "

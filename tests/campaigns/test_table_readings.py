@@ -134,6 +134,10 @@ def test_the_readings_travel_with_the_export_and_a_forged_one_is_refused(
     assert imported.readings == {"tens_explode": "always"}
     assert imported.rolls.get().readings == {"tens_explode": "always"}
 
+    forged = json.loads(json.dumps(document))
+    forged["rolls"][0]["readings"] = {}  # a roll that exploded with no specialty, "by the seed"
+    refused = client_for(alice).post(reverse("transfer:campaign-import"), {"file": _file(forged)})
+    assert "its pool and its table readings disagree on exploding tens" in text_of(refused)
     document["campaign"]["readings"] = {"tens_explode": "sometimes"}
     refused = client_for(alice).post(reverse("transfer:campaign-import"), {"file": _file(document)})
     assert "'sometimes' is not one of with_specialty, always" in text_of(refused)
@@ -210,3 +214,30 @@ def test_marked_damage_follows_the_full_chart_reading(client_for, alice, campaig
     answer = gm.post(damage, {"kind": "lethal", "levels": "1"}, follow=True)
 
     assert "Marked 1 lethal: Dead." in text_of(answer)
+
+
+def test_a_page_drawn_before_a_reading_was_added_still_saves_and_keeps_the_rest(
+    client_for, alice, campaign
+):
+    gm = client_for(alice)
+    gm.post(readings_url(campaign), {**SEED, "strong_bond": "kept"})
+
+    gm.post(readings_url(campaign), {"tens_explode": "always"})  # the other readings not sent
+
+    assert fresh(campaign).readings == {"tens_explode": "always", "strong_bond": "kept"}
+
+
+def test_a_roll_names_only_the_readings_that_can_change_it(
+    client_for, alice, bob, campaign, bobs_character, seeded_rng
+):
+    client_for(alice).post(readings_url(campaign), {**ALWAYS,
+                                                    "willpower_experience_die": "not_allowed"})
+
+    client_for(bob).post(roll_url(bobs_character), {"kind": "willpower", "difficulty": "6",
+                                                    "threshold": "0"})
+
+    roll = Roll.objects.get()
+    assert roll.readings == {"tens_explode": "always", "willpower_experience_die": "not_allowed"}
+    shown = text_of(client_for(bob).get(roll.get_absolute_url()))
+    assert "Made under this table's readings: Experience die on a Willpower roll" in shown
+    assert "Exploding tens" not in shown  # a Willpower roll never explodes
