@@ -109,7 +109,7 @@ class Result(Schema):
     system: Literal["shahquest"]
     pool: Pool
     dice: Annotated[list[RolledDie], sk.max_items(_POOL_DICE)]
-    effort_dice: Annotated[list[_Index], sk.max_items(2)]
+    effort_dice: Annotated[list[_Index], sk.max_items(_POOL_DICE)]  # more for plot points
     effect_dice: Annotated[list[_Index], sk.max_items(_POOL_DICE)]
     effort: Annotated[int, sk.between(0, 24)]
     effect_die: StepDie | None  # None: no effect die, under the table reading

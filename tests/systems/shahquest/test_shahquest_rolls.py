@@ -9,17 +9,21 @@ Feature indices of Demetri's sheet (DEMO_DATA): 0 Solo d4, 1 Partner d6, 2 Gang 
 
 from __future__ import annotations
 
+import io
+import json
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
+import systems
 from characters.models import Character
 from characters.services import xp_award
 from rolls.models import Roll
 from tests import shahquest_cast as cast
 from tests.helpers import roll_url
 from tests.shahquest_cast import action_url, fresh, text_of
+from transfer import export as transfer_export
 
 pytestmark = pytest.mark.django_db
 
@@ -279,6 +283,21 @@ def test_adding_the_3_to_effort_costs_a_plot_point(seed_roll, demetri, bob, clie
     assert (followup.kind, followup.result["effort"], followup.net) == ("choice", 14, 14)
     assert "Effort 14, effect d8" in text_of(response)
     assert fresh(demetri).sheet["plot_points"] == 0
+
+
+def test_a_choice_of_three_effort_dice_travels_in_an_export(seed_roll, demetri, alice, bob,
+                                                           client_for):
+    choose(client_for(bob, htmx=True), seed_roll, [0, 3, 4], [1])
+    campaign = fresh(demetri).campaign
+    campaign.system_data = systems.for_campaign(campaign).default_system_data()
+    campaign.save(update_fields=["system_data"])  # as a campaign made on its page has it
+    document = transfer_export.export_campaign(campaign)
+    upload = io.BytesIO(json.dumps(document).encode())
+    upload.name = "campaign.json"
+
+    answer = client_for(alice).post(reverse("transfer:campaign-import"), {"file": upload})
+
+    assert answer.status_code == 302, text_of(answer)
 
 
 def test_keeping_two_d8_effect_dice_costs_a_plot_point(seed_roll, demetri, bob, client_for):
