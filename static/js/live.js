@@ -375,11 +375,31 @@
     if (event.detail.xhr && event.detail.xhr.status === 304) { event.detail.shouldSwap = false; }
   });
 
+  // A region's answer that lands while a change of this page is on its way (the region was
+  // asked before the change was sent) is not swapped now: it would replace the element that
+  // sent the change, and the change's answer would then find no place, nor its out-of-band
+  // parts (htmx looks them up from the sender's document: "oobErrorNoTarget"). The region
+  // asks again once the changes are answered, unless their answers drew it at its version.
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
+    var url = liveUrl(elt);
+    var xhr = event.detail.xhr;
+    if (!url || !changing.length || !event.detail.shouldSwap || !xhr || xhr.status !== 200) {
+      return;
+    }
+    var tag = /^"v(\d+)"$/.exec(xhr.getResponseHeader("ETag") || "");
+    event.detail.shouldSwap = false;
+    xhr.liveDeferred = true; // its version is not held: it was not drawn
+    waiting.push([elt, tag ? parseInt(tag[1], 10) : Infinity, function () {
+      htmx.ajax("GET", url, { source: elt });
+    }]);
+  });
+
   document.body.addEventListener("htmx:afterRequest", function (event) {
     var elt = event.detail.elt;
     var url = liveUrl(elt);
     var xhr = event.detail.xhr;
-    if (!url || !xhr || xhr.status !== 200) { return; }
+    if (!url || !xhr || xhr.status !== 200 || xhr.liveDeferred) { return; }
     var tag = /^"v(\d+)"$/.exec(xhr.getResponseHeader("ETag") || "");
     if (!tag) { return; }
     var version = parseInt(tag[1], 10);

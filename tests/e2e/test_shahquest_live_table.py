@@ -10,6 +10,8 @@ Trauma; Building the Tension; Tension Pool as General Danger).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -153,3 +155,56 @@ def test_the_gm_and_two_players_see_each_others_moves_live(new_page, heist) -> N
 
     for page in (gm, desk, phone):
         assert page.evaluate("window.stillThisPage") is True
+
+
+def test_a_region_redrawn_while_the_gms_move_is_on_its_way_does_not_swallow_its_answer(
+    new_page, heist
+) -> None:  # type: ignore[no-untyped-def]
+    """The GM's tension panel is asked for again when a player's plot points change
+    (trackChanged); an answer of that ask landing while the GM's own move is on its way would
+    replace the panel that sent the move, and the move's answer (its message, out of band)
+    would find no place. static/js/live.js holds such a region answer back until the move is
+    answered. Both answers are held here at the network and let go in the bad order."""
+    campaign, demetri = heist["campaign"], heist["demetri"]
+    gm, desk = new_page(), new_page()
+    open_live(gm, "sasha", campaign.get_absolute_url())
+    open_live(desk, "shawn", demetri.get_absolute_url())
+    held: dict[str, Any] = {}
+
+    def is_region(url: str) -> bool:
+        return "live=" in url and "system-panel" in url
+
+    def is_move(url: str) -> bool:
+        return "/system/" in url
+
+    def hold(key: str) -> Any:
+        def handler(route: Any) -> None:  # the first such request is held, the others go
+            if key in held:
+                route.continue_()
+            else:
+                held[key] = route
+        return handler
+
+    gm.route(is_region, hold("region"))
+    gm.route(is_move, hold("move"))
+
+    desk.click("#plot-plus")  # Demetri's plot points change: the GM's panel asks again
+    for _ in range(50):
+        if "region" in held:
+            break
+        gm.wait_for_timeout(100)
+    assert "region" in held, "the panel did not ask again"
+    gm.select_option("#tension-grow", "add")
+    gm.select_option("#tension-opportunity-character", str(demetri.pk))
+    gm.click("#tension-opportunity-submit")
+    for _ in range(50):
+        if "move" in held:
+            break
+        gm.wait_for_timeout(100)
+    assert "move" in held, "the move was not sent"
+    held["region"].continue_()
+    gm.wait_for_timeout(500)  # the region's answer lands first
+    held["move"].continue_()
+
+    expect(gm.locator("#tension-status")).to_contain_text("plot point", timeout=LIVE)
+    expect(gm.locator("#tension-now")).to_contain_text("4d6", timeout=LIVE)
