@@ -160,21 +160,31 @@ def _stress_change_apply(character: Character, data: dict[str, Any], by: User) -
             f"instead. {track.describe()}.")
 
 
+def _activate_opportunity(character: Character, reward: str, waiting: str, done: str) -> str:
+    """Spend a plot point on the GM's opportunity for a ``reward`` that waits on the sheet for
+    the next roll (``next_roll[reward]``: "push_die" or "step_up"; Shahquest wiki, Activate
+    Opportunity die) and answer ``done``. Raises RuleError (``waiting`` its words) when that
+    reward already waits, or without a plot point."""
+    waits = {"push_die": next_roll_push_die, "step_up": next_roll_step_up}[reward]
+    if waits(character.sheet):
+        raise RuleError(waiting, _ACTIVATE_OPPORTUNITY)
+    if plot_points(character) < 1:
+        raise RuleError("Activating the GM's opportunity costs a plot point; there is none "
+                        "left.", _ACTIVATE_OPPORTUNITY)
+    _set_plot_points(character, plot_points(character) - 1)
+    _set_next_roll(character, reward, True)
+    return done
+
+
 def _opportunity_push_apply(character: Character, data: dict[str, Any], by: User) -> str:
     """``opportunity-push``: when the GM rolls an opportunity, spend a plot point to "add a
     Stepped Up Push" die (d8) to the character's next action or reaction (Shahquest wiki,
     Activate Opportunity die); the next roll's pool and odds show it and the roll uses it up.
     Raises RuleError without a plot point, or when one already waits."""
-    if next_roll_push_die(character.sheet):
-        raise RuleError("A stepped up push die already waits for the next roll.",
-                        _ACTIVATE_OPPORTUNITY)
-    if plot_points(character) < 1:
-        raise RuleError("Activating the GM's opportunity costs a plot point; there is none "
-                        "left.", _ACTIVATE_OPPORTUNITY)
-    _set_plot_points(character, plot_points(character) - 1)
-    _set_next_roll(character, "push_die", True)
-    return "Spent a plot point on the GM's opportunity: a stepped up push die (d8) joins the "\
-        "next roll."
+    return _activate_opportunity(
+        character, "push_die", "A stepped up push die already waits for the next roll.",
+        "Spent a plot point on the GM's opportunity: a stepped up push die (d8) joins the "
+        "next roll.")
 
 
 def _opportunity_step_up_apply(character: Character, data: dict[str, Any], by: User) -> str:
@@ -184,16 +194,10 @@ def _opportunity_step_up_apply(character: Character, data: dict[str, Any], by: U
     (:func:`~systems.shahquest.sheet.build_pool`), the pool and odds show it, and the roll
     that steps a die up uses it. Raises RuleError without a plot point, or when one already
     waits."""
-    if next_roll_step_up(character.sheet):
-        raise RuleError("A step up from the GM's opportunity already waits for the next roll.",
-                        _ACTIVATE_OPPORTUNITY)
-    if plot_points(character) < 1:
-        raise RuleError("Activating the GM's opportunity costs a plot point; there is none "
-                        "left.", _ACTIVATE_OPPORTUNITY)
-    _set_plot_points(character, plot_points(character) - 1)
-    _set_next_roll(character, "step_up", True)
-    return ("Spent a plot point on the GM's opportunity: choose one die of the next roll to "
-            "step up when you roll.")
+    return _activate_opportunity(
+        character, "step_up", "A step up from the GM's opportunity already waits for the next "
+        "roll.", "Spent a plot point on the GM's opportunity: choose one die of the next roll "
+        "to step up when you roll.")
 
 
 def _downtime_apply(character: Character, data: dict[str, Any], by: User) -> str:
