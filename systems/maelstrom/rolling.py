@@ -261,8 +261,7 @@ def roll(character: Character, cleaned_data: dict[str, Any], rng: Rng) -> Rolled
             (Soaking Damage); nothing is written then.
     """
     request = request_from(cleaned_data)
-    spend_for_wounds = (request.kind == "action" and request.ignore_wound_penalty
-                        and sheet.health(character.sheet).wound_penalty > 0)
+    spend_for_wounds = _spends_for_wounds(character, request)
     if request.ignore_wound_penalty and not spend_for_wounds:
         # Nothing to ignore: don't charge a dot for a box ticked out of habit.
         request = replace(request, ignore_wound_penalty=False)
@@ -294,6 +293,13 @@ def roll(character: Character, cleaned_data: dict[str, Any], rng: Rng) -> Rolled
         result = replace(result, pool=_with_note(result.pool, note))
     return RolledResult(kind=request.kind, description=result.pool.describe(), result=result,
                         outcome=result.outcome, net=result.net, summary=result.summary())
+
+
+def _spends_for_wounds(character: Character, request: RollRequest) -> bool:
+    """Whether the roll spends a Willpower dot to ignore the wound penalty: an action that
+    asks to, with a penalty to ignore (a box ticked out of habit charges nothing)."""
+    return (request.kind == "action" and request.ignore_wound_penalty
+            and sheet.health(character.sheet).wound_penalty > 0)
 
 
 def _once_per_turn(character: Character, cleaned_data: Mapping[str, Any]) -> str | None:
@@ -359,8 +365,7 @@ def odds(character: Character, cleaned_data: dict[str, Any]) -> dict[str, Any]:
         RuleError: an illegal pool (:func:`build_pool`); the box shows it instead.
     """
     request = request_from(cleaned_data)
-    if (request.kind == "action" and request.ignore_wound_penalty
-            and sheet.health(character.sheet).wound_penalty > 0):
+    if _spends_for_wounds(character, request):
         _once_per_turn(character, cleaned_data)  # the roll would refuse a second dot a turn
     pool = build_pool(character, request)
     chances = maelstrom.pool_odds(pool)
