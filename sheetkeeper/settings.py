@@ -141,6 +141,7 @@ INSTALLED_APPS = [
     "table",
     "equipment",
     "encounters",
+    "history",
     # Each system's sheet layer is an app of its own so that its templates/ and static/ are
     # found (systems/<slug>/), one per entry of the rules registry: a new system adds no line
     # here. systems.registry finds its SheetSystem by the campaign's slug.

@@ -61,7 +61,9 @@ from core.forms import Form
 from rolls.rolled import NPC_PREFIX, RolledResult
 from rulesets.errors import RuleError
 from systems.equipment import EquipmentPart
+from systems.history import HistoryPart
 from systems.initiative import InitiativePart
+from systems.luck import LuckPart
 from systems.npcs import NpcPart, TrackLine
 from systems.part import SystemPart
 from systems.readings import ReadingsPart
@@ -685,7 +687,7 @@ class PanelPart(SystemPart):
 @dataclass(kw_only=True)
 class SheetSystem(SheetPart, CreationPart, TracksPart, RollingPart, AdvancementPart,
                   AwardsPart, PanelPart, NpcPart, EquipmentPart, InitiativePart,
-                  ReadingsPart):
+                  ReadingsPart, HistoryPart, LuckPart):
     """How one system's sheet is built, shown, changed, rolled and advanced: every part of the
     contract in one object, which the generic views get from :mod:`systems.registry` and
     call.

@@ -23,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("rulesets", "core", "accounts", "campaigns", "characters", "rolls", "systems",
-            "table", "encounters", "equipment", "transfer", "sheetkeeper")
+            "table", "encounters", "equipment", "history", "transfer", "sheetkeeper")
 
 LOWER = {
     # The models of an app, and what sits with them below the systems: who may see what,
@@ -33,6 +33,8 @@ LOWER = {
     "rolls.models": 4, "rolls.log": 4, "rolls.rolled": 4,
     # A character's items, which the systems' equipment part reads (systems.equipment).
     "equipment.models": 4,
+    # The activity log and its writer, which the roll log's writers below the services call.
+    "history.models": 4, "history.log": 4,
 }
 LAYER_NAMES = {0: "rulesets", 1: "core", 2: "campaigns' models", 3: "characters' models",
                4: "rolls' models", 5: "systems", 6: "services and views", 7: "transfer",
