@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("rolls.urls")),
     path("", include("transfer.urls")),
     path("", include("equipment.urls")),
+    path("", include("history.urls")),
     path("admin/", admin.site.urls),
 ]
 
