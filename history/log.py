@@ -40,7 +40,7 @@ def changes(before: Mapping[str, str], after: Mapping[str, str]) -> list[list[st
 
 
 def record(
-    *, campaign_id: int, kind: str, text: str, by: User | None,
+    *, campaign_id: int, kind: str, text: str, by: User | None, action: str = "",
     character: Character | None = None, changed: Sequence[Sequence[str]] = (),
     gm_only: bool = False, roll: Roll | None = None, link: str = "",
 ) -> Activity:
@@ -50,6 +50,7 @@ def record(
     Args:
         campaign_id: the campaign the change belongs to.
         kind: one of :class:`history.models.Activity.Kind`.
+        action: which change of its kind, a slug (``Activity.action``).
         text: what happened, in the system's words ("Marked 2 lethal."); cut at 500
             characters.
         by: who made it; ``None`` for the server itself.
@@ -62,7 +63,7 @@ def record(
     if len(text) > TEXT_LENGTH:
         text = text[:TEXT_LENGTH - 1] + "…"
     return Activity.objects.create(
-        campaign_id=campaign_id, character=character, actor=by, kind=kind, text=text,
+        campaign_id=campaign_id, character=character, actor=by, kind=kind, action=action[:40], text=text,
         changes=[[str(part) for part in row] for row in changed], gm_only=gm_only,
         roll=roll, link=link[:300], created_at=timezone.now(),
     )

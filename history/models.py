@@ -29,6 +29,11 @@ class Activity(AppendOnlyModel):
     and after (``changes``: ``[[label, before, after], ...]``, ``""`` for a fact that did not
     exist, in the order the sheet lists them).
 
+    ``action`` names the change within its kind, a slug: a track action's name
+    (``mark-damage``), ``award``/``spend``/``undo`` for XP, ``create``/``recap`` for a
+    session, ``start``/``turn``/``end`` for an encounter, ``""`` for a roll; the group's chat
+    relays by kind and action.
+
     Written by the generic services in the transaction of the change they record
     (:func:`history.log.record`); never edited or deleted (a correction is a new change, and a
     new entry). A ``gm_only`` entry is the GM's alone, as a GM-only roll is: a hidden NPC's
@@ -68,6 +73,10 @@ class Activity(AppendOnlyModel):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
         related_name="+", help_text="Who made the change (none: the server, an import).")
     kind = models.CharField(max_length=16, choices=Kind.choices)
+    action = models.CharField(
+        max_length=40, blank=True,
+        help_text="Which change of its kind: a track action's name, or award, spend, undo, "
+                  "recap, turn... (the group's chat relays some).")
     text = models.CharField(max_length=500)
     changes = models.JSONField(
         default=list, blank=True,
