@@ -1,8 +1,8 @@
 """The table's memory: its history, between sessions, luck and chat pages (docs/history.md)."""
 
-from django.urls import path
+from django.urls import URLPattern, path
 
 app_name = "history"
 
-urlpatterns = [
+urlpatterns: list[URLPattern] = [
 ]
