@@ -63,7 +63,8 @@ def record(
     if len(text) > TEXT_LENGTH:
         text = text[:TEXT_LENGTH - 1] + "…"
     return Activity.objects.create(
-        campaign_id=campaign_id, character=character, actor=by, kind=kind, action=action[:40], text=text,
+        campaign_id=campaign_id, character=character, actor=by, kind=kind,
+        action=action[:40], text=text,
         changes=[[str(part) for part in row] for row in changed], gm_only=gm_only,
         roll=roll, link=link[:300], created_at=timezone.now(),
     )

@@ -1,6 +1,6 @@
 """The table's memory: its history, between sessions, luck and chat pages (docs/history.md)."""
 
-from django.urls import URLPattern, path
+from django.urls import URLPattern
 
 app_name = "history"
 
