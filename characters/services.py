@@ -28,6 +28,9 @@ from characters.models import RULE_STATUS, Character, XpEntry
 from core.appendonly import erasing_logs
 from core.live import announce
 from encounters.models import turn_of
+from history.facts import character_facts, record_change
+from history.log import record
+from history.models import Activity
 from rolls.models import RequestedRoll, Roll
 from rulesets.errors import RuleError
 from systems.initiative import ENCOUNTER_TURN
@@ -77,6 +80,9 @@ def character_create(
                           total_delta=line.total_delta, trait_key=line.trait_key,
                           rank_from=line.rank_from, rank_to=line.rank_to,
                           reason=line.reason[:200], created_by=owner, at_creation=True)
+        record(campaign_id=campaign.pk, kind=Activity.Kind.CHARACTER, action="create",
+               text=f"Created {character.name}.", by=owner, character=character,
+               gm_only=character.changes_gm_only)
         # A character made during play joins the GM's open dashboard at once.
         _announce_party(character)
     return character
@@ -117,14 +123,20 @@ def sheet_change(
     point spent, XP banked), all or nothing: lock the row, let the system's action change
     ``sheet`` (RuleError refuses it, and nothing is written), save, and announce
     ``trackChanged`` after commit. The action gets the form's data with
-    ``systems.initiative.ENCOUNTER_TURN`` (asked only by a rule that needs it).
+    ``systems.initiative.ENCOUNTER_TURN`` (asked only by a rule that needs it). The
+    change's activity entry (its message, the facts it moved) is written with it.
 
     Returns the changed character and the action's message for the player.
     """
     with transaction.atomic():
         locked = _lock(character)
+        before = character_facts(locked, items=False)
         message = action.apply(locked, {**data, ENCOUNTER_TURN: lambda: turn_of(locked)}, by)
         _save_sheet(locked)
+        name = next((name for name, known in systems.for_campaign(locked.campaign)
+                     .actions.items() if known is action), "")
+        record_change(locked, before=before, kind=Activity.Kind.SHEET, action=name,
+                      text=message, by=by)
     return locked, message
 
 
@@ -148,9 +160,13 @@ def xp_award(
     with transaction.atomic():
         locked = _lock(character)
         locked.require_in_play()
-        return ledger_append(locked, kind=XpEntry.Kind.AWARD, available_delta=amount,
-                             total_delta=amount, reason=reason.strip()[:200], created_by=by,
-                             session=session)
+        before = character_facts(locked, items=False)
+        entry = ledger_append(locked, kind=XpEntry.Kind.AWARD, available_delta=amount,
+                              total_delta=amount, reason=reason.strip()[:200], created_by=by,
+                              session=session)
+        record_change(locked, before=before, kind=Activity.Kind.XP, action="award",
+                      text=f"Awarded {amount} XP: {entry.reason}", by=by)
+        return entry
 
 
 def xp_award_many(
@@ -175,7 +191,12 @@ def xp_award_many(
                 if name not in system.session_awards(character.campaign):
                     raise RuleError(f"{name!r} is not one of this campaign's awards.",
                                     system.rule_earning)
-                entries.append(system.session_award(locked, name, by=by, session=session))
+                before = character_facts(locked, items=False)
+                entry = system.session_award(locked, name, by=by, session=session)
+                record_change(locked, before=before, kind=Activity.Kind.XP, action="award",
+                              text=f"Awarded {entry.available_delta} XP: {entry.reason}",
+                              by=by)
+                entries.append(entry)
         entries += [xp_award(character=character, amount=amount, reason=reason, by=by,
                              session=session)
                     for amount, reason in awards]
@@ -225,15 +246,19 @@ def xp_spend(
                 system.rule_spending)
         # Read before the rank changes: the purchase is judged by the sheet it was made on.
         at_creation = system.in_creation(locked)
+        before = character_facts(locked, items=False)
         system.set_rank(locked, key, advance.rank_to)
         _save_sheet(locked)
         banked_note = f", {from_bank} XP from the bank" if from_bank else ""
-        return ledger_append(
+        entry = ledger_append(
             locked, kind=XpEntry.Kind.SPEND, available_delta=-from_available,
             banked_delta=-from_bank, bank_key=advance.bank_key if from_bank else "",
             trait_key=advance.key, rank_from=advance.rank_from, rank_to=advance.rank_to,
             reason=f"{advance.label}{banked_note}"[:200], created_by=by,
             at_creation=at_creation)
+        record_change(locked, before=before, kind=Activity.Kind.XP, action="spend",
+                      text=f"Spent {advance.cost} XP: {entry.reason}", by=by)
+        return entry
 
 
 def xp_undo(*, entry: XpEntry, by: User, as_gm: bool) -> XpEntry:
@@ -268,15 +293,19 @@ def xp_undo(*, entry: XpEntry, by: User, as_gm: bool) -> XpEntry:
                 "the later purchase first.", rule,
             )
         at_creation = system.in_creation(character)
+        before = character_facts(character, items=False)
         system.set_rank(character, entry.trait_key, entry.rank_from or 0)
         _save_sheet(character)
-        return ledger_append(
+        reversal = ledger_append(
             character, kind=XpEntry.Kind.REVERSAL, available_delta=-entry.available_delta,
             total_delta=-entry.total_delta, banked_delta=-entry.banked_delta,
             bank_key=entry.bank_key, trait_key=entry.trait_key, rank_from=entry.rank_to,
             rank_to=entry.rank_from, reverses=entry, reason=f"Undo: {entry.reason}",
             created_by=by, at_creation=at_creation,
         )
+        record_change(character, before=before, kind=Activity.Kind.XP, action="undo",
+                      text=f"Undid a spend of {entry.cost} XP: {entry.reason}", by=by)
+        return reversal
 
 
 def player_undoable(character: Character) -> int | None:
@@ -338,15 +367,38 @@ def character_update(*, character: Character, by: User, **fields: str) -> Charac
         changed = [name for name, value in values.items() if getattr(locked, name) != value]
         if not changed:
             return locked
+        before = character_facts(locked, items=False)
         for name in changed:
             setattr(locked, name, values[name])
         locked.save(update_fields=[*changed, "updated_at"])
+        _record_edit(locked, changed, before=before, by=by)
         if set(changed) - PRIVATE_FIELDS:
             announce(locked.campaign_id, "trackChanged", character_id=locked.pk,
                      gm_only=locked.changes_gm_only)
         if {"name", "concept"} & set(changed):
             _announce_party(locked)
     return locked
+
+
+EDITED = {"name": "the name", "concept": "the concept", "backstory": "the backstory",
+          "notes": "the notes", "gm_notes": "the GM's notes"}
+"""How the activity log names each of :data:`EDITABLE_FIELDS` ("Edited the backstory.")."""
+
+
+def _record_edit(character: Character, changed: Sequence[str], *, before: dict[str, str],
+                 by: User) -> None:
+    """The activity entries of an edit: one for what the table may know changed (the name and
+    concept with their values; the other texts by name alone, never their words), and one
+    for the GM's notes, the GM's alone (:data:`PRIVATE_FIELDS`)."""
+    public = [name for name in changed if name not in PRIVATE_FIELDS]
+    if public:
+        listed = ", ".join(EDITED[name] for name in public)
+        record_change(character, before=before, kind=Activity.Kind.CHARACTER, action="edit",
+                      text=f"Edited {listed}.", by=by)
+    if set(changed) & PRIVATE_FIELDS:
+        record(campaign_id=character.campaign_id, kind=Activity.Kind.CHARACTER,
+               action="gm-notes", text=f"Edited {EDITED['gm_notes']}.", by=by,
+               character=character, gm_only=True)
 
 
 OUT_OF_PARTY = (Character.Status.RETIRED, Character.Status.DEAD)
@@ -399,8 +451,12 @@ def character_retire(*, character: Character, status: str, by: User,
         if locked.status == Character.Status.DEAD and not as_gm:
             raise RuleError(f"The GM marked {locked.name} dead; only the GM can change that.",
                             RULE_STATUS)
+        before = character_facts(locked, items=False)
         locked.status = status
         locked.save(update_fields=["status", "updated_at"])
+        record_change(locked, before=before, kind=Activity.Kind.CHARACTER, action="retire",
+                      text=f"{locked.name} left the party: {locked.get_status_display()}.",
+                      by=by)
         _announce_party(locked)
     return locked
 
@@ -425,8 +481,11 @@ def character_restore(*, character: Character, by: User) -> Character:
         locked = _lock(character)
         if locked.status == Character.Status.ACTIVE:
             raise RuleError(f"{locked.name} is already in the party.", RULE_STATUS)
+        before = character_facts(locked, items=False)
         locked.status = Character.Status.ACTIVE
         locked.save(update_fields=["status", "updated_at"])
+        record_change(locked, before=before, kind=Activity.Kind.CHARACTER, action="restore",
+                      text=f"{locked.name} is back in the party.", by=by)
         _announce_party(locked)
     return locked
 
@@ -468,6 +527,9 @@ def character_move(*, character: Character, to_user: User, by: User) -> Characte
                             "campaign can take a character over.", RULE_STATUS)
         locked.owner = to_user
         locked.save(update_fields=["owner", "updated_at"])
+        record(campaign_id=locked.campaign_id, kind=Activity.Kind.CHARACTER, action="move",
+               text=f"Gave {locked.name} to {to_user.get_short_name() or to_user.get_username()}.",
+               by=by, character=locked, gm_only=locked.changes_gm_only)
         _announce_party(locked)
     return locked
 
@@ -544,6 +606,9 @@ def character_delete(*, character: Character, by: User) -> None:
         if blockers:
             raise RuleError(blockers.explain(locked.name), RULE_STATUS)
         _announce_party(locked)
+        # The campaign's entry outlives the character; the character's own go with it.
+        record(campaign_id=locked.campaign_id, kind=Activity.Kind.CHARACTER, action="delete",
+               text=f"Deleted {locked.name}.", by=by, gm_only=locked.changes_gm_only)
         # Checked just above: the only ledger rows it takes are its creation's.
         with erasing_logs("a character deleted before it made any history"):
             locked.delete()

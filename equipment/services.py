@@ -20,6 +20,8 @@ import systems
 from characters.ledger import lock_character
 from core.live import announce
 from equipment.models import ITEMS_MAX, Item
+from history.facts import character_facts, record_change
+from history.models import Activity
 from rulesets.errors import RuleError
 
 if TYPE_CHECKING:
@@ -82,9 +84,12 @@ def item_add(*, character: Character, name: str, quantity: int, note: str,
             raise RuleError(f"{locked.name} already carries {ITEMS_MAX} items: remove some "
                             "first.", RULE_EQUIPMENT)
         last = items.aggregate(last=Max("position"))["last"]
+        before = character_facts(locked)
         item = Item.objects.create(character=locked, name=name, quantity=quantity, note=note,
                                    details=dict(details),
                                    position=0 if last is None else last + 1)
+        record_change(locked, before=before, kind=Activity.Kind.ITEM, action="add",
+                      text=f"Added {item} to the inventory.", by=by, items=True)
         _announce(locked)
     return item
 
@@ -102,8 +107,11 @@ def item_change(*, item: Item, name: str, quantity: int, note: str,
         locked = lock_character(item.character_id)
         _require_in_play(locked)
         row = _locked_item(item, locked)
+        before = character_facts(locked)
         row.name, row.quantity, row.note, row.details = name, quantity, note, dict(details)
         row.save(update_fields=["name", "quantity", "note", "details", "updated_at"])
+        record_change(locked, before=before, kind=Activity.Kind.ITEM, action="change",
+                      text=f"Changed {row.name} in the inventory.", by=by, items=True)
         _announce(locked)
     return row
 
@@ -117,7 +125,11 @@ def item_remove(*, item: Item, by: User) -> None:
     with transaction.atomic():
         locked = lock_character(item.character_id)
         _require_in_play(locked)
-        _locked_item(item, locked).delete()
+        row = _locked_item(item, locked)
+        before = character_facts(locked)
+        row.delete()
+        record_change(locked, before=before, kind=Activity.Kind.ITEM, action="remove",
+                      text=f"Removed {row} from the inventory.", by=by, items=True)
         _announce(locked)
 
 
@@ -141,7 +153,10 @@ def item_act(*, item: Item, action: ItemAction, data: dict[str, Any], by: User
             raise RuleError(f"{locked.name} is out of the story: it does nothing in play.",
                             RULE_IN_PLAY)
         row = _locked_item(item, locked)
+        before = character_facts(locked)
         message = action.apply(row, locked, data, by)
         row.save(update_fields=["details", "updated_at"])
+        record_change(locked, before=before, kind=Activity.Kind.ITEM, action="use",
+                      text=f"{row.name}: {message}", by=by, items=True)
         _announce(locked)
     return row, message

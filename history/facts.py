@@ -8,9 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 import systems
 from equipment.models import Item
+from history.log import changes, record
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
     from characters.models import Character
+    from history.models import Activity
+    from rolls.models import Roll
 
 XP_AVAILABLE = "XP available"
 XP_EARNED = "XP earned"
@@ -40,3 +45,22 @@ def character_facts(character: Character, *, sheet: dict[str, Any] | None = None
                 number += 1
             facts[label] = value
     return facts
+
+
+def record_change(
+    character: Character, *, before: dict[str, str], kind: str, action: str, text: str,
+    by: User | None, items: bool = False, roll: Roll | None = None, only_if_changed: bool = False,
+    gm_only: bool = False,
+) -> Activity | None:
+    """Append the activity entry of a change of ``character``: its facts now against
+    ``before`` (:func:`character_facts` taken before the change, with the same ``items``),
+    with ``text`` (the change in the system's words) and ``action``. GM-only when the
+    character's changes are (a hidden NPC's) or ``gm_only``. With ``only_if_changed``, nothing
+    is written when no fact moved (a roll that spent nothing). Call inside the change's
+    transaction. Returns the entry, or None when nothing was written."""
+    changed = changes(before, character_facts(character, items=items))
+    if only_if_changed and not changed:
+        return None
+    return record(campaign_id=character.campaign_id, kind=kind, action=action, text=text,
+                  by=by, character=character, changed=changed, roll=roll,
+                  gm_only=gm_only or character.changes_gm_only)

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from core.live import announce
+from history.log import record
+from history.models import Activity
 from rolls.models import Roll
 from rolls.rolled import RolledResult
 
@@ -39,7 +41,8 @@ def roll_store(
     whole in ``Roll.result`` for the system's ``_roll.html`` to draw. A follow-up of a GM-only
     roll is GM-only too, whatever the caller says. ``readings`` are the campaign's table
     readings the roll was made under, where they differ from the seed's (``Readings.changed()``);
-    a follow-up keeps its roll's. Call inside the transaction that made the roll."""
+    a follow-up keeps its roll's. The roll's activity entry (its pool and verdict, GM-only
+    with it) is written beside it. Call inside the transaction that made the roll."""
     gm_only = gm_only or (parent is not None and parent.gm_only)
     readings = dict(parent.readings) if parent is not None else dict(readings or {})
     data = rolled.result.as_dict()
@@ -51,6 +54,9 @@ def roll_store(
         summary=(rolled.summary or rolled.result.summary())[:200], result=data,
         gm_only=gm_only, readings=readings,
     ))
+    record(campaign_id=campaign_id, kind=Activity.Kind.ROLL, action=roll.kind,
+           text=f"{roll.description}: {roll.summary}", by=by, character=character,
+           gm_only=gm_only, roll=roll)
     announce(campaign_id, "rollMade", character_id=character.pk if character else None,
              gm_only=gm_only, subject=roll)
     return roll

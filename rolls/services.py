@@ -18,6 +18,8 @@ from characters.ledger import lock_character
 from characters.models import RULE_IMPORTS, Character
 from core.live import announce
 from encounters.models import turn_of
+from history.facts import character_facts, record_change
+from history.models import Activity
 from rolls.log import roll_store
 from rolls.models import RequestedRoll, Roll
 from rolls.rolled import NPC_PREFIX, RolledResult
@@ -50,6 +52,16 @@ def _require_rolled_here(roll: Roll) -> None:
     if roll.imported:
         raise RuleError("This roll was imported, not rolled here: it takes no follow-up.",
                         RULE_IMPORTS)
+
+
+def _record_spent(character: Character, roll: Roll, *, before: dict[str, str], by: User
+                  ) -> None:
+    """The activity entry of what a roll changed on the sheet or the ledger (willpower
+    spent, a plot point, XP banked), beside the roll's own entry; none when it changed
+    nothing. GM-only with the roll."""
+    record_change(character, before=before, kind=Activity.Kind.SHEET, action="roll",
+                  text=f"With roll {roll.label}: {roll.summary}", by=by, roll=roll,
+                  only_if_changed=True, gm_only=roll.gm_only)
 
 
 def npc_roll_create(
@@ -130,6 +142,7 @@ def roll_create(
         locked.campaign = character.campaign
         requested = _open_request(locked, answers) if answers is not None else None
         before = dict(locked.sheet)
+        facts = character_facts(locked, items=False)
         rolled = system.roll(locked, {**data, ENCOUNTER_TURN: lambda: turn_of(locked)}, rng)
         if locked.sheet != before:
             locked.save(update_fields=["sheet", "updated_at"])
@@ -140,6 +153,7 @@ def roll_create(
                           ruleset=locked.campaign.ruleset, rolled=rolled, by=by,
                           gm_only=hidden,
                           readings=system.readings_of(locked.campaign).changed())
+        _record_spent(locked, roll, before=facts, by=by)
         if requested is not None:
             requested.answer = roll
             requested.save(update_fields=["answer"])
@@ -165,11 +179,13 @@ def roll_act(
         locked.require_in_play()
         _require_rolled_here(roll)
         before = dict(locked.sheet)
+        facts = character_facts(locked, items=False)
         followup = action.apply(roll, locked, data, by, rng)
         if locked.sheet != before:
             locked.save(update_fields=["sheet", "updated_at"])
             announce(locked.campaign_id, "trackChanged", character_id=locked.pk,
                      gm_only=locked.changes_gm_only)
+        _record_spent(locked, followup, before=facts, by=by)
         return followup
 
 

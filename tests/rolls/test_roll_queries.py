@@ -23,12 +23,13 @@ sq_campaign, demetri = cast.sq_campaign, cast.demetri
 ACTION = {"kind": "action", "trait": ["Precision", "Driving"], "difficulty": "6",
           "threshold": "0"}
 
-MAELSTROM_ROLL_QUERIES = 8
+MAELSTROM_ROLL_QUERIES = 9
 """Session, user, whether the campaign is archived (campaigns/archive.py: one query for any
 write inside a campaign), the character with the viewer's role (its sheet: the dialog's
 choices); then
 in the transaction (a savepoint and its release here, BEGIN/COMMIT in production): the
-character locked (its sheet: the pool), the roll inserted."""
+character locked (its sheet: the pool), the roll inserted, its activity entry inserted
+(docs/history.md)."""
 
 
 @pytest.fixture
@@ -37,7 +38,7 @@ def rider(campaign, bob) -> Character:  # type: ignore[no-untyped-def]
                             specialties=[("Driving", "Cars", False)])
 
 
-def test_a_plain_roll_takes_eight_queries_and_leaves_the_character_row_alone(
+def test_a_plain_roll_takes_nine_queries_and_leaves_the_character_row_alone(
     rider, bob, client_for, seeded_rng, django_assert_num_queries
 ) -> None:  # type: ignore[no-untyped-def]
     before = Character.objects.values().get(pk=rider.pk)
@@ -97,14 +98,14 @@ def test_answering_the_gms_request_shows_it_without_asking_again(
     assert requested.answer == Roll.objects.get(character=rider)
 
 
-def test_a_shared_layer_roll_takes_eight_queries(
+def test_a_shared_layer_roll_takes_nine_queries(
     demetri, bob, client_for, seeded_rng, django_assert_num_queries
 ) -> None:  # type: ignore[no-untyped-def]
     # Session, user, the archive's check, the character with the viewer's role; savepoint,
-    # the character locked, the roll inserted, release. The campaign is the one the
-    # permission check loaded.
+    # the character locked, the roll inserted, its activity entry inserted, release. The
+    # campaign is the one the permission check loaded.
     client = client_for(bob, htmx=True)
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(9):
         response = client.post(roll_url(demetri), {"feature": ["3"]})
     roll = Roll.objects.get(character=demetri)
     assert roll.ruleset == "shahquest"
