@@ -4,6 +4,8 @@ was made (:class:`RollLuck`), which the luck figures sum over many rolls (docs/h
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -33,3 +35,282 @@ class RollLuck:
         """The mean of the measure for this roll, exactly."""
         return sum((Fraction(self.low + i) * p for i, p in enumerate(self.chances)),
                    Fraction(0))
+
+
+# The luck of many rolls -------------------------------------------------------------------
+#
+# The total of a table's measure over many independent rolls has the convolution of their
+# distributions as its distribution. A distribution is held as integers over one denominator
+# (``chance(low + i) = numerators[i] / denominator``), and two are convolved by multiplying
+# two big integers that hold their numerators side by side (Kronecker substitution): CPython
+# multiplies big integers in C, far faster than a loop over Fractions, and exactly.
+#
+# Exact while the numbers stay small (:data:`EXACT_BITS`); past that, every chance is rounded
+# to a multiple of 2**-PRECISION after each product and the tails below 2**-TAIL_BITS are cut,
+# and the figure carries a bound on what rounding and cutting can have moved it.
+
+PRECISION = 96
+"""Bits after the binary point of a rounded chance (docs/history.md, "How the dice ran")."""
+
+TAIL_BITS = 80
+"""A rounded product cuts each of its tails while what it cuts stays under 2**-TAIL_BITS."""
+
+EXACT_BITS = 1 << 22
+"""The largest product, in bits (the total's number of values times the bits of its exact
+denominator), computed exactly; a larger one is rounded. About 300 rolls of five d10s."""
+
+
+@dataclass(frozen=True)
+class Luck:
+    """How a set of rolls ran against their exact odds.
+
+    Attributes:
+        measure: the measure summed (:attr:`RollLuck.measure`).
+        rolls: how many rolls were counted.
+        expected: the expected total of the measure, exactly (the sum of the rolls' means).
+        actual: the total the rolls gave.
+        percentile: the chance, in percent, that the same rolls give a smaller total, ties
+            counted half: ``100 * (P(X < actual) + P(X = actual) / 2)`` for the total ``X``.
+            50 is as expected; 90 is luckier than 90 of 100 tables rolling the same dice.
+        error: a bound on how far ``percentile`` can be from the exact figure, in percentage
+            points; ``0`` when it is exact.
+    """
+
+    measure: str
+    rolls: int
+    expected: Fraction
+    actual: int
+    percentile: Fraction
+    error: float
+
+    @property
+    def exact(self) -> bool:
+        """Whether :attr:`percentile` is exact (no rounding, no tail cut)."""
+        return self.error == 0
+
+
+@dataclass(frozen=True)
+class Total:
+    """The distribution of the total of many rolls' measure.
+
+    ``chance(low + i)`` is ``numerators[i] / denominator``; a rounded total has the
+    denominator ``2**PRECISION``, numerators that may sum to a little more or less than it,
+    and ``error``, a bound on the sum of the absolute differences between its chances and the
+    exact ones (the L1 distance); an exact total has ``error`` 0.
+    """
+
+    low: int
+    numerators: tuple[int, ...]
+    denominator: int
+    error: Fraction
+
+    def chance_below(self, value: int) -> Fraction:
+        """``P(X < value) + P(X = value) / 2``, as held (exact when :attr:`error` is 0)."""
+        index = value - self.low
+        below = sum(self.numerators[:max(index, 0)])
+        at = self.numerators[index] if 0 <= index < len(self.numerators) else 0
+        return Fraction(2 * below + at, 2 * self.denominator)
+
+
+def _width(numbers: Sequence[int]) -> int:
+    """The bits of the largest of ``numbers`` (0 for none)."""
+    return 0 if not numbers else max(numbers).bit_length()
+
+
+def _convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    """The convolution of two lists of non-negative integers, exactly: ``c[k]`` is the sum of
+    ``a[i] * b[k - i]``."""
+    if len(a) == 1 or len(b) == 1:
+        scale, rest = (a[0], b) if len(a) == 1 else (b[0], a)
+        return [scale * x for x in rest]
+    bits = _width(a) + _width(b) + min(len(a), len(b)).bit_length()
+    size = bits // 8 + 1
+    packed_a = int.from_bytes(b"".join(x.to_bytes(size, "little") for x in a), "little")
+    packed_b = int.from_bytes(b"".join(x.to_bytes(size, "little") for x in b), "little")
+    length = len(a) + len(b) - 1
+    product = (packed_a * packed_b).to_bytes(size * length, "little")
+    return [int.from_bytes(product[i:i + size], "little") for i in range(0, size * length, size)]
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A distribution being built: ``numerators / denominator`` from ``low``, with
+    ``error * 2**-(PRECISION + 1)`` a bound on its L1 distance from the exact one."""
+
+    low: int
+    numerators: list[int]
+    denominator: int
+    error: int
+
+
+def _times(a: _Part, b: _Part, *, rounded: bool) -> _Part:
+    """The distribution of the sum of independent ``a`` and ``b``; rounded back to
+    ``2**-PRECISION`` with its tails cut when ``rounded``.
+
+    The error of a product: ``|pq - p'q'| <= |p - p'| |q| + |p'| |q - q'|`` in L1, and a
+    distribution held with error ``e`` weighs at most ``1 + e``; rounding each chance adds
+    ``2**-(PRECISION + 1)`` per value, cutting adds what it cut. Errors are counted in whole
+    units of ``2**-(PRECISION + 1)``, rounded up."""
+    numerators = _convolve(a.numerators, b.numerators)
+    error = a.error + b.error + -(-a.error * b.error >> (PRECISION + 1))
+    if not rounded:
+        return _Part(a.low + b.low, numerators, a.denominator * b.denominator, error)
+    half = 1 << (PRECISION - 1)
+    numerators = [(n + half) >> PRECISION for n in numerators]
+    low, cut = a.low + b.low, 0
+    budget = 1 << (PRECISION - TAIL_BITS)
+    start = 0
+    while start < len(numerators) - 1 and cut + numerators[start] < budget:
+        cut += numerators[start]
+        start += 1
+    end, cut_high = len(numerators), 0
+    while end - 1 > start and cut_high + numerators[end - 1] < budget:
+        cut_high += numerators[end - 1]
+        end -= 1
+    kept = numerators[start:end]
+    error += len(numerators) + 2 * (cut + cut_high)
+    return _Part(low + start, kept, a.denominator, error)
+
+
+def _leaf(low: int, chances: tuple[Fraction, ...], *, rounded: bool) -> _Part:
+    """One roll's distribution as a :class:`_Part`, over its own common denominator, or
+    rounded to ``2**-PRECISION`` (each chance to the nearest multiple)."""
+    if rounded:
+        scale = 1 << PRECISION
+        numerators = [round(p * scale) for p in chances]
+        return _Part(low, numerators, scale, len(numerators))  # half a unit each at most
+    denominator = math.lcm(*(p.denominator for p in chances))
+    return _Part(low, [p.numerator * (denominator // p.denominator) for p in chances],
+                 denominator, 0)
+
+
+def _power(part: _Part, times: int, *, rounded: bool) -> _Part:
+    """The distribution of the sum of ``times`` independent copies of ``part`` (squaring)."""
+    result: _Part | None = None
+    while True:
+        if times & 1:
+            result = part if result is None else _times(result, part, rounded=rounded)
+        times >>= 1
+        if not times:
+            assert result is not None
+            return result
+        part = _times(part, part, rounded=rounded)
+
+
+def _product(parts: list[_Part], *, rounded: bool) -> _Part:
+    """The distribution of the sum of independent ``parts``, multiplied as a balanced tree so
+    that the big products are few."""
+    while len(parts) > 1:
+        parts.sort(key=lambda p: len(p.numerators))
+        paired = [_times(parts[i], parts[i + 1], rounded=rounded)
+                  for i in range(0, len(parts) - 1, 2)]
+        parts = paired + parts[len(parts) - len(parts) % 2:]
+    return parts[0]
+
+
+def _same(lucks: Sequence[RollLuck]) -> dict[tuple[int, tuple[Fraction, ...]], int]:
+    """How many of ``lucks`` share each distribution (``(low, chances)``): a table rolls the
+    same few pools again and again, and each is worked out once."""
+    same: dict[tuple[int, tuple[Fraction, ...]], int] = {}
+    # Hashing a tuple of Fractions is slow; rolls that share one tuple are keyed once.
+    keys: dict[tuple[int, int], tuple[int, tuple[Fraction, ...]]] = {}
+    for luck in lucks:
+        key = keys.setdefault((luck.low, id(luck.chances)), (luck.low, luck.chances))
+        same[key] = same.get(key, 0) + 1
+    return same
+
+
+def total_distribution(lucks: Sequence[RollLuck], *, exact_bits: int = EXACT_BITS) -> Total:
+    """The distribution of the total measure of ``lucks``, the rolls being independent: the
+    convolution of their distributions. Exact (``error`` 0) while the largest product stays
+    under ``exact_bits`` (the number of values times the bits of the common denominator);
+    past it, rounded to ``2**-PRECISION`` with tails under ``2**-TAIL_BITS`` cut at each
+    product, and ``error`` bounds the L1 distance to the exact distribution.
+
+    Raises:
+        ValueError: no rolls, or rolls of two measures.
+    """
+    if not lucks:
+        raise ValueError("No rolls to total.")
+    if len({luck.measure for luck in lucks}) > 1:
+        raise ValueError("Rolls of different measures do not add up.")
+    return _total(_same(lucks), exact_bits=exact_bits)
+
+
+def _total(same: dict[tuple[int, tuple[Fraction, ...]], int], *, exact_bits: int) -> Total:
+    """:func:`total_distribution` of rolls grouped by distribution (:func:`_same`)."""
+    values = sum(times * (len(chances) - 1) for (_, chances), times in same.items()) + 1
+    bits = sum(times * math.lcm(*(p.denominator for p in chances)).bit_length()
+               for (_, chances), times in same.items())
+    rounded = values * bits > exact_bits
+    parts = [_power(_leaf(low, chances, rounded=rounded), times, rounded=rounded)
+             for (low, chances), times in same.items()]
+    total = _product(parts, rounded=rounded)
+    return Total(total.low, tuple(total.numerators), total.denominator,
+                 Fraction(total.error, 1 << (PRECISION + 1)))
+
+
+def luck_of(lucks: Sequence[RollLuck], *, exact_bits: int = EXACT_BITS) -> Luck | None:
+    """How ``lucks`` ran against their exact odds (:class:`Luck`), or ``None`` for no rolls.
+
+    The percentile is exact while the total's distribution is (:func:`total_distribution`);
+    otherwise its ``error`` is at most 100 times the distribution's L1 error, which the
+    rounding keeps far below a millionth of a percentage point.
+
+    Raises:
+        ValueError: rolls of two measures.
+    """
+    if not lucks:
+        return None
+    if len({luck.measure for luck in lucks}) > 1:
+        raise ValueError("Rolls of different measures do not add up.")
+    same = _same(lucks)
+    total = _total(same, exact_bits=exact_bits)
+    actual = sum(luck.actual for luck in lucks)
+    percentile = 100 * total.chance_below(actual)
+    error = float(100 * total.error)
+    if error:
+        percentile = min(max(percentile, Fraction(0)), Fraction(100))
+    expected = sum((times * RollLuck("", low, chances, 0).expected
+                    for (low, chances), times in same.items()), Fraction(0))
+    return Luck(measure=lucks[0].measure, rolls=len(lucks), expected=expected, actual=actual,
+                percentile=percentile, error=error)
+
+
+def running_luck(lucks: Sequence[RollLuck]) -> list[Fraction]:
+    """After each roll of ``lucks`` (in the order given), the total so far minus its
+    expected value, exactly: above 0 the dice have run better than their odds so far."""
+    running, sofar = [], Fraction(0)
+    for luck in lucks:
+        sofar += luck.actual - luck.expected
+        running.append(sofar)
+    return running
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One value of the measure over many rolls: how many rolls gave it (``actual``) and how
+    many were expected to (``expected``, the sum of each roll's chance of it)."""
+
+    value: int
+    actual: int
+    expected: Fraction
+
+
+def outcome_mix(lucks: Sequence[RollLuck], *, least: Fraction = Fraction(1, 200)
+                ) -> list[Outcome]:
+    """For each value of the measure, from the lowest to the highest any roll of ``lucks``
+    gave or was expected to give at least ``least`` times, the rolls that gave it against the
+    rolls expected to (:class:`Outcome`); ``[]`` for no rolls. Values outside that span (an
+    exploding die's long tail, that nobody rolled) are left out."""
+    expected: dict[int, Fraction] = {}
+    actual: dict[int, int] = {}
+    for luck in lucks:
+        for i, p in enumerate(luck.chances):
+            expected[luck.low + i] = expected.get(luck.low + i, Fraction(0)) + p
+        actual[luck.actual] = actual.get(luck.actual, 0) + 1
+    shown = [v for v, e in expected.items() if e >= least] + list(actual)
+    if not shown:
+        return []
+    return [Outcome(v, actual.get(v, 0), expected.get(v, Fraction(0)))
+            for v in range(min(shown), max(shown) + 1)]
