@@ -27,7 +27,9 @@ What lives here, one module per concern, every public name re-exported from this
 - :mod:`~rulesets.shahquest.tension`: the tension pool (:class:`TensionPool`,
   :func:`roll_general_danger`);
 - :mod:`~rulesets.shahquest.odds`: exact odds of the effort total and of opportunities
-  (:func:`odds`, :func:`odds_query`);
+  (:func:`odds`, :func:`odds_query`, :func:`effort_distribution`);
+- :mod:`~rulesets.shahquest.luck`: a stored roll's effort total against its exact odds
+  (:func:`effort_luck`);
 - :mod:`~rulesets.shahquest.quick`: the GM's NPC quick roll (:func:`quick_roll`);
 - :mod:`~rulesets.shahquest.costs`: the advancement house rule (:func:`step_up_cost`,
   :data:`NEW_FEATURE_COST`);
@@ -62,9 +64,12 @@ from rulesets.shahquest.costs import NEW_FEATURE_COST as NEW_FEATURE_COST
 from rulesets.shahquest.costs import NEW_FEATURE_DIE as NEW_FEATURE_DIE
 from rulesets.shahquest.costs import SPECIALIZATION_COST as SPECIALIZATION_COST
 from rulesets.shahquest.costs import step_up_cost as step_up_cost
+from rulesets.shahquest.luck import LUCK_MEASURE as LUCK_MEASURE
+from rulesets.shahquest.luck import effort_luck as effort_luck
 from rulesets.shahquest.odds import MAX_ODDS_DICE as MAX_ODDS_DICE
 from rulesets.shahquest.odds import ODDS_PARAMETERS as ODDS_PARAMETERS
 from rulesets.shahquest.odds import Odds as Odds
+from rulesets.shahquest.odds import effort_distribution as effort_distribution
 from rulesets.shahquest.odds import odds as odds
 from rulesets.shahquest.odds import odds_query as odds_query
 from rulesets.shahquest.pools import DicePool as DicePool

@@ -83,6 +83,27 @@ def odds(pool: str | Sequence[int], *, readings: ShahquestReadings = SEED_READIN
             f"a pool of {len(sizes)} dice is more than the {MAX_ODDS_DICE} the odds accept",
             QUERY_RULE,
         )
+    effort, ones, total = _tally(sizes)
+    no_effect = None
+    if readings.no_effect_die is None:
+        no_effect = Fraction(sum(ones[max(0, len(sizes) - 2):]), total)
+    return Odds(
+        pool=sizes,
+        effort=tuple(
+            (value, Fraction(count, total)) for value, count in sorted(effort.items()) if count
+        ),
+        opportunities=tuple(
+            (value, Fraction(count, total)) for value, count in enumerate(ones) if count
+        ),
+        no_effect=no_effect,
+    )
+
+
+def _tally(sizes: Sequence[int]) -> tuple[dict[int, int], list[int], int]:
+    """Count the outcomes of rolling ``sizes``: ``(effort total -> outcomes giving it, ones[k]
+    = outcomes with k 1s, all outcomes)``, by dynamic programming over the dice with the state
+    (largest, second largest non-1 face), 0 for "none". Integers, so exact; no guard on the
+    pool's size (the callers keep theirs)."""
     states: dict[tuple[int, int], int] = {(0, 0): 1}
     ones = [1]
     total = 1
@@ -106,19 +127,18 @@ def odds(pool: str | Sequence[int], *, readings: ShahquestReadings = SEED_READIN
     effort: dict[int, int] = {}
     for (first, second), count in states.items():
         effort[first + second] = effort.get(first + second, 0) + count
-    no_effect = None
-    if readings.no_effect_die is None:
-        no_effect = Fraction(sum(ones[max(0, len(sizes) - 2):]), total)
-    return Odds(
-        pool=sizes,
-        effort=tuple(
-            (value, Fraction(count, total)) for value, count in sorted(effort.items()) if count
-        ),
-        opportunities=tuple(
-            (value, Fraction(count, total)) for value, count in enumerate(ones) if count
-        ),
-        no_effect=no_effect,
-    )
+    return effort, ones, total
+
+
+def effort_distribution(sizes: Sequence[int]) -> tuple[tuple[int, Fraction], ...]:
+    """The exact distribution of the best effort total of a pool of ``sizes`` (sides of each
+    die, 4-12), as :attr:`Odds.effort` gives it: ``(total, probability)`` ascending, zero
+    probabilities left out. Unlike :func:`odds`, no limit on the number of dice: the luck
+    figures read stored pools (a tension pool with its setting and complication dice may
+    pass :data:`MAX_ODDS_DICE`), and the work grows only linearly with the dice."""
+    effort, _, total = _tally(sizes)
+    return tuple((value, Fraction(count, total)) for value, count in sorted(effort.items())
+                 if count)
 
 
 ODDS_PARAMETERS: tuple[Parameter, ...] = (
