@@ -14,13 +14,27 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from characters.models import Character
 from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 
 
 class ActivityQuerySet(AppendOnlyQuerySet["Activity"]):
-    def seen_by_players(self) -> ActivityQuerySet:
-        """The entries every member may read: all but the GM-only ones."""
-        return self.filter(gm_only=False)
+    def visible_to(self, *, user_id: int, is_gm: bool, party_sheets: bool
+                   ) -> ActivityQuerySet:
+        """The entries a member of the campaign may read (docs/history.md, "Who sees what"):
+        every entry for whoever runs the table (``is_gm``); for a player, none that is GM-only,
+        and of the entries about a character only those about one whose sheet the player may
+        read (their own; a party-mate's when the campaign shows the party's sheets,
+        ``party_sheets``), and rolls, which the roll log shows every member anyway. An
+        entry about no character (a session, a member, an encounter) is the table's."""
+        if is_gm:
+            return self
+        readable = (models.Q(character__isnull=True) | models.Q(kind=Activity.Kind.ROLL)
+                    | models.Q(character__owner_id=user_id, character__is_npc=False))
+        if party_sheets:
+            readable |= models.Q(character__is_npc=False) & ~models.Q(
+                character__review__in=[Character.Review.PENDING, Character.Review.REFUSED])
+        return self.filter(readable, gm_only=False)
 
 
 class Activity(AppendOnlyModel):
