@@ -20,7 +20,8 @@ The package splits the engine by concern; every public name is re-exported here,
 :mod:`~rulesets.genesys.catalogue` (dice, faces, symbols, characteristics, difficulty levels),
 :mod:`~rulesets.genesys.pools` (the pool, its notation, building and modifying it),
 :mod:`~rulesets.genesys.rolling` (rolling and interpreting), :mod:`~rulesets.genesys.odds`
-(exact odds and the odds query), :mod:`~rulesets.genesys.quick` (the NPC quick roll),
+(exact odds and the odds query), :mod:`~rulesets.genesys.luck` (a stored roll's net successes
+against their exact odds), :mod:`~rulesets.genesys.quick` (the NPC quick roll),
 :mod:`~rulesets.genesys.destiny` (the Destiny pool: light and dark points, their flips, the
 Force dice that roll it), :mod:`~rulesets.genesys.sheet` (skills, creation, thresholds),
 :mod:`~rulesets.genesys.costs` (experience costs) and :mod:`~rulesets.genesys.readings` (the
@@ -63,6 +64,7 @@ from rulesets.genesys.destiny import (
 # The function odds() shadows the submodule rulesets.genesys.odds as a package attribute: the
 # submodule is loaded (and the attribute set to it) by this very import, before the name is
 # rebound, so ``genesys.odds`` stays the function callers and tests patch.
+from rulesets.genesys.luck import LUCK_MEASURE, pool_luck, result_luck
 from rulesets.genesys.odds import ODDS_PARAMETERS, Odds, odds, odds_query
 from rulesets.genesys.pools import (
     DARK_FLIP_NOTE,
@@ -141,6 +143,10 @@ __all__ = [
     "Odds",
     "odds",
     "odds_query",
+    # luck
+    "LUCK_MEASURE",
+    "pool_luck",
+    "result_luck",
     # quick
     "QUICK_ROLL_EXAMPLES",
     "QUICK_ROLL_MAX_LENGTH",

@@ -25,6 +25,8 @@ What lives here, one module per concern, every public name re-exported from this
 - :mod:`~rulesets.shattered_world.rolling`: resolving and rolling (:func:`resolve`,
   :func:`roll`, :func:`standard_success`);
 - :mod:`~rulesets.shattered_world.odds`: exact odds (:func:`odds`, :func:`odds_query`);
+- :mod:`~rulesets.shattered_world.luck`: a stored roll's degree of success against its exact
+  odds (:func:`pool_luck`, :func:`result_luck`);
 - :mod:`~rulesets.shattered_world.quick`: the GM's NPC quick roll (:func:`quick_roll`);
 - :mod:`~rulesets.shattered_world.costs`: buy-in costs and the Universal Buy-Ins
   (:func:`parse_cost`, :func:`buy_in_cost`, :data:`UNIVERSAL_BUY_INS`);
@@ -80,6 +82,9 @@ from rulesets.shattered_world.costs import parse_cost as parse_cost
 from rulesets.shattered_world.costs import unmet_prerequisites as unmet_prerequisites
 from rulesets.shattered_world.initiative import INITIATIVE_CHOICES as INITIATIVE_CHOICES
 from rulesets.shattered_world.initiative import initiative_key as initiative_key
+from rulesets.shattered_world.luck import LUCK_MEASURE as LUCK_MEASURE
+from rulesets.shattered_world.luck import pool_luck as pool_luck
+from rulesets.shattered_world.luck import result_luck as result_luck
 from rulesets.shattered_world.odds import ODDS_PARAMETERS as ODDS_PARAMETERS
 from rulesets.shattered_world.odds import Odds as Odds
 from rulesets.shattered_world.odds import odds as odds

@@ -40,7 +40,7 @@ from systems import (
     percent_text,
 )
 from systems.base import RollHeader
-from systems.genesys import npcs
+from systems.genesys import history, luck, npcs
 from systems.genesys.actions import ACTIONS, CAMPAIGN_ACTIONS
 from systems.genesys.checks import (
     check_roll,
@@ -83,6 +83,7 @@ if TYPE_CHECKING:
     from characters.models import Character, XpEntry
     from rolls.models import Roll
     from rulesets.dice import Rng
+    from rulesets.luck import RollLuck
     from systems.npcs import TrackLine
 
 
@@ -106,6 +107,7 @@ class GenesysSystem(SheetSystem):
     # (its Destiny part; the skill list stays on the settings page: dashboard.html).
     panel_in_play = True
     roll_locks_campaign = True  # a check may flip a Destiny point of the campaign's pool
+    luck_measure = genesys.LUCK_MEASURE
 
     def default_system_data(self) -> dict[str, Any]:
         """``{"skills": [...]}``: the default list of :func:`rulesets.genesys.default_skills`."""
@@ -193,6 +195,16 @@ class GenesysSystem(SheetSystem):
             "tracks": _tracks(sheet), "characteristics": _characteristics(sheet),
             "creation": sheet["creation"], "career": sheet["career"],
         }}
+
+    def sheet_facts(self, character: Character, sheet: dict[str, Any] | None = None
+                    ) -> dict[str, str]:
+        """Career, wounds and strain, characteristics, creation, career skills and each
+        skill's ranks, in the sheet's order and words, skills in the campaign's list order
+        (:func:`systems.genesys.history.sheet_facts`). No query beyond the character's
+        campaign, loaded with it."""
+        return history.sheet_facts(
+            character.sheet if sheet is None else sheet,
+            [skill.name for skill in skills_of(character.campaign)])
 
     # --- NPCs (systems.genesys.npcs) --------------------------------------------------------
 
@@ -379,6 +391,11 @@ class GenesysSystem(SheetSystem):
         if not level:
             return RollHeader(short=f"{name} · {dice}")
         return RollHeader(short=f"{name} · {level}", details=dice)
+
+    def roll_luck(self, roll: Roll) -> RollLuck | None:
+        """A check's or an NPC quick roll's net successes against their exact odds
+        (:func:`systems.genesys.luck.roll_luck`; docs/systems/genesys.md, Luck)."""
+        return luck.roll_luck(roll)
 
     def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
                      ) -> GenesysRequestForm:

@@ -42,7 +42,7 @@ from rulesets.dice import roll_die
 from rulesets.errors import RuleError
 from systems import Advance, RolledResult, SheetSystem, percent_text
 from systems.base import RollHeader
-from systems.shattered_world import npcs
+from systems.shattered_world import history, luck, npcs
 from systems.shattered_world.actions import (
     ACTIONS,
     CAMPAIGN_ACTIONS,
@@ -94,6 +94,7 @@ if TYPE_CHECKING:
     from characters.models import Character
     from rolls.models import Roll
     from rulesets.dice import Rng
+    from rulesets.luck import RollLuck
     from systems.npcs import TrackLine
 
 SLUG = "shattered_world"
@@ -111,6 +112,7 @@ class ShatteredWorld(SheetSystem):
     # 1 achievement = 1 XP (Shattered World Core Engine, Achievements): a new character has
     # earned none, so it starts with no XP whatever the campaign's starting XP says.
     uses_starting_xp = False
+    luck_measure = sw.LUCK_MEASURE
 
     # the campaign
 
@@ -214,6 +216,15 @@ class ShatteredWorld(SheetSystem):
         """The GM's card: the dice, hit points, statistics, XP and Total Achievements."""
         return {**self._common(character), "card_prefix": f"card-{character.pk}",
                 "card_target": f"#card-{character.pk}"}
+
+    def sheet_facts(self, character: Character, sheet: dict[str, Any] | None = None
+                    ) -> dict[str, str]:
+        """The dice, hit points and statistics, the field role, achievements and buy-ins,
+        in the sheet's order and words, the dice read on the campaign's die steps table
+        (:func:`systems.shattered_world.history.sheet_facts`). No query beyond the
+        character's campaign, loaded with it."""
+        return history.sheet_facts(character.sheet if sheet is None else sheet,
+                                   die_steps(character.campaign))
 
     # NPCs (systems.shattered_world.npcs)
 
@@ -561,6 +572,12 @@ class ShatteredWorld(SheetSystem):
         if not action:
             return RollHeader(short=f"{die} · target {target}")
         return RollHeader(short=f"{action} · {numbers} · target {target}", details=f"{kind} die")
+
+    def roll_luck(self, roll: Roll) -> RollLuck | None:
+        """An action's or an NPC quick roll's degree of success against its exact odds
+        (:func:`systems.shattered_world.luck.roll_luck`; docs/systems/shattered_world.md,
+        Luck)."""
+        return luck.roll_luck(roll)
 
     def request_form(self, campaign: Campaign, data: Mapping[str, Any] | None = None
                      ) -> RequestForm:
