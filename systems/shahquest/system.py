@@ -12,7 +12,7 @@ and the demo (:mod:`systems.shahquest.demo`). The tension pool on the GM's dashb
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 from django.utils import timezone
@@ -27,7 +27,8 @@ from systems import (
     percent_text,
 )
 from systems.base import RollHeader
-from systems.shahquest import npcs, tension
+from systems.shahquest import history as sheet_history
+from systems.shahquest import luck, npcs, tension
 from systems.shahquest.actions import ACTIONS, CAMPAIGN_ACTIONS, ROLL_ACTIONS
 from systems.shahquest.checks import (
     check_roll,
@@ -75,6 +76,7 @@ if TYPE_CHECKING:
     from characters.models import Character, XpEntry
     from rolls.models import Roll
     from rulesets.dice import Rng
+    from rulesets.luck import RollLuck
     from systems.npcs import TrackLine
 
 
@@ -331,6 +333,21 @@ class Shahquest(SheetSystem):
         outcome, net, summary = verdict_of_effort(result)
         return RolledResult(kind="action", description=pool.describe(), result=result,
                             outcome=outcome, net=net, summary=summary)
+
+    # the table's memory (docs/history.md)
+    luck_measure: ClassVar[str] = sq.LUCK_MEASURE
+
+    def sheet_facts(self, character: Character, sheet: dict[str, Any] | None = None
+                    ) -> dict[str, str]:
+        """Plot points, stress and trauma by type, then every feature by the sheet's groups,
+        in the sheet's words (:func:`systems.shahquest.history.sheet_facts`)."""
+        return sheet_history.sheet_facts(sheet if sheet is not None else character.sheet)
+
+    def roll_luck(self, roll: Roll) -> RollLuck | None:
+        """The roll's best effort total against its exact odds, for a sheet's roll, an NPC's
+        quick roll and general danger; None for a choice of dice
+        (:func:`systems.shahquest.luck.roll_luck`). No query."""
+        return luck.roll_luck(roll)
 
     def check_roll(self, roll: Roll, parent: Roll | None) -> None:
         """The dice its pool rolls, and the effort and effect they give
