@@ -44,6 +44,8 @@ def players_pages(client: Client, campaign: Any, character: Character) -> dict[s
                    "&live=campaign-characters&live=live-regions",
         "roll log": reverse("rolls:roll-list", args=[campaign.pk]),
         "sessions": reverse("table:session-list", args=[campaign.pk]),
+        "table's history": reverse("history:campaign-history", args=[campaign.pk]),
+        "own history": reverse("history:character-history", args=[character.pk]),
         "own sheet": character.get_absolute_url(),
         "own export": reverse("transfer:character-export", args=[character.pk]),
     }
