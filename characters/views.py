@@ -39,6 +39,7 @@ from core.regions import LivePage, asked_regions, by_event, drawn, render_region
 from encounters.context import TURN_REGION, sheet_turn_context
 from equipment.inventory import INVENTORY_REGION, INVENTORY_TEMPLATE, inventory_context
 from equipment.services import ITEMS_CHANGED
+from history.between import since_last_session
 from rulesets.errors import RuleError
 
 XP_PAGE = "characters/xp.html"
@@ -89,6 +90,10 @@ def _sheet_context(character: Character, system: systems.SheetSystem,
         **(inventory_context(character, system)
            if wanted is None or INVENTORY_REGION in wanted else {}),
         **sheet_turn_context(character, is_gm=is_gm, reads_only=reads_only, wanted=wanted),
+        # What changed since the last session (history/between_summary.html): two queries,
+        # for the whole page only (no live region draws it).
+        "since_last_session": (since_last_session(character, gm=is_gm)
+                               if wanted is None else None),
         **system.sheet_context(character, is_gm=is_gm),
     }
 

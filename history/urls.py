@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from history import log_views
+from history import log_views, luck_views
 
 app_name = "history"
 
@@ -10,4 +10,10 @@ urlpatterns: list[URLPattern] = [
     path("campaigns/<int:pk>/history/", log_views.campaign_history, name="campaign-history"),
     path("characters/<int:pk>/history/", log_views.character_history,
          name="character-history"),
+    path("campaigns/<int:pk>/luck/", luck_views.campaign_luck, name="campaign-luck"),
+    path("campaigns/<int:pk>/luck/<slug:chart>.svg", luck_views.campaign_luck_chart,
+         name="campaign-luck-chart"),
+    path("characters/<int:pk>/luck/", luck_views.character_luck, name="character-luck"),
+    path("characters/<int:pk>/luck/<slug:chart>.svg", luck_views.character_luck_chart,
+         name="character-luck-chart"),
 ]

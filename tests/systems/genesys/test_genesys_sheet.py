@@ -24,8 +24,9 @@ pytestmark = pytest.mark.django_db
 gx_campaign, kes = cast.gx_campaign, cast.kes
 
 # With rolls: their follow-ups are read only when one of them has any (these have none); and
-# the Equipment card's items (equipment.inventory); the running encounter (encounters).
-SHEET_QUERIES = 7
+# the Equipment card's items (equipment.inventory); the running encounter (encounters); the
+# last session ("Since last session", history.between: none here, so no activity read).
+SHEET_QUERIES = 8
 
 
 # --- Who may see and change it -------------------------------------------------------------

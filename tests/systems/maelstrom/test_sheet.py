@@ -29,8 +29,9 @@ pytestmark = pytest.mark.django_db
 # requests, recent rolls (the traits, merits and flaws are the character's sheet). Measured
 # once; pinned so that a per-trait query shows up. And the Equipment card's items
 # (equipment.inventory), one query whatever their number; and the running encounter
-# (encounters: none here).
-SHEET_QUERIES = 8
+# (encounters: none here); and the last session ("Since last session", history.between: none
+# here, so no activity read).
+SHEET_QUERIES = 9
 
 
 def sheet_url(character: Character) -> str:

@@ -138,16 +138,17 @@ def test_the_sheet_takes_the_same_queries_however_many_rolls(
         demetri, bob, client_for, django_assert_num_queries, scripted_dice):
     """Session and user, the character with its campaign, requested rolls, recent rolls
     (whose follow-ups are read only when one has any; these have none), the Equipment
-    card's items and the running encounter: seven queries, whatever the number of rolls."""
+    card's items, the running encounter and the last session (history.between): eight
+    queries, whatever the number of rolls."""
     client = client_for(bob)
     roll_url = reverse("rolls:roll-create", args=[demetri.pk])
     scripted_dice([5] * 20)
     client.post(roll_url, {"feature": ["3"]})
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         client.get(demetri.get_absolute_url())
     for _ in range(3):
         client.post(roll_url, {"feature": ["3", "6"]})
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         client.get(demetri.get_absolute_url())
 
 

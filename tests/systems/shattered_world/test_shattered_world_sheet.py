@@ -84,7 +84,8 @@ def test_the_sheet_takes_a_fixed_number_of_queries(
     client_for, bob, kaelin, django_assert_num_queries
 ):
     client = client_for(bob)
-    with django_assert_num_queries(7):  # with the Equipment card's items, the encounter
+    # with the Equipment card's items, the encounter, the last session (history.between)
+    with django_assert_num_queries(8):
         client.get(kaelin.get_absolute_url())
 
 

@@ -89,7 +89,8 @@ def test_the_sheet_renders_the_systems_own_template(client_for, bob, tallier,
                                                     django_assert_num_queries):
     client = client_for(bob)
     client.get(tallier.get_absolute_url())  # warm the session and template caches
-    with django_assert_num_queries(7):  # with the Equipment card's items, the encounter
+    # with the Equipment card's items, the encounter, the last session (history.between)
+    with django_assert_num_queries(8):
         response = client.get(tallier.get_absolute_url())
 
     assert response.status_code == 200

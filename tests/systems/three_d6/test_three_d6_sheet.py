@@ -162,8 +162,9 @@ def test_the_sheet_takes_a_fixed_number_of_queries(
     client.get(mara.get_absolute_url())  # warm the session
 
     # session, user, character (with campaign, owner and role), opponents, requests, rolls,
-    # the Equipment card's items, the running encounter (encounters)
-    with django_assert_num_queries(8):
+    # the Equipment card's items, the running encounter (encounters), the last session
+    # (history.between: none, so no activity read)
+    with django_assert_num_queries(9):
         client.get(mara.get_absolute_url())
 
 
