@@ -142,6 +142,9 @@ INSTALLED_APPS = [
     "equipment",
     "encounters",
     "history",
+    # The group's chat: a campaign's Discord or Slack webhook and the posts it sends
+    # (docs/history.md, "The group's chat").
+    "chat",
     # Each system's sheet layer is an app of its own so that its templates/ and static/ are
     # found (systems/<slug>/), one per entry of the rules registry: a new system adds no line
     # here. systems.registry finds its SheetSystem by the campaign's slug.
@@ -411,6 +414,23 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "webmas
 TASKS = {
     "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]},
 }
+
+# This site's own address, scheme and host (and port), with no path: what a message sent off the
+# site links back to (a post to the group's chat links its roll). Unset, such links are left
+# out; `make run` has http://127.0.0.1:8000 (docs/configuration.md).
+SITE_URL = (os.environ.get("SITE_URL", "").strip()
+            or ("http://127.0.0.1:8000" if DEBUG else "")).rstrip("/")
+if SITE_URL and not re.fullmatch(r"https?://[^/\s?#@]+", SITE_URL):
+    raise ImproperlyConfigured(
+        f"SITE_URL must be a scheme and a host, such as https://table.example.org; "
+        f"got {SITE_URL!r}")
+
+# The group's chat (chat/): a webhook is posted to only on https, port 443, at a public
+# address (chat/addresses.py). On, http, other ports and loopback addresses are let through
+# too, for a developer's local receiver and the tests'; never on a server others reach.
+CHAT_WEBHOOKS_ALLOW_LOCAL = env_bool("CHAT_WEBHOOKS_ALLOW_LOCAL", default=False)
+# Seconds the worker waits for the chat's server to answer a post before trying again later.
+CHAT_WEBHOOK_TIMEOUT = env_int("CHAT_WEBHOOK_TIMEOUT", default=10, minimum=1)
 
 # Errors and warnings to standard error, where systemd's journal or the platform's log keeps
 # them; Django's default sends nothing anywhere when DEBUG is off.

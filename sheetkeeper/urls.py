@@ -15,6 +15,7 @@ urlpatterns = [
     path("campaigns/", include("campaigns.urls")),
     path("campaigns/", include("table.urls")),
     path("campaigns/", include("encounters.urls")),
+    path("campaigns/", include("chat.urls")),
     path("", include("characters.urls")),
     path("", include("rolls.urls")),
     path("", include("transfer.urls")),

@@ -42,6 +42,9 @@ SHARED: frozenset[str] = frozenset({
     "password_reset_confirm",
     # A roll by its id: the GM is redirected to the roll's page (its code), no system code.
     "rolls:roll-by-number",
+    # The group's chat: the campaign's webhook, its switches and status (chat.views; the
+    # posts, which read the system's roll header, are sent by the worker, not the page).
+    "chat:campaign-chat", "chat:campaign-chat-test", "chat:campaign-chat-delete",
 })
 """URL names (``app:name``) whose views run the same code whatever the campaign's system."""
 

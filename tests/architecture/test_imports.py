@@ -23,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("rulesets", "core", "accounts", "campaigns", "characters", "rolls", "systems",
-            "table", "encounters", "equipment", "history", "transfer", "sheetkeeper")
+            "table", "encounters", "equipment", "history", "chat", "transfer", "sheetkeeper")
 
 LOWER = {
     # The models of an app, and what sits with them below the systems: who may see what,

@@ -28,6 +28,7 @@ from campaigns.services import campaign_create
 from characters import services as character_services
 from characters.models import Character, XpEntry
 from characters.npcs import npc_archive, npc_copy, npc_show
+from chat.models import ChatHook
 from encounters.services import Shown, encounter_start, turn_next
 from equipment.services import item_add
 from rolls import services as roll_services
@@ -115,8 +116,11 @@ def build_world(system: str) -> World:
     # revealed NPC, next, previous, delay, remove, end) and a player's "Done".
     fight = encounter_start(campaign=campaign, by=gm, name="Fuzz fight")
     turn_next(encounter=fight, shown=Shown(1, ""), by=gm)
-    # A table of Alice's with no encounter running: its card's "Start an encounter" form.
-    campaign_create(name="Quiet fuzz table", ruleset=system, starting_xp=0, gm=gm)
+    # A table of Alice's with no encounter running: its card's "Start an encounter" form; and
+    # a chat channel (its test post and disconnect forms), on this quiet table so that no
+    # change fuzzed at the first one has a post to send.
+    quiet = campaign_create(name="Quiet fuzz table", ruleset=system, starting_xp=0, gm=gm)
+    ChatHook.objects.create(campaign=quiet, url="https://162.159.135.232/api/webhooks/1/fuzz")
     finished = Campaign.objects.create(name="Finished fuzz table", ruleset=system,
                                        created_by=gm, system_data=campaign.system_data,
                                        archived_at=timezone.now())

@@ -62,6 +62,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaigns.models import Campaign
+from chat.models import ChatHook
 from tests.by_system import SHARED, by_system, system_in_turn
 from tests.encounters import matrix as encounter_matrix
 from tests.security import urlmap
@@ -344,6 +345,31 @@ TABLE.update({
     "transfer:import-review": Row(get=GM_200, post=GM_WRITES),
 })
 
+# --- the group's chat (chat/views.py): the campaign's webhook is kept by whoever runs the
+# table (the GM and the co-GMs, as the settings page); a player never learns there is one.
+# Asked with a hook connected (_prepare). The test post queues a task and writes nothing.
+TABLE.update({
+    "chat:campaign-chat": Row(get=GM_200, post=GM_WRITES),
+    "chat:campaign-chat-test": Row(get=NOT_ALLOWED, post="login 404 404 404 302 404"),
+    "chat:campaign-chat-delete": Row(get=GM_200, post=GM_WRITES),
+})
+
+# --- the table's memory (history/): the table's history is every member's (each reads what
+# they may: history/log_views.py); a character's is open to whoever may open its sheet, a
+# party-mate too (Campaign.party_sheets, on in the world). Pages to read: no POST.
+TABLE.update({
+    "history:campaign-history": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+    "history:character-history": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+    # A character between two sessions (history/between_views.py): whoever may read its sheet.
+    "history:character-between": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+    # How the dice ran (history/luck_views.py): the table's for every member, a character's
+    # for whoever may read its sheet; each chart under its page's permission.
+    "history:campaign-luck": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+    "history:campaign-luck-chart": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+    "history:character-luck": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+    "history:character-luck-chart": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+})
+
 # --- encounters (encounters/views.py): every member reads them, whoever runs the table runs
 # them, a player ends their own character's turn (tests/encounters/matrix.py).
 TABLE.update({key: Row(get=get, post=post) for key, (get, post) in encounter_matrix.ROWS.items()})
@@ -371,6 +397,10 @@ TABLE.update({
     key: Row(get=page.get, post=page.post, only=(key.partition(":")[0],))
     for key, page in SYSTEM_PAGES.items()
 })
+
+MATRIX_WEBHOOK = "https://162.159.135.232/api/webhooks/1/matrix-s3cr3t"
+"""A webhook URL on a public address (no name to resolve), which nothing posts to: the
+matrix's transactions never commit."""
 
 # --- payloads: what each POST (and some GETs) sends --------------------------------------------
 
@@ -471,6 +501,8 @@ PAYLOADS: dict[str, Payload] = {
     "equipment:item-add": lambda *_: {"name": "Matrix rope", "quantity": "1", "note": ""},
     "equipment:item-change": lambda *_: {"name": "Matrix kit", "quantity": "2",
                                          "note": "Matrix change"},
+    "chat:campaign-chat": lambda *_: {"url": MATRIX_WEBHOOK, "format": "slack",
+                                      "post_rolls": "on"},
     "transfer:character-import": _export_file,
     "transfer:campaign-import": _export_file,
     "transfer:import-review": lambda *_: {"decision": "accept", "confirm": "on"},
@@ -493,6 +525,9 @@ QUERIES: dict[str, Payload] = {
 def _prepare(plan: Plan, target: Target, world: World) -> None:
     """Put the world in the state a POST needs to change something (inside the test's
     transaction, before the snapshot)."""
+    if plan.route.namespace == "chat":
+        ChatHook.objects.create(campaign=_table(target).campaign, url=MATRIX_WEBHOOK)
+        return
     if plan.key == "transfer:import-review":
         urlmap.make_pending_import(_table(target).character)
         return
@@ -694,6 +729,8 @@ def _assert_no_leak(response: Any, plan: Plan, target: Target, world: World, rol
             readable = {table.campaign.name} if "campaign" in row.outsiders_read else set()
             leaked |= {s for s in table.secrets if s and s in body} - readable
     assert not leaked - in_url, f"{target.url} as {role} shows {sorted(leaked - in_url)}"
+    # The chat's webhook URL is no one's to read once saved, the GM's included (ChatHook.masked).
+    assert MATRIX_WEBHOOK not in body, f"{target.url} as {role} shows the webhook URL"
 
 
 # --- an archived campaign: read-only for everyone ------------------------------------------
