@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from history import log_views, luck_views
+from history import between_views, log_views, luck_views
 
 app_name = "history"
 
@@ -10,6 +10,8 @@ urlpatterns: list[URLPattern] = [
     path("campaigns/<int:pk>/history/", log_views.campaign_history, name="campaign-history"),
     path("characters/<int:pk>/history/", log_views.character_history,
          name="character-history"),
+    path("characters/<int:pk>/sessions/", between_views.character_between,
+         name="character-between"),
     path("campaigns/<int:pk>/luck/", luck_views.campaign_luck, name="campaign-luck"),
     path("campaigns/<int:pk>/luck/<slug:chart>.svg", luck_views.campaign_luck_chart,
          name="campaign-luck-chart"),
