@@ -354,6 +354,16 @@ TABLE.update({
     "chat:campaign-chat-delete": Row(get=GM_200, post=GM_WRITES),
 })
 
+# --- how the dice ran (history/luck_views.py): the table's luck is every member's (each
+# counts the rolls they may see), a character's is open to whoever may read its sheet; each
+# chart is an image under its page's permission. Pages to read: no POST.
+TABLE.update({
+    "history:campaign-luck": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+    "history:campaign-luck-chart": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+    "history:character-luck": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+    "history:character-luck-chart": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+})
+
 MATRIX_WEBHOOK = "https://162.159.135.232/api/webhooks/1/matrix-s3cr3t"
 """A webhook URL on a public address (no name to resolve), which nothing posts to: the
 matrix's transactions never commit."""

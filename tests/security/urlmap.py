@@ -106,7 +106,7 @@ NAMED_SUBJECTS = {
     "roll_code": "roll", "encounter_id": "encounter",
     "membership_id": "membership", "session_pk": "session", "session_id": "session",
     "entry_id": "xp-entry", "token": "invite-token", "action": "action",
-    "item_id": "item",
+    "item_id": "item", "chart": "chart",
 }
 # Parameters whose meaning is the route's own, by URL name: Django's password-reset link
 # (``reset/<uidb64>/<token>/``) names an account and a reset token, not an invite's.
@@ -644,6 +644,8 @@ def concrete_url(plan: Plan, world: World) -> Target:
         elif subject == "action":
             assert table is not None, plan
             values[parameter] = plan.action
+        elif subject == "chart":  # one of the luck page's charts (history/luck_views.py)
+            values[parameter] = "time"
         elif subject == "admin-object":
             assert plan.admin_model is not None, plan
             values[parameter] = world.admin_objects[plan.admin_model].pk
