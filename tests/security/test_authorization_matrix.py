@@ -354,6 +354,16 @@ TABLE.update({
     "chat:campaign-chat-delete": Row(get=GM_200, post=GM_WRITES),
 })
 
+# --- the table's memory (history/): the table's history is every member's (each reads what
+# they may: history/log_views.py); a character's is open to whoever may open its sheet, a
+# party-mate too (Campaign.party_sheets, on in the world). Pages to read: no POST.
+TABLE.update({
+    "history:campaign-history": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+    "history:character-history": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+    # A character between two sessions (history/between_views.py): whoever may read its sheet.
+    "history:character-between": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+})
+
 # --- how the dice ran (history/luck_views.py): the table's luck is every member's (each
 # counts the rolls they may see), a character's is open to whoever may read its sheet; each
 # chart is an image under its page's permission. Pages to read: no POST.
@@ -362,6 +372,34 @@ TABLE.update({
     "history:campaign-luck-chart": Row(get=MEMBERS_200, post=NOT_ALLOWED),
     "history:character-luck": Row(get=MEMBERS_200, post=NOT_ALLOWED),
     "history:character-luck-chart": Row(get=MEMBERS_200, post=NOT_ALLOWED),
+})
+
+# --- encounters (encounters/views.py): every member reads them, whoever runs the table runs
+# them, a player ends their own character's turn (tests/encounters/matrix.py).
+TABLE.update({key: Row(get=get, post=post) for key, (get, post) in encounter_matrix.ROWS.items()})
+
+# --- each system's own pages (its package's urls.py, under its slug): their rows are the
+# system's decision, written in its fixtures (SystemFixtures.pages); in any other system's
+# campaign they are 404 for everyone logged in.
+ROUTES = urlmap.routes()
+
+
+def _system_page(route: urlmap.Route) -> SystemPage | None:
+    """The fixtures' row of a system's own page, or None (no decision written yet)."""
+    system = urlmap.page_system(route)
+    assert system is not None and route.name is not None, route
+    return fixtures_for(system).pages.get(route.name)
+
+
+SYSTEM_PAGES: dict[str, SystemPage] = {
+    route.key: page for route in ROUTES
+    if urlmap.page_system(route) and (page := _system_page(route)) is not None
+}
+"""URL key (``maelstrom:character-create``) -> its system's row."""
+
+TABLE.update({
+    key: Row(get=page.get, post=page.post, only=(key.partition(":")[0],))
+    for key, page in SYSTEM_PAGES.items()
 })
 
 MATRIX_WEBHOOK = "https://162.159.135.232/api/webhooks/1/matrix-s3cr3t"
