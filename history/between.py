@@ -81,6 +81,10 @@ def last_session(campaign_id: int) -> Session | None:
             .order_by("-date", "-created_at", "-id").first())
 
 
+def _short(label: str) -> str:
+    return label.removeprefix(f"{INVENTORY} · ")
+
+
 @dataclass(frozen=True)
 class Line:
     """One fact that changed: ``label`` went from ``before`` to ``after`` (``""``: the fact
@@ -89,6 +93,11 @@ class Line:
     label: str
     before: str
     after: str
+
+    @property
+    def name(self) -> str:
+        """The label as its group shows it: an item's without the ``Inventory · `` before it."""
+        return _short(self.label)
 
     @property
     def came(self) -> bool:
@@ -112,6 +121,11 @@ class Group:
     title: str
     lines: tuple[Line, ...] = ()
     facts: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def named_facts(self) -> tuple[tuple[str, str], ...]:
+        """``facts`` with each label as the group shows it (:attr:`Line.name`)."""
+        return tuple((_short(label), value) for label, value in self.facts)
 
 
 @dataclass(frozen=True)
