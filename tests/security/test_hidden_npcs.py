@@ -46,6 +46,7 @@ def players_pages(client: Client, campaign: Any, character: Character) -> dict[s
         "sessions": reverse("table:session-list", args=[campaign.pk]),
         "table's history": reverse("history:campaign-history", args=[campaign.pk]),
         "own history": reverse("history:character-history", args=[character.pk]),
+        "own diff": reverse("history:character-between", args=[character.pk]),
         "own sheet": character.get_absolute_url(),
         "own export": reverse("transfer:character-export", args=[character.pk]),
     }
