@@ -20,10 +20,11 @@ from django.urls import reverse
 from characters.ledger import banked_xp
 from rulesets import maelstrom
 from rulesets.errors import RuleError
+from rulesets.maelstrom.luck import MEASURE as LUCK_MEASURE
 from rulesets.maelstrom.storage import LedgerKind
 from systems import Advance, RolledResult, SheetSystem
 from systems.base import RollHeader
-from systems.maelstrom import npcs, rolling
+from systems.maelstrom import history, luck, npcs, rolling
 from systems.maelstrom.actions import (
     ACTIONS,
     AWARDS_HELP,
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
     from characters.models import Character, XpEntry
     from rolls.models import Roll
     from rulesets.dice import Rng
+    from rulesets.luck import RollLuck
     from systems.npcs import TrackLine
 
 RULE_INEPT = "Maelstrom rules.md, Flaws"
@@ -475,6 +477,22 @@ class Maelstrom(MaelstromEquipment, SheetSystem):
         """The dialog's data answering a request, and the request in words
         (:func:`systems.maelstrom.rolling.request_data`)."""
         return rolling.request_data(character, cleaned_data)
+
+    # --- the table's memory (systems.maelstrom.history, systems.maelstrom.luck) -----------
+
+    luck_measure = LUCK_MEASURE
+
+    def sheet_facts(self, character: Character, sheet: dict[str, Any] | None = None
+                    ) -> dict[str, str]:
+        """The sheet as facts in its own words
+        (:func:`systems.maelstrom.history.sheet_facts`): every trait's dots, each specialty,
+        Willpower, the health chart, the merits and flaws. No query."""
+        return history.sheet_facts(character.sheet if sheet is None else sheet)
+
+    def roll_luck(self, roll: Roll) -> RollLuck | None:
+        """Net successes against their exact odds (:func:`systems.maelstrom.luck.roll_luck`:
+        which rolls count). No query."""
+        return luck.roll_luck(roll)
 
 
 SYSTEM = Maelstrom(slug=SLUG, actions=ACTIONS, roll_actions=rolling.ROLL_ACTIONS,
