@@ -16,6 +16,10 @@ from characters.models import Character, XpEntry
 from characters.services import character_retire
 from core.appendonly import erasing_logs
 from core.live import announce_seat_closed
+from core.templatetags.text import display_name
+from history.log import changes as fact_changes
+from history.log import record
+from history.models import Activity
 from rolls.models import RequestedRoll, Roll
 
 if TYPE_CHECKING:
@@ -44,6 +48,8 @@ def campaign_create(*, name: str, ruleset: str, starting_xp: int, gm: User) -> C
             invite_token=new_invite_token(),
         )
         Membership.objects.create(campaign=campaign, user=gm, role=Membership.Role.GM)
+        record(campaign_id=campaign.pk, kind=Activity.Kind.CAMPAIGN, action="create",
+               text=f"Started the campaign {campaign.name}.", by=gm)
     return campaign
 
 
@@ -52,11 +58,17 @@ def membership_join(*, campaign: Campaign, user: User) -> tuple[Membership, bool
 
     Idempotent: a user who already has a seat (as player or GM) keeps it unchanged and
     ``created`` is False. The unique constraint on (campaign, user) settles a double submit.
-    The caller checks the invite token; this function does not.
+    The caller checks the invite token; this function does not. A new seat is logged
+    (``member``/``join``) in the same transaction.
     """
-    return Membership.objects.get_or_create(
-        campaign=campaign, user=user, defaults={"role": Membership.Role.PLAYER}
-    )
+    with transaction.atomic():
+        membership, created = Membership.objects.get_or_create(
+            campaign=campaign, user=user, defaults={"role": Membership.Role.PLAYER}
+        )
+        if created:
+            record(campaign_id=campaign.pk, kind=Activity.Kind.MEMBER, action="join",
+                   text=f"{display_name(user)} joined the table.", by=user)
+    return membership, created
 
 
 def membership_remove(*, membership: Membership, by: User | None = None) -> list[Character]:
@@ -80,6 +92,8 @@ def membership_remove(*, membership: Membership, by: User | None = None) -> list
         raise MembershipError("The GM's seat cannot be removed; a campaign always keeps its GM.")
     with transaction.atomic():
         retired = _seat_close(membership, removed_by=by)
+        record(campaign_id=membership.campaign_id, kind=Activity.Kind.MEMBER, action="remove",
+               text=f"Removed {display_name(membership.user)} from the table.", by=by)
         # One UPDATE that reads the token where it is: revoked invites stay revoked.
         Campaign.objects.filter(pk=membership.campaign_id, invite_token__isnull=False).update(
             invite_token=new_invite_token())
@@ -112,7 +126,10 @@ def membership_leave(*, membership: Membership) -> list[Character]:
         raise MembershipError("The GM cannot leave the campaign: hand the GM seat to a player "
                               "first, or delete the campaign.")
     with transaction.atomic():
-        return _seat_close(membership)
+        retired = _seat_close(membership)
+        record(campaign_id=membership.campaign_id, kind=Activity.Kind.MEMBER, action="leave",
+               text=f"{display_name(membership.user)} left the table.", by=membership.user)
+    return retired
 
 
 def _seat_close(membership: Membership, *, removed_by: User | None = None) -> list[Character]:
@@ -228,6 +245,7 @@ def campaign_update(*, campaign: Campaign, name: str, description: str, starting
     with transaction.atomic():
         locked = _lock_as_gm(campaign, by)
         _refuse_archived(locked)
+        before = _settings_facts(locked)
         locked.name = name.strip()
         locked.description = description.strip()
         locked.starting_xp = starting_xp
@@ -235,7 +253,38 @@ def campaign_update(*, campaign: Campaign, name: str, description: str, starting
             locked.party_sheets = party_sheets
         # Only these columns: the system's data is changed by its own actions, under this lock.
         locked.save(update_fields=["name", "description", "starting_xp", "party_sheets"])
+        changed = fact_changes(before, _settings_facts(locked))
+        if changed:
+            record(campaign_id=locked.pk, kind=Activity.Kind.CAMPAIGN, action="settings",
+                   text=" ".join(_settings_sentence(*row) for row in changed), by=by,
+                   changed=changed)
     return locked
+
+
+SETTINGS_FACTS = {"name": "Name", "description": "Description", "starting_xp": "Starting XP",
+                  "party_sheets": "Players see the party's sheets"}
+"""How the activity log labels each setting :func:`campaign_update` changes."""
+
+
+def _settings_facts(campaign: Campaign) -> dict[str, str]:
+    """The campaign's settings as facts, label -> value (:data:`SETTINGS_FACTS`)."""
+    return {SETTINGS_FACTS["name"]: campaign.name,
+            SETTINGS_FACTS["description"]: campaign.description,
+            SETTINGS_FACTS["starting_xp"]: str(campaign.starting_xp),
+            SETTINGS_FACTS["party_sheets"]: "yes" if campaign.party_sheets else "no"}
+
+
+def _settings_sentence(label: str, before: str, after: str) -> str:
+    """One changed setting in words, for the activity entry of :func:`campaign_update`."""
+    if label == SETTINGS_FACTS["name"]:
+        return f"Renamed the campaign from {before} to {after}."
+    if label == SETTINGS_FACTS["description"]:
+        return "Cleared the description." if not after else "Changed the description."
+    if label == SETTINGS_FACTS["party_sheets"]:
+        return ("The players now see the party's sheets." if after == "yes" else
+                "The players no longer see each other's sheets.")
+    # What is left is the starting XP.
+    return f"Changed the starting XP from {before} to {after}."
 
 
 def readings_update(*, campaign: Campaign, values: Mapping[str, object], by: User
@@ -277,6 +326,13 @@ def readings_update(*, campaign: Campaign, values: Mapping[str, object], by: Use
             locked.readings = system.readings_from(after).changed()
             locked.save(update_fields=["readings"])
             ReadingChange.objects.bulk_create(changes)
+            labels = [(system.reading_label(c.key, c.before), system.reading_label(c.key, c.after))
+                      for c in changes]
+            record(campaign_id=locked.pk, kind=Activity.Kind.CAMPAIGN, action="readings",
+                   text="Changed the table readings. From now on: " + "; ".join(
+                       f"{after[0]}: {after[1]}" for _, after in labels),
+                   by=by, changed=[[after[0], before[1], after[1]]
+                                   for before, after in labels])
     campaign.readings = locked.readings
     return changes
 
@@ -324,6 +380,8 @@ def campaign_handover(*, campaign: Campaign, to_membership: Membership, by: User
         # group (no more GM-only roll events), the new GM's join it.
         announce_seat_closed(locked.pk, old_gm.user_id, changed=True)
         announce_seat_closed(locked.pk, new_gm.user_id, changed=True)
+        record(campaign_id=locked.pk, kind=Activity.Kind.MEMBER, action="handover",
+               text=f"Handed the GM seat to {display_name(new_gm.user)}.", by=by)
     return new_gm
 
 
@@ -370,6 +428,12 @@ def membership_seat(*, membership: Membership, co_gm: bool, by: User) -> Members
             Membership.objects.filter(pk=seat.pk).update(role=role)
             seat.role = role
             announce_seat_closed(locked.pk, seat.user_id, changed=True)
+            who = display_name(seat.user)
+            text = (f"Seated {who} as co-GM." if co_gm else
+                    f"{who} stepped down as co-GM." if stepping_down else
+                    f"Seated {who} as a player again.")
+            record(campaign_id=locked.pk, kind=Activity.Kind.MEMBER,
+                   action="co-gm" if co_gm else "player", text=text, by=by)
     return seat
 
 
@@ -396,6 +460,8 @@ def campaign_archive(*, campaign: Campaign, by: User) -> Campaign:
             locked.archived_at = timezone.now()
             locked.invite_token = None
             locked.save(update_fields=["archived_at", "invite_token"])
+            record(campaign_id=locked.pk, kind=Activity.Kind.CAMPAIGN, action="archive",
+                   text="Archived the campaign: read-only until restored.", by=by)
     return locked
 
 
@@ -418,6 +484,8 @@ def campaign_restore(*, campaign: Campaign, by: User) -> Campaign:
         if locked.archived_at is not None:
             locked.archived_at = None
             locked.save(update_fields=["archived_at"])
+            record(campaign_id=locked.pk, kind=Activity.Kind.CAMPAIGN, action="restore",
+                   text="Restored the campaign: back in play.", by=by)
     return locked
 
 

@@ -19,6 +19,9 @@ from campaigns.models import Campaign, Session
 from characters.models import Character, XpEntry
 from characters.services import xp_award_many
 from core.live import announce
+from history.facts import character_facts
+from history.log import changes, record
+from history.models import Activity
 from rulesets.errors import RuleError
 
 if TYPE_CHECKING:
@@ -36,12 +39,19 @@ CUSTOM_MIN, CUSTOM_MAX = 1, 100
 
 
 def session_create(
-    *, campaign: Campaign, date: datetime.date, title: str = "", recap: str = ""
+    *, campaign: Campaign, date: datetime.date, title: str = "", recap: str = "",
+    by: User | None = None,
 ) -> Session:
     """Open a session of play on ``date`` (the GM's, checked by the caller), with an
-    optional ``recap`` (Markdown)."""
-    return Session.objects.create(campaign=campaign, date=date, title=title.strip(),
-                                  recap=recap.strip())
+    optional ``recap`` (Markdown), and log it (``session``/``create``, linking the session's
+    page). ``by``: the GM opening it; None for the server (a seed, a script)."""
+    with transaction.atomic():
+        session = Session.objects.create(campaign=campaign, date=date, title=title.strip(),
+                                         recap=recap.strip())
+        record(campaign_id=campaign.pk, kind=Activity.Kind.SESSION, action="create",
+               text=f"Opened the session {session}.", by=by,
+               link=session.get_absolute_url())
+    return session
 
 
 def session_recap_update(*, session: Session, recap: str, by: User) -> Session:
@@ -58,10 +68,18 @@ def session_recap_update(*, session: Session, recap: str, by: User) -> Session:
         The session as saved. The last of two saves wins: the recap is one text with one
         writer, not a balance, so nothing is lost that its writer did not replace.
     """
+    had = bool(session.recap)
     session.recap = recap.strip()
-    # One UPDATE of the recap's column alone (atomic by itself): the title and date are never
-    # written back from the copy this request holds.
-    session.save(update_fields=["recap"])
+    with transaction.atomic():
+        # One UPDATE of the recap's column alone: the title and date are never written back
+        # from the copy this request holds.
+        session.save(update_fields=["recap"])
+        # The recap's words stay on the session's page: the log says that it changed.
+        text = (f"Cleared the recap of {session}." if not session.recap else
+                f"Rewrote the recap of {session}." if had else
+                f"Wrote the recap of {session}.")
+        record(campaign_id=session.campaign_id, kind=Activity.Kind.SESSION, action="recap",
+               text=text, by=by, link=session.get_absolute_url())
     return session
 
 
@@ -197,7 +215,15 @@ def campaign_system_change(
     ``campaignChanged`` after commit: to the GM's pages alone when the action made a GM-only
     roll (Shahquest's general danger rolled in secret), whose record in ``system_data`` only
     the GM's panel shows; players hear nothing of it (docs/security.md, "Hidden activity").
-    Returns the campaign, the message and any roll made."""
+    Returns the campaign, the message and any roll made.
+
+    The change is logged with the action's name (its ``campaign_actions`` key) and message:
+    one entry per character whose facts the action moved (a plot point given with an
+    opportunity die: :func:`history.facts.character_facts`, before and after), or one for
+    the campaign alone. An entry is the GM's alone when the roll is GM-only or its character
+    is an NPC whose changes the players do not see."""
+    system = systems.for_campaign(campaign)
+    name = next((key for key, known in system.campaign_actions.items() if known is action), "")
     with transaction.atomic():
         # FOR NO KEY UPDATE, not FOR UPDATE: two changes of system_data still queue, but a
         # row that merely points at the campaign (a player's Roll, stored while that player's
@@ -206,7 +232,36 @@ def campaign_system_change(
         # the Roll's foreign-key check on the campaign) would deadlock on PostgreSQL
         # (tests/concurrency/test_shahquest.py). Ignored where the database has no row locks.
         locked = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
+        before = {c.pk: character_facts(c, items=False) for c in _cast(locked)}
         message, roll = action.apply(locked, data, by, rng)
         locked.save(update_fields=["system_data"])
+        _record_system_change(locked, name, message, roll, before, by)
         announce(locked.pk, "campaignChanged", gm_only=roll is not None and roll.gm_only)
     return locked, message, roll
+
+
+def _cast(campaign: Campaign) -> list[Character]:
+    """The campaign's characters and NPCs, each with ``campaign`` set (their facts read it)."""
+    cast = list(Character.all_objects.filter(campaign=campaign).order_by("pk"))
+    for character in cast:
+        character.campaign = campaign
+    return cast
+
+
+def _record_system_change(campaign: Campaign, name: str, message: str, roll: Roll | None,
+                          before: Mapping[int, Mapping[str, str]], by: User) -> None:
+    """The activity entries of a campaign action (:func:`campaign_system_change`): the
+    characters' facts now against ``before`` (character id -> facts), one entry per character
+    that changed, else one for the campaign; the roll's page is the link."""
+    secret = roll is not None and roll.gm_only
+    link = roll.get_absolute_url() if roll is not None else ""
+    moved = [(character, changed) for character in _cast(campaign)
+             if (changed := changes(before.get(character.pk, {}),
+                                    character_facts(character, items=False)))]
+    if not moved:
+        record(campaign_id=campaign.pk, kind=Activity.Kind.CAMPAIGN, action=name,
+               text=message, by=by, gm_only=secret, link=link)
+    for character, changed in moved:
+        record(campaign_id=campaign.pk, kind=Activity.Kind.CAMPAIGN, action=name,
+               text=message, by=by, character=character, changed=changed,
+               gm_only=secret or character.changes_gm_only, link=link)

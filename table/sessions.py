@@ -171,7 +171,8 @@ def session_list(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     elif request.method == "POST":
         raise Http404("No such page.")
     if form is not None and form.is_bound and form.is_valid():
-        session = session_services.session_create(campaign=campaign, **form.cleaned_data)
+        session = session_services.session_create(campaign=campaign, by=request.user,
+                                                   **form.cleaned_data)
         messages.success(request, f"{session} is open. Award XP here when it ends.")
         return redirect(session)
     # Meta.ordering is dropped from GROUP BY queries, so it is repeated here.
