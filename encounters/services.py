@@ -11,6 +11,12 @@ Each change is announced once committed as ``encounterChanged``: to the GM's pag
 what the players see of the encounter (``encounters.context.players_view``) is as it was (a
 hidden NPC added, its turn passing to another hidden NPC's), so that nothing a player's page
 counts moves for it (docs/security.md, "Hidden activity").
+
+Each change is logged too (``encounter`` entries of the activity log, linking the encounter's
+page), in its transaction. An entry that names a hidden NPC is the GM's alone; where a change
+moves both what the players see and what they do not (a hidden NPC and a player character
+added at once, the order set with hidden NPCs in it), the players' part is an entry of its own
+that names only whom they see.
 """
 
 from __future__ import annotations
@@ -25,8 +31,10 @@ from django.utils import timezone
 import systems
 from characters.models import Character
 from core.live import announce
-from encounters.context import players_view
+from encounters.context import Place, gm_view, players_view
 from encounters.models import Combatant, Encounter
+from history.log import record
+from history.models import Activity
 from rulesets.errors import RuleError
 
 if TYPE_CHECKING:
@@ -138,6 +146,28 @@ def _save(encounter: Encounter) -> None:
     encounter.save(update_fields=["round", "current", "begun"])
 
 
+def _log(encounter: Encounter, action: str, text: str, by: User | None, *,
+         gm_only: bool = False) -> None:
+    """Append the change's activity entry (kind ``encounter``), linking the encounter."""
+    record(campaign_id=encounter.campaign_id, kind=Activity.Kind.ENCOUNTER, action=action,
+           text=text, by=by, gm_only=gm_only, link=encounter.get_absolute_url())
+
+
+def _names(combatants: Iterable[Combatant] | Iterable[Character]) -> str:
+    return ", ".join(c.name for c in combatants)
+
+
+def _log_turn(encounter: Encounter, combatants: Sequence[Combatant], action: str,
+              by: User | None, lead: str = "") -> None:
+    """Log whose turn it is now ("Round 2: Vex's turn."), after ``lead`` (what happened
+    first, in words); the GM's alone when it names a hidden NPC, ``lead`` included."""
+    current = next((c for c in combatants if c.pk == encounter.current_id), None)
+    whose = (f"{current.name}'s turn" if current is not None else "no one is left standing")
+    hidden = current is not None and not current.shown_to_players
+    _log(encounter, action, f"{lead}Round {encounter.round}: {whose}.", by,
+         gm_only=hidden)
+
+
 def _in_play(campaign: Campaign, characters: Iterable[Character]) -> list[Character]:
     """Those of ``characters`` who may fight: of ``campaign``, in the party or the GM's NPCs
     in play (not retired or dead, not an import awaiting the GM or refused, not out of the
@@ -198,6 +228,9 @@ def encounter_start(*, campaign: Campaign, by: User, name: str = "",
         encounter.campaign = campaign
         for position, character in enumerate(party):
             _new_combatant(encounter, character, position)
+        # The party alone: player characters, whom every player sees.
+        _log(encounter, "start", f"Started {encounter.name}"
+             + (f" with {_names(party)}." if party else "."), by)
         announce(campaign.pk, EVENT)
     return encounter
 
@@ -243,6 +276,13 @@ def combatants_add(*, encounter: Encounter, characters: Sequence[Character], by:
             else:
                 raise RuleError(f"{character.name} is already in the fight.", RULE)
         _renumber(_combatants(locked))
+        seen = [c for c in added if c.shown_to_players]
+        unseen = [c for c in added if not c.shown_to_players]
+        if seen:
+            _log(locked, "add", f"Added {_names(seen)} to the fight.", by)
+        if unseen:
+            _log(locked, "add", f"Added {_names(unseen)} to the fight, hidden from the "
+                 "players.", by, gm_only=True)
         _announce(locked, before)
     return added
 
@@ -296,8 +336,27 @@ def initiative_set(*, encounter: Encounter, entries: Mapping[str, Entry], by: Us
         ordered = sorted(active, key=lambda c: system.initiative_key(
             is_npc=c.is_npc, choice=c.initiative["choice"], roll=c.initiative["roll"]))
         _renumber([*ordered, *(c for c in combatants if c.defeated)])
+        _log_order(locked, before, by)
         _announce(locked, before)
     return locked
+
+
+def _log_order(encounter: Encounter, before: object, by: User) -> None:
+    """Log the order just set ("Set the order: Rook 17, Wren 12."): as the players see it
+    when their view changed, and in full, the GM's alone, when a hidden NPC is in it."""
+    combatants = _combatants(encounter)
+    full = gm_view(encounter, combatants).order
+    seen = players_view(encounter, combatants)
+
+    def said(places: Iterable[Place]) -> str:
+        return ", ".join(f"{p.name} {p.initiative}".strip() for p in places)
+
+    hidden = any(p.hidden for p in full)
+    if not hidden or seen != before:
+        _log(encounter, "order", f"Set the order: {said(seen.order)}.", by)
+    if hidden:
+        _log(encounter, "order", f"Set the order, hidden NPCs included: {said(full)}.", by,
+             gm_only=True)
 
 
 def turn_next(*, encounter: Encounter, shown: Shown, by: User, players_own: bool = False
@@ -338,6 +397,7 @@ def turn_next(*, encounter: Encounter, shown: Shown, by: User, players_own: bool
         before = players_view(locked, combatants)
         _advance(locked, active, combatants)
         _save(locked)
+        _log_turn(locked, combatants, "turn", by)
         _announce(locked, before)
     return locked
 
@@ -369,6 +429,7 @@ def turn_previous(*, encounter: Encounter, shown: Shown, by: User) -> Encounter:
             raise RuleError("This is the first turn of the fight: there is none before it.",
                             RULE)
         _save(locked)
+        _log_turn(locked, combatants, "turn-back", by, lead="Back one turn. ")
         _announce(locked, before)
     return locked
 
@@ -403,6 +464,11 @@ def turn_delay(*, encounter: Encounter, shown: Shown, by: User) -> Encounter:
         following.save(update_fields=["position"])
         locked.current = following
         _save(locked)
+        # Two entries: the delay (a hidden NPC's is the GM's to know), and the turn it
+        # passes, as any turn passing is logged (and relayed to the group's chat).
+        _log(locked, "delay", f"{current.name} delays.", by,
+             gm_only=not current.shown_to_players)
+        _log_turn(locked, combatants, "turn", by)
         _announce(locked, before)
     return locked
 
@@ -430,13 +496,18 @@ def combatant_remove(*, encounter: Encounter, code: str, by: User) -> Combatant:
         if target is None:
             raise RuleError("No one of that name is in the fight any more.", RULE)
         before = players_view(locked, combatants)
-        if target.pk == locked.current_id:
+        passed = target.pk == locked.current_id
+        if passed:
             _advance(locked, [c for c in combatants if not c.defeated], combatants,
                      leaving=target)
         target.defeated = True
         target.delayed = False
         target.save(update_fields=["defeated", "delayed"])
         _save(locked)
+        _log(locked, "remove", f"Took {target.name} out of the fight.", by,
+             gm_only=not target.shown_to_players)
+        if passed:
+            _log_turn(locked, combatants, "turn", by)
         _announce(locked, before)
     return target
 
@@ -452,5 +523,8 @@ def encounter_end(*, encounter: Encounter, by: User) -> Encounter:
         locked = _lock(encounter)
         locked.ended_at = timezone.now()
         locked.save(update_fields=["ended_at"])
+        rounds = f"{locked.round} round{'s' if locked.round != 1 else ''}"
+        _log(locked, "end", f"Ended {locked.name} after {rounds}."
+             if locked.begun else f"Ended {locked.name} before its first turn.", by)
         announce(locked.campaign_id, EVENT)
     return locked
