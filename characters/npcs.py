@@ -5,6 +5,10 @@ An NPC is a ``Character`` with ``is_npc`` (characters.models): its sheet, rolls 
 actions are the system's as for any character. Every change here runs in one transaction and
 is announced once committed as ``npcsChanged``: to the GM's pages only, unless it changes what
 the players see (an NPC revealed or hidden, or one they see archived or renamed).
+
+Each change is logged too (``character`` entries of the activity log, ``npc-*`` actions), in
+its transaction: the GM's alone while the players do not see the NPC (docs/history.md,
+"Activity log").
 """
 
 from __future__ import annotations
@@ -18,6 +22,9 @@ import systems
 from characters.ledger import lock_character
 from characters.models import Character
 from core.live import announce
+from history.facts import character_facts
+from history.log import changes, record
+from history.models import Activity
 from rulesets.errors import RuleError
 
 if TYPE_CHECKING:
@@ -62,6 +69,9 @@ def npc_create(*, campaign: Campaign, by: User, data: dict[str, Any]) -> Charact
         npc = Character.all_objects.create(
             campaign=campaign, owner=by, is_npc=True, name=str(data["name"]).strip(),
             concept=str(data.get("concept") or "").strip(), sheet=sheet)
+        # A new NPC is hidden: its making is the GM's secret.
+        record(campaign_id=campaign.pk, kind=Activity.Kind.CHARACTER, action="npc-create",
+               text=f"Made the NPC {npc.name}.", by=by, character=npc, gm_only=True)
         _announce(campaign.pk, players_see=False)
     return npc
 
@@ -125,9 +135,23 @@ def npc_copy(*, source: Character, by: User, count: int = 1, name: str = "") -> 
             gm_notes=locked.gm_notes if locked.is_npc else "",
             npc_shown=locked.npc_shown if locked.is_npc else Character.Shown.HIDDEN)
             for copy_name in names]
+        for copy in copies:
+            # A copy is seen as its source is (a player character's copy is hidden).
+            record(campaign_id=locked.campaign_id, kind=Activity.Kind.CHARACTER,
+                   action="npc-copy", text=f"Made the NPC {copy.name}, a copy of "
+                   f"{locked.name}.", by=by, character=copy,
+                   gm_only=copy.npc_shown == Character.Shown.HIDDEN)
         _announce(locked.campaign_id,
                   players_see=any(c.npc_shown for c in copies))
     return copies
+
+
+SHOWN_TEXT: dict[str, str] = {
+    Character.Shown.HIDDEN: "Hid {name} from the players.",
+    Character.Shown.NAME: "Showed the players {name} by name.",
+    Character.Shown.TRACKS: "Showed the players {name} and its tracks.",
+}
+"""The activity log's words for each choice of :func:`npc_show` (``{name}``: the NPC's)."""
 
 
 def npc_show(*, npc: Character, shown: str, by: User) -> Character:
@@ -147,6 +171,11 @@ def npc_show(*, npc: Character, shown: str, by: User) -> Character:
         was = locked.npc_shown
         locked.npc_shown = shown
         locked.save(update_fields=["npc_shown", "updated_at"])
+        if was != shown:
+            # The players hear of it when they saw the NPC before or see it now.
+            record(campaign_id=locked.campaign_id, kind=Activity.Kind.CHARACTER,
+                   action="npc-show", text=SHOWN_TEXT[shown].format(name=locked.name),
+                   by=by, character=locked, gm_only=not (was or shown))
         _announce(locked.campaign_id, players_see=bool(was or shown))
     return locked
 
@@ -168,8 +197,15 @@ def npc_archive(*, npc: Character, archived: bool, by: User) -> Character:
         if locked.status == status:
             raise RuleError(f"{locked.name} is already "
                             f"{'archived' if archived else 'in play'}.", RULE_NPCS)
+        before = character_facts(locked, items=False)
         locked.status = status
         locked.save(update_fields=["status", "updated_at"])
+        record(campaign_id=locked.campaign_id, kind=Activity.Kind.CHARACTER,
+               action="npc-archive" if archived else "npc-restore",
+               text=f"Archived the NPC {locked.name}." if archived else
+               f"Brought the NPC {locked.name} back into play.", by=by, character=locked,
+               changed=changes(before, character_facts(locked, items=False)),
+               gm_only=not locked.npc_shown)
         _announce(locked.campaign_id, players_see=bool(locked.npc_shown))
     return locked
 
