@@ -36,7 +36,7 @@ STYLE = Style(
 
 COMMON: dict[str, Any] = {
     "style": STYLE, "width": 720, "height": 360, "js": [], "disable_xml_declaration": False,
-    "legend_at_bottom": True, "legend_at_bottom_columns": 3, "truncate_legend": 24,
+    "legend_at_bottom": True, "truncate_legend": 24,
     "show_dots": False, "margin": 12, "no_data_text": "No rolls",
 }
 """Every chart's settings: no script, a size that scales down to a phone (``viewBox``)."""
@@ -48,7 +48,7 @@ def luck_over_time(lines: Sequence[tuple[str, Sequence[tuple[int, float]]]],
     so far minus the expected total (y): above 0 the dice ran better than their odds."""
     chart = pygal.XY(**COMMON, title="Luck over time", x_title="Rolls",
                      y_title=f"{measure.capitalize()} above expected", stroke=True,
-                     show_x_guides=False, dots_size=1)
+                     show_x_guides=False, dots_size=1, stroke_style={"width": 2})
     for name, points in lines:
         chart.add(name, list(points))
     return bytes(chart.render())

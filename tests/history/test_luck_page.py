@@ -2,8 +2,9 @@
 session's span, the charts' images and their policy, XP over sessions, and a figure never
 stale after a new roll (docs/history.md, "How the dice ran").
 
-Each roll's luck is the system's (``LuckPart.roll_luck``); here every system's is replaced by
-a coin: a success is 1 of a measure at even odds, so each figure can be worked out by hand.
+Each roll's luck is the system's (``LuckPart.roll_luck``); but for the last test, here the
+campaign's system's is replaced by a coin (``coins``): a success is 1 of a measure at even
+odds, so each figure can be worked out by hand.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def coin_luck(self, roll: Roll) -> RollLuck | None:  # type: ignore[no-untyped-d
     return RollLuck("hits", 0, COIN, 1 if roll.outcome == Roll.Outcome.SUCCESS else 0)
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def coins(monkeypatch, campaign):  # type: ignore[no-untyped-def]
     kind = type(systems.for_campaign(campaign))
     monkeypatch.setattr(kind, "roll_luck", coin_luck)
@@ -59,7 +60,7 @@ def chart_url(campaign, chart: str) -> str:  # type: ignore[no-untyped-def]
 
 
 def test_members_see_the_table_s_luck_and_a_stranger_gets_404_for_pages_and_charts(
-        client_for, alice, bob, carol, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
+        coins, client_for, alice, bob, carol, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
     roll(bobs_character, bob, success=True)
     own = reverse("history:character-luck", args=[bobs_character.pk])
     own_chart = reverse("history:character-luck-chart", args=[bobs_character.pk, "time"])
@@ -73,7 +74,7 @@ def test_members_see_the_table_s_luck_and_a_stranger_gets_404_for_pages_and_char
 
 
 def test_the_figures_are_the_exact_odds_of_the_rolls_in_words(
-        client_for, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
+        coins, client_for, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
     roll(bobs_character, bob, success=True)
     roll(bobs_character, bob, success=True)
     page = client_for(bob).get(table_url(campaign))
@@ -87,7 +88,7 @@ def test_the_figures_are_the_exact_odds_of_the_rolls_in_words(
 
 
 def test_a_gm_only_roll_counts_for_the_gm_and_never_in_a_player_s_figures_or_charts(
-        client_for, alice, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
+        coins, client_for, alice, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
     goon = CharacterFactory(campaign=campaign, owner=alice, name="Hidden Goon", is_npc=True)
     roll(goon, alice, success=True, gm_only=True)
     roll(bobs_character, bob, success=False)
@@ -106,7 +107,7 @@ def test_a_gm_only_roll_counts_for_the_gm_and_never_in_a_player_s_figures_or_cha
 
 
 def test_a_session_counts_the_rolls_of_its_date_and_says_when_it_has_none(
-        client_for, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
+        coins, client_for, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
     roll(bobs_character, bob, success=True)
     today = Session.objects.create(campaign=campaign, date=timezone.localdate())
     before = Session.objects.create(campaign=campaign,
@@ -123,7 +124,7 @@ def test_a_session_counts_the_rolls_of_its_date_and_says_when_it_has_none(
 
 
 def test_choosing_a_session_with_htmx_answers_the_figures_alone(
-        client_for, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
+        coins, client_for, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
     roll(bobs_character, bob, success=True)
     today = Session.objects.create(campaign=campaign, date=timezone.localdate())
     fragment = client_for(bob, htmx=True).get(table_url(campaign, session=today.pk))
@@ -133,7 +134,7 @@ def test_choosing_a_session_with_htmx_answers_the_figures_alone(
 
 
 def test_a_new_roll_is_counted_at_once_never_a_stale_figure(
-        client_for, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
+        coins, client_for, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
     roll(bobs_character, bob, success=True)
     assert client_for(bob).get(table_url(campaign)).context["table_line"]["luck"].rolls == 1
     roll(bobs_character, bob, success=False)
@@ -142,7 +143,7 @@ def test_a_new_roll_is_counted_at_once_never_a_stale_figure(
 
 
 def test_a_chart_is_an_svg_image_under_its_own_policy_with_names_escaped(
-        client_for, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
+        coins, client_for, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
     bobs_character.name = "<script>alert(1)</script>"
     bobs_character.save(update_fields=["name"])
     roll(bobs_character, bob, success=True)
@@ -158,7 +159,7 @@ def test_a_chart_is_an_svg_image_under_its_own_policy_with_names_escaped(
 
 
 def test_xp_over_sessions_counts_each_session_s_awards(
-        client_for, alice, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
+        coins, client_for, alice, bob, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
     session = Session.objects.create(campaign=campaign, date=timezone.localdate())
     XpEntry.objects.create(character=bobs_character, kind=XpEntry.Kind.AWARD,
                            available_delta=3, total_delta=3, reason="Survived",
@@ -166,3 +167,25 @@ def test_xp_over_sessions_counts_each_session_s_awards(
     page = client_for(bob).get(table_url(campaign))
     assert page.context["xp_rows"] == [(session, [3])]
     assert client_for(bob).get(chart_url(campaign, "xp"))["Content-Type"] == "image/svg+xml"
+
+
+POOL = {"trait": ["Precision", "Driving"], "kind": "action", "difficulty": "6",
+        "threshold": "0"}
+
+
+def test_real_rolls_count_as_their_system_measures_them_and_a_hidden_npc_s_stay_the_gm_s(
+        client_for, alice, bob, campaign, bobs_character, seeded_rng) -> None:  # type: ignore[no-untyped-def]
+    goon = CharacterFactory(campaign=campaign, owner=alice, name="Goon", is_npc=True)
+    for _ in range(3):
+        client_for(bob, htmx=True).post(reverse("rolls:roll-create", args=[bobs_character.pk]),
+                                        POOL)
+    client_for(alice, htmx=True).post(reverse("rolls:roll-create", args=[goon.pk]), POOL)
+    system = systems.for_campaign(campaign)
+    seen = [system.roll_luck(r) for r in Roll.objects.filter(character=bobs_character)]
+    assert len(seen) == 3 and all(luck is not None for luck in seen)
+    page = client_for(bob).get(table_url(campaign))
+    table = page.context["table_line"]["luck"]
+    assert (table.rolls, table.measure) == (3, system.luck_measure)
+    assert table.actual == sum(luck.actual for luck in seen if luck is not None)
+    assert table.expected == sum(luck.expected for luck in seen if luck is not None)
+    assert client_for(alice).get(table_url(campaign)).context["table_line"]["luck"].rolls == 4
