@@ -19,8 +19,10 @@ class ChatHookForm(forms.Form):
 
     url = forms.CharField(
         label="Webhook URL", max_length=MAX_LENGTH, required=False, strip=True,
-        widget=forms.URLInput(attrs={"autocomplete": "off", "spellcheck": "false",
-                                     "placeholder": "https://discord.com/api/webhooks/…"}),
+        # A text box (styled as every other) that phones fill with their URL keyboard.
+        widget=forms.TextInput(attrs={"inputmode": "url", "autocomplete": "off",
+                                      "spellcheck": "false",
+                                      "placeholder": "https://discord.com/api/webhooks/…"}),
         help_text="The channel's incoming webhook: in Discord, the channel's settings, "
                   "Integrations, Webhooks, Copy Webhook URL; in Slack, an app's Incoming "
                   "Webhooks. Anyone who has it can post to the channel, so it is never "
