@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 from rulesets import three_d6
 from rulesets.errors import RuleError
+from rulesets.three_d6.luck import MEASURE as LUCK_MEASURE
 from rulesets.three_d6.storage import RollKind
 from systems import Advance, RolledResult, SheetSystem, percent_text
 from systems.base import RollHeader
-from systems.three_d6 import npcs
+from systems.three_d6 import history, luck, npcs
 from systems.three_d6.actions import ACTIONS, CAMPAIGN_ACTIONS
 from systems.three_d6.checks import (
     check_roll,
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
     from characters.models import Character, XpEntry
     from rolls.models import Roll
     from rulesets.dice import Rng
+    from rulesets.luck import RollLuck
     from systems.npcs import TrackLine
 
 
@@ -316,6 +318,23 @@ class ThreeD6System(SheetSystem):
                 "odds_headline": f"Win {percent_text(win)}",
                 "odds_lines": [tie_text(chances_c.tie_decided_by, chances_c.tie_winner,
                                         character.name, other.name)]}
+
+    # the table's memory (systems.three_d6.history, systems.three_d6.luck)
+
+    luck_measure = LUCK_MEASURE
+
+    def sheet_facts(self, character: Character, sheet: dict[str, Any] | None = None
+                    ) -> dict[str, str]:
+        """Each trait and subtrait's modifier under the campaign's names, health and level
+        (:func:`systems.three_d6.history.sheet_facts`). No query once the character's
+        campaign is loaded."""
+        return history.sheet_facts(character.sheet if sheet is None else sheet,
+                                   names(character.campaign))
+
+    def roll_luck(self, roll: Roll) -> RollLuck | None:
+        """A test's total against its exact odds (:func:`systems.three_d6.luck.roll_luck`:
+        which rolls count). No query."""
+        return luck.roll_luck(roll)
 
 
 SYSTEM = ThreeD6System(
