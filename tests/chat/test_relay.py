@@ -5,6 +5,8 @@ switched off post nothing (chat/relay.py, chat/events.py, chat/posts.py)."""
 
 from __future__ import annotations
 
+import datetime
+import json
 from typing import Any
 
 import pytest
@@ -13,13 +15,15 @@ from django.db import transaction
 import systems
 from characters import services as character_services
 from chat.models import ChatHook
+from encounters import services as encounters
 from history.log import record
 from history.models import Activity
 from rolls import services as roll_services
 from rolls.models import Roll
-from table.services import session_create
+from table.services import session_create, session_recap_update
 from tests.chat.receiver import Receiver
 from tests.conftest import ScriptedRng
+from tests.encounters.helpers import npc, shown
 from tests.factories import CharacterFactory
 from tests.systems.maelstrom.fixtures import FIXTURES
 from tests.task_queue import database_queue, queued
@@ -172,3 +176,25 @@ def test_a_campaign_without_a_hook_queues_nothing(campaign, bobs_character, bob,
         _roll(bobs_character, bob)
 
     assert queued("chat.tasks.deliver") == []
+
+
+def test_a_recap_and_the_turns_of_a_fight_post_through_their_services_but_a_hidden_npcs(
+        hook, campaign, alice, bobs_character, receiver,  # type: ignore[no-untyped-def]
+        django_capture_on_commit_callbacks) -> None:
+    session = session_create(campaign=campaign, date=datetime.date(2026, 2, 3),
+                             title="The heist")
+    lurker = npc(campaign, alice, "Grub the Lurker", sheet=bobs_character.sheet)
+    fight = encounters.encounter_start(campaign=campaign, by=alice, name="Ambush")
+    encounters.combatants_add(encounter=fight, characters=[lurker], by=alice)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        session_recap_update(session=session, recap="We got away.", by=alice)
+        for _ in range(3):  # Rook, Grub, then round 2: Rook
+            encounters.turn_next(encounter=fight, shown=shown(fight), by=alice)
+
+    titles = [post.body["embeds"][0]["title"] for post in receiver.posts]
+    assert titles == ["Wrote the recap of The heist.", "Round 1: Rook's turn.",
+                      "Round 2: Rook's turn."]
+    assert not any("Grub" in json.dumps(post.body) for post in receiver.posts)
+    assert receiver.posts[1].body["embeds"][0]["url"] == (
+        f"https://table.example.org{fight.get_absolute_url()}")
