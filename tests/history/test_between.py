@@ -243,7 +243,8 @@ def test_the_page_shows_the_two_sessions_chosen(played, rook, client_for, bob):
     body = response.content.decode()
     assert "Rook the Bold between sessions" in body
     assert "<strong>5 XP earned</strong>" in body
-    assert "Rook the Bold" in body and "frayed" in body  # the rename and the rope's note
+    assert "<span>Name</span> <span>Rook <span" in body  # renamed Rook the Bold in session 2
+    assert "frayed" in body  # the rope's note, changed in session 2
     assert "Lantern" not in body  # bought today, after the second session
 
 
