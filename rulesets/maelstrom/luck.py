@@ -222,22 +222,30 @@ def experience_die_distribution(pool: ActionPool, dice: Sequence[int],
     """
     before = sum(1 for face in (*dice, *bonus_dice) if face >= pool.difficulty)
     ones = sum(1 for face in dice if face == 1)
+    return _added(before, ones, pool.difficulty, pool.threshold, pool.automatic_successes,
+                  pool.botches, pool.automatic_at, pool.exploding and pool.kind != "soak",
+                  reach)
+
+
+@lru_cache(maxsize=512)
+def _added(before: int, ones: int, difficulty: int, threshold: int, automatic: int,
+           botches: bool, automatic_at: str, exploding: bool, reach: int
+           ) -> tuple[int, tuple[Fraction, ...]]:
+    """:func:`experience_die_distribution` of a roll with ``before`` successes rolled and
+    ``ones`` 1s on its regular dice (cached: the same tuple for the same roll's state)."""
 
     def net(successes: int) -> int:
-        return _net(successes, ones=ones, threshold=pool.threshold,
-                    automatic=pool.automatic_successes, botches=pool.botches,
-                    automatic_at=pool.automatic_at)
+        return _net(successes, ones=ones, threshold=threshold, automatic=automatic,
+                    botches=botches, automatic_at=automatic_at)
 
     start = net(before)
-    exploding = pool.exploding and pool.kind != "soak"
-    degree = max(_start_degree(0, pool.difficulty, pool.threshold, exploding),
-                 reach + pool.threshold + ones)
+    degree = max(_start_degree(0, difficulty, threshold, exploding), reach + threshold + ones)
     while True:
         if exploding:
-            g = _bonus_chain(pool.difficulty, degree)
+            g = _bonus_chain(difficulty, degree)
             die = {k: Fraction(count, 10 ** (2 * k + 1)) for k, count in enumerate(g)}
         else:
-            hit = Fraction(DIE_SIDES + 1 - pool.difficulty, DIE_SIDES)
+            hit = Fraction(DIE_SIDES + 1 - difficulty, DIE_SIDES)
             die = {0: 1 - hit, 1: hit}
         added: dict[int, Fraction] = {}
         for k, chance in die.items():

@@ -12,9 +12,11 @@ the table readings the test was made under; nothing is cut: a test's dice are fi
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from rulesets.three_d6.odds import total_distribution
 from rulesets.three_d6.pools import TestPool
+from rulesets.three_d6.readings import ThreeD6Readings
 
 MEASURE = "points"
 """What a 3d6 test's luck counts: its total, in points (the scale of the dice sum)."""
@@ -31,10 +33,16 @@ def total_chances(pool: TestPool) -> tuple[int, tuple[Fraction, ...]]:
     Returns:
         ``(low, chances)``: ``chances[i]`` is the exact chance of a total of ``low + i``
         (totals the test cannot make between two it can have chance 0); they sum to 1. A test
-        of no dice gives ``(0, (1,))``.
+        of no dice gives ``(0, (1,))``. The same test gives the very same tuple (cached: a
+        table rolls the same tests again and again).
     """
-    totals = total_distribution(modifier=pool.modifier, favor=pool.favor,
-                                disfavor=pool.disfavor, readings=pool.readings)
+    return _chances(pool.modifier, pool.favor, pool.disfavor, pool.readings)
+
+
+@lru_cache(maxsize=512)
+def _chances(modifier: int, favor: int, disfavor: int, readings: ThreeD6Readings
+             ) -> tuple[int, tuple[Fraction, ...]]:
+    totals = total_distribution(modifier=modifier, favor=favor, disfavor=disfavor,
+                                readings=readings)
     low, high = min(totals), max(totals)
     return low, tuple(totals.get(total, Fraction(0)) for total in range(low, high + 1))
-
