@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,7 @@ from django.utils import timezone
 from campaigns.models import Campaign, Membership, Session
 from characters.models import Character, XpEntry
 from equipment.models import Item
+from history.models import Activity
 from rolls.models import RequestedRoll, Roll
 from transfer.format import FIELDS, FORMAT, GM_ONLY_FIELDS, VERSION, map_roll_ids
 
@@ -66,7 +67,8 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
     """The campaign as a document of kind ``"campaign"``: its settings (its archive date
     among them), system data and members, its sessions, every character (as
     :func:`export_character` writes one for the GM: GM notes included), every roll (NPC and
-    GM-only rolls included) and every roll request. Only the GM exports a campaign.
+    GM-only rolls included), every roll request and its whole activity log (GM-only entries
+    included), in the order it was made. Only the GM exports a campaign.
 
     Returns:
         A JSON-serialisable dict (:mod:`transfer.format`).
@@ -95,6 +97,8 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
         },
         "characters": [exporter.character(c) for c in characters],
         **exporter.tail(list(requests)),
+        "activity": exporter.activity(
+            campaign.activity.select_related("actor").order_by("pk").iterator(2000)),
     }
 
 
@@ -200,3 +204,14 @@ class _Exporter:
                 **_columns(q, RequestedRoll),
             } for q in requests],
         }
+
+    def activity(self, entries: Iterable[Activity]) -> list[dict[str, Any]]:
+        """The activity log's entries, in the order given: each entry's character and roll
+        by number, its actor by username (null for the server's own), never its ``link``
+        (a path of this server's pages) nor its ``code``."""
+        return [{
+            "character": self._ref(self.character_refs, a.character_id),
+            "actor": a.actor.get_username() if a.actor is not None else None,
+            "roll": self._ref(self.roll_refs, a.roll_id),
+            **_columns(a, Activity),
+        } for a in entries]

@@ -17,7 +17,10 @@ The document, format version 3 (docs/backup.md describes it for people)::
      "rolls": [{"id": 1, "character": 1 | null, "parent": 1 | null, "rolled_by": "<username>",
                 <Roll columns>}, ...],
      "requested_rolls": [{"character": 1, "answer": 1 | null, "requested_by": "<username>",
-                          <RequestedRoll columns>}, ...]}
+                          <RequestedRoll columns>}, ...],
+     # kind "campaign" only; may be left out (:data:`LATER_SECTIONS`):
+     "activity": [{"character": 1 | null, "actor": "<username>" | null, "roll": 1 | null,
+                   <Activity columns>}, ...]}
 
     <character> = {"id": 1, "owner": "<username>", <Character columns>,
                    "xp_entries": [{"id": 1, "reverses": 1 | null, "session": 1 | null,
@@ -33,6 +36,13 @@ again; each link (a reversal, a roll's parent, the request a roll answers, an aw
 names a row listed before it, and a roll a system keeps in its campaign data is named by its
 number too (:func:`map_roll_ids`). Timestamps keep their time zone. A character's GM notes are
 the GM's alone (:data:`GM_ONLY_FIELDS`): a file made by anyone else leaves them out.
+
+A campaign's ``activity`` is its activity log (``history.models.Activity``), every entry in
+the order it was made, GM-only ones among them: only the GM exports a campaign. A character
+document carries none: its entries are its campaign's (they name other characters, the GM's
+rolls), a player's file must never hold a GM-only one, and a character that joins another
+campaign starts a history there with its import. An entry's ``imported`` is set by the
+import whatever the file says, as a roll's is.
 
 Version 3 adds to version 2 a campaign's description and archive date, a character's
 backstory, notes, GM notes and status (retired, dead) and whether a ledger entry came with the
@@ -55,6 +65,7 @@ import systems
 from campaigns.models import Campaign, Membership, Session
 from characters.models import Character, XpEntry
 from equipment.models import Item
+from history.models import Activity
 from rolls.models import RequestedRoll, Roll
 
 FORMAT = "sheetkeeper"
@@ -82,6 +93,7 @@ FIELDS: dict[type[models.Model], tuple[str, ...]] = {
            "gm_only", "imported", "readings", "created_at"),
     RequestedRoll: ("note", "data", "description", "created_at"),
     Item: ("name", "quantity", "note", "details", "created_at", "updated_at"),
+    Activity: ("kind", "action", "text", "changes", "gm_only", "imported", "created_at"),
 }
 """The columns each model carries in the document, under their own names, as they are."""
 
@@ -124,6 +136,15 @@ the model of their rows: a character's inventory (``equipment.models.Item``, in 
 A file may leave one out, which stands for an empty list: an older file imports with an
 empty inventory (docs/backup.md). No version was added for it, as none was for the columns
 of :data:`LATER_FIELDS`: every file that leaves it out still means what it meant."""
+
+LATER_SECTIONS: dict[str, dict[str, type[models.Model]]] = {
+    "campaign": {"activity": Activity},
+}
+"""Lists of rows at the top of a document that came after format version 3 first shipped, by
+the document's kind and key, with the model of their rows: a campaign's activity log
+(``history.models.Activity``, in the order it was made). A file may leave one out, which
+stands for an empty list: every campaign file exported before it imports with an empty log
+(docs/backup.md), and, as for :data:`LATER_LISTS`, no version was added for it."""
 
 
 def may_leave_out(model: type[models.Model]) -> dict[str, Any]:
@@ -189,6 +210,14 @@ LINKS: dict[type[models.Model], dict[str, str]] = {
     Item: {"id": "never exported: an item is listed under its character",
            "character": "listed under its character (``items``)",
            "position": "the item's place in its character's ``items``"},
+    Activity: {"id": "never exported: nothing links to an entry; the document lists them in "
+                     "the order they were made",
+               "campaign": "the document's campaign", "character": _NUMBER, "roll": _NUMBER,
+               "actor": "a username, or null for the server",
+               "link": "never exported: the path of one of this server's pages; the import "
+                       "leaves it empty",
+               "code": "never exported: how this server's pages name the entry; the import "
+                       "draws a fresh one"},
 }
 """Every other column, and how it travels (tests/transfer checks that the two lists cover
 every column, so a new column cannot be lost silently)."""

@@ -3,8 +3,10 @@ all or nothing; and the GM's decision on a character a player brought.
 
 Importing checks the whole document first (:mod:`transfer.validate`; an older file is read
 into the current document it stands for, :mod:`transfer.upgrade`), then writes every row as
-it was inside one transaction: no rule is re-run and no die re-rolled, the append-only ledger
-and roll log are copied, not replayed. Anything wrong raises
+it was inside one transaction: no rule is re-run and no die re-rolled, the append-only ledger,
+roll log and activity log are copied, not replayed. A character's import (and the GM's
+decision on it) is a change of the campaign it joins, and appends an activity entry; a
+campaign's import copies its log and adds nothing to it. Anything wrong raises
 :class:`~transfer.validate.TransferError` naming it, and nothing is written.
 
 Users do not travel between installations (docs/backup.md, "Who owns what after an import"):
@@ -30,6 +32,8 @@ from campaigns.models import Campaign, Membership, Session, new_invite_token
 from characters.ledger import lock_character
 from characters.models import RULE_IMPORTS, Character, CharacterImport, XpEntry
 from core.live import announce
+from history.log import record
+from history.models import Activity
 from rolls.models import Roll
 from rulesets import registry
 from rulesets.errors import RuleError
@@ -71,7 +75,9 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
     history deletable. The GM's own import is accepted at once, by them, with the file's GM
     notes and creation marks. A retired or dead character arrives so (out of the party).
     Either way a :class:`~characters.models.CharacterImport` records who brought it, when,
-    and what the file says of when and where it was exported.
+    and what the file says of when and where it was exported, and the campaign's activity
+    log gains an entry ("Imported Rook from a file."): a character file carries no activity
+    of its own (docs/backup.md), so its history here starts with its import.
 
     Args:
         data: the decoded document (:func:`transfer.validate.read_document`).
@@ -130,6 +136,10 @@ def import_character(data: Any, campaign: Campaign, owner: User) -> Character:
                        "linked": sessions[ref] is not None}
                       for ref, s in plan.sessions.items()],
             decided_by=owner if by_gm else None, decided_at=timezone.now() if by_gm else None)
+        record(campaign_id=campaign.pk, kind=Activity.Kind.CHARACTER, action="import",
+               text=f"Imported {character.name} from a file"
+                    + ("." if by_gm else ": it awaits the GM."),
+               by=owner, character=character, gm_only=character.changes_gm_only)
         # The GM's open dashboard lists the newcomer (awaiting review when a player brings it).
         announce(campaign.pk, "partyChanged", character_id=character.pk,
                  gm_only=character.changes_gm_only)
@@ -155,7 +165,11 @@ def import_campaign(data: Any, gm: User, *, keep_users: bool = False) -> Campaig
     roll, ledger entry and request: no other account is seated or named. A campaign the
     file says is archived arrives archived (read-only, on its recorded date, with no invite
     link, as archiving leaves it), so a restored backup is what it was; its new GM can
-    restore it. The characters keep their GM notes: the importer is their GM.
+    restore it. The characters keep their GM notes: the importer is their GM. The activity
+    log comes as it was (GM-only entries kept, each marked ``imported``, its people mapped as
+    the rolls' are, none linking to a page), and the import adds no entry of its own: the
+    campaign is made as the file records it, so exporting it gives the same file again
+    (its marks aside), and the marks say what came from a file.
 
     Args:
         data: the decoded document (:func:`transfer.validate.read_document`).
@@ -207,7 +221,9 @@ def import_campaign(data: Any, gm: User, *, keep_users: bool = False) -> Campaig
             session.campaign = campaign
             _insert(session)
             sessions[ref] = session
-        _, rolls = _write_rows(plan, campaign, sessions, user_for=user_for, owner_for=user_for)
+        written, rolls = _write_rows(plan, campaign, sessions, user_for=user_for,
+                                     owner_for=user_for)
+        _write_activity(plan, campaign, written, rolls, user_for=user_for)
         map_roll_ids(campaign.ruleset, system_data, lambda ref: rolls[ref].pk)
         campaign.system_data = system_data
         campaign.save(update_fields=["system_data"])
@@ -226,7 +242,8 @@ def import_decide(*, character: Character, accept: bool, by: User) -> Character:
     Accepted, it plays like any character (its history stays as imported: its rolls keep
     their mark). Refused, it stays in the campaign as a record of what was brought, never in
     play: its owner may still see and export it. The decision is recorded on its
-    :class:`~characters.models.CharacterImport` (``decided_by``, ``decided_at``) and is final.
+    :class:`~characters.models.CharacterImport` (``decided_by``, ``decided_at``) and in the
+    campaign's activity log, and is final.
 
     Args:
         character: the imported character (its campaign's GM is checked by the caller).
@@ -249,10 +266,16 @@ def import_decide(*, character: Character, accept: bool, by: User) -> Character:
                             RULE_IMPORTS)
         locked.review = Character.Review.ACCEPTED if accept else Character.Review.REFUSED
         locked.save(update_fields=["review", "updated_at"])
-        record = CharacterImport.objects.select_for_update().get(character=locked)
-        record.decided_by = by
-        record.decided_at = timezone.now()
-        record.save(update_fields=["decided_by", "decided_at"])
+        decision = CharacterImport.objects.select_for_update().get(character=locked)
+        decision.decided_by = by
+        decision.decided_at = timezone.now()
+        decision.save(update_fields=["decided_by", "decided_at"])
+        record(campaign_id=locked.campaign_id, kind=Activity.Kind.CHARACTER,
+               action="accept" if accept else "refuse",
+               text=(f"Accepted {locked.name}, imported from a file." if accept else
+                     f"Refused {locked.name}, imported from a file: it stays as a record, "
+                     "never in play."),
+               by=by, character=locked, gm_only=locked.changes_gm_only)
         announce(locked.campaign_id, "trackChanged", character_id=locked.pk,
                  gm_only=locked.changes_gm_only)
         # Accepted, it joins play ("Ask for a roll"); either way the lists drop its review tag.
@@ -323,6 +346,28 @@ def _write_rows(plan: Plan, campaign: Campaign, sessions: Mapping[int, Session |
     except RuleError as exc:  # raised inside the import's transaction: all rolled back
         raise TransferError(f"A roll is refused: {exc}") from None
     return written, rolls
+
+
+def _write_activity(plan: Plan, campaign: Campaign, characters: Mapping[int, Character],
+                    rolls: Mapping[int, Roll], *, user_for: Callable[[str], User]) -> None:
+    """Write the plan's activity log into ``campaign`` (inside the caller's transaction), in
+    the file's order, after ``characters`` and ``rolls`` (the rows written, by document
+    number): each entry marked ``imported`` whatever the file says, its actor mapped as the
+    other rows' people are (none stays none: the server's own change), with no ``link`` (the
+    path of the other server's page) and a fresh ``code``. In batches, as the log may run to
+    many thousands of entries; nothing reacts to an entry's ``post_save`` here (the group's
+    chat posts new changes, never copied ones), which ``bulk_create`` does not send."""
+    entries = []
+    for entry in plan.activity:
+        row = entry.row
+        row.campaign = campaign
+        row.character = characters[entry.character] if entry.character else None
+        row.roll = rolls[entry.roll] if entry.roll else None
+        row.actor = user_for(entry.actor) if entry.actor is not None else None
+        row.imported = True
+        row.link = ""
+        entries.append(row)
+    Activity.objects.bulk_create(entries, batch_size=1000)
 
 
 def _atomically(write: Callable[[], _T]) -> _T:

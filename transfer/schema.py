@@ -12,13 +12,14 @@ besides the links, ledger and rules checks of :mod:`transfer.validate`:
 2. :func:`check_rows`, once the header is read: every row against the schema of the file's
    format version (pydantic, strict), each with exactly its known keys. A current document
    (version 3): the envelope, the campaign, members, sessions, characters, ledger entries,
-   inventory items, rolls and roll requests, every column of :data:`transfer.format.FIELDS`
-   typed from its model (JSON type, null, length, range, choices, a date's form), names not
+   inventory items, rolls, roll requests and a campaign's activity log, every column of
+   :data:`transfer.format.FIELDS` typed from its model (JSON type, null, length, range,
+   choices, a date's form; an activity entry's ``changes`` as :data:`Changes`), names not
    empty, text on one line unless it is written text (notes, a backstory, a recap, a
-   description: what people write in Markdown is at most :data:`core.markdown.MAX_LENGTH`
-   characters, as its forms allow), no date or time in the future (:data:`CLOCK_SKEW`
-   allowed), the links document numbers and the people usernames; the JSON a system keeps
-   is an object here.
+   description, an activity entry's text: what people write in Markdown is at most
+   :data:`core.markdown.MAX_LENGTH` characters, as its forms allow), no date or time in the
+   future (:data:`CLOCK_SKEW` allowed), the links document numbers and the people
+   usernames; the JSON a system keeps is an object here.
    A version 2 file: the keys of the rows version 3 changed (the campaign, sessions,
    characters, ledger entries). A version 1 file: every row's keys, its columns typed as in
    version 3, and the columns and rows only version 1 has (:func:`version_1_columns`:
@@ -56,6 +57,7 @@ from campaigns.models import Campaign, Membership, Session
 from characters.models import Character, XpEntry
 from core import markdown, text
 from equipment.models import ITEMS_MAX, QUANTITY_MAX, Item
+from history.models import Activity
 from rolls.models import RequestedRoll, Roll
 from rulesets.registry import RULESETS
 from systems import schema as sk
@@ -65,6 +67,7 @@ from transfer.format import (
     FORMAT,
     LATER_FIELDS,
     LATER_LISTS,
+    LATER_SECTIONS,
     MARKDOWN_FIELDS,
     VERSION,
     VERSION_2_FIELDS,
@@ -103,6 +106,18 @@ MAX_MEMBERS = 1_000
 MAX_SESSIONS = 10_000
 MAX_ROWS = MAX_LIST
 """Most rolls, requests or ledger entries."""
+
+MAX_ACTIVITY = 100_000
+"""Most entries of a campaign's activity log: the one list allowed past :data:`MAX_LIST`, as
+every roll, ledger entry and change at the table has an entry (a campaign of 20,000 rolls
+logs more than 20,000 changes). On the site the upload's size bounds it far lower."""
+
+LONG_LISTS: dict[tuple[str | int, ...], int] = {("activity",): MAX_ACTIVITY}
+"""The lists, by path, whose bound is not :data:`MAX_LIST`."""
+
+MAX_CHANGES = 2_000
+"""Most facts one activity entry records as changed (``Activity.changes``): every fact of a
+sheet and a full inventory (``equipment.models.ITEMS_MAX``) with room to spare."""
 
 INTEGER_RANGES: dict[str, tuple[int, int]] = {
     "PositiveSmallIntegerField": (0, 32_767),
@@ -157,9 +172,10 @@ def check_shape(data: Any) -> None:
             if len(path) >= MAX_DEPTH:
                 raise SchemaError(_path(path), f"nested deeper than {MAX_DEPTH} levels")
             if isinstance(value, list):
-                if len(value) > MAX_LIST:
+                most = LONG_LISTS.get(path, MAX_LIST)
+                if len(value) > most:
                     raise SchemaError(_path(path), f"a list of {len(value)} entries; at most "
-                                                   f"{MAX_LIST} are taken")
+                                                   f"{most} are taken")
                 stack.extend((item, (*path, i)) for i, item in enumerate(value))
                 continue
             if len(value) > MAX_KEYS:
@@ -247,8 +263,19 @@ Link = Number | None
 """A link to a row listed before, by its document number, or null."""
 
 # Text with line breaks though its column is a CharField: a campaign's description is "a line
-# or two", and its settings form may take it in a text box.
-_LINES = {(Campaign, "description")}
+# or two", and its settings form may take it in a text box; an activity entry's text quotes a
+# roll's description, which may hold a line break.
+_LINES = {(Campaign, "description"), (Activity, "text")}
+
+Changes = Annotated[
+    list[Annotated[list[Annotated[str, sk.multiline(sk.TEXT_MAX)]],
+                   Field(min_length=3, max_length=3)]],
+    Field(max_length=MAX_CHANGES)]
+"""An activity entry's ``changes``: ``[[label, before, after], ...]``, three texts each (a
+fact's value may be a sheet's written text, lines and all)."""
+
+Slug = Annotated[str, Field(max_length=40, pattern=r"^[-a-zA-Z0-9_]*$")]
+"""An activity entry's ``action``: a slug, as Django's slugs are, or empty."""
 
 
 def model_columns(model: type[models.Model]) -> dict[str, models.Field[Any, Any]]:
@@ -273,6 +300,10 @@ def _column(model: type[models.Model], name: str, column: models.Field[Any, Any]
         return Annotated[str, sk.multiline(column.max_length or sk.TEXT_MAX)]
     if (model, name) == (Item, "quantity"):  # at least one (the table's check), as the form
         return Annotated[int, Field(ge=1, le=QUANTITY_MAX)]
+    if (model, name) == (Activity, "changes"):
+        return Changes
+    if (model, name) == (Activity, "action"):
+        return Slug
     return _column_type(column)
 
 
@@ -317,14 +348,18 @@ def _rows(item: Any, most: int = MAX_LIST) -> Any:
 
 
 def _files(name: str, version: int, *, campaign: Any, character: Any, sessions: Any,
-           rolls: Any, requests: Any, exported_at: Any) -> dict[str, TypeAdapter[Any]]:
+           rolls: Any, requests: Any, exported_at: Any,
+           later: Mapping[str, Mapping[str, Any]] | None = None
+           ) -> dict[str, TypeAdapter[Any]]:
     """The schema of each kind of file of a format ``version``, of the rows given; its
-    fields in the order an import reads them."""
+    fields in the order an import reads them. ``later``: by kind, the lists a file may leave
+    out (:data:`transfer.format.LATER_SECTIONS`), by key, with their rows' type."""
     def file(kind: str, body: Mapping[str, Any]) -> TypeAdapter[Any]:
+        sections = (later or {}).get(kind, {})
         return TypeAdapter(_model(f"{name}_{kind}_file", {
             "format": Literal[FORMAT], "version": Literal[version], "kind": Literal[kind],
             "system": str, "exported_at": exported_at, **body, "rolls": rolls,
-            "requested_rolls": requests}))
+            "requested_rolls": requests, **sections}, dict.fromkeys(sections, [])))
 
     return {"character": file("character", {"sessions": sessions, "character": character}),
             "campaign": file("campaign", {
@@ -345,8 +380,14 @@ def _current_rows() -> dict[str, TypeAdapter[Any]]:
                       {**may_leave_out(model), **dict.fromkeys(lists, [])})
 
     entry = row(XpEntry, id=Number, reverses=Link, session=Link, created_by=Username)
+    # Each section's rows and their links; a section the format gains needs its own here.
+    links: dict[type[models.Model], dict[str, Any]] = {
+        Activity: {"character": Link, "actor": Username | None, "roll": Link}}
+    later = {kind: {key: _rows(row(model, **links[model]), MAX_ACTIVITY)
+                    for key, model in sections.items()}
+             for kind, sections in LATER_SECTIONS.items()}
     return _files(
-        "current", VERSION, exported_at=Timestamp,
+        "current", VERSION, exported_at=Timestamp, later=later,
         campaign=row(Campaign, created_by=Username,
                      members=_rows(row(Membership, username=Username), MAX_MEMBERS)),
         character=row(Character, id=Number, owner=Username, xp_entries=_rows(entry, MAX_ROWS)),

@@ -39,6 +39,7 @@ from pydantic_core import ErrorDetails
 from campaigns.models import Campaign, Membership, Session
 from characters.models import Character, XpEntry
 from equipment.models import Item
+from history.models import Activity
 from rolls.models import RequestedRoll, Roll
 from rulesets import registry
 from rulesets.errors import RuleError
@@ -168,14 +169,15 @@ def check_rows(data: dict[str, Any]) -> None:
         raise TransferError(_refusal(data, exc.errors(), data["version"])) from None
 
 
-_USERNAMES = {"username", "owner", "created_by", "rolled_by", "requested_by"}
-_LINKS = {"reverses", "session", "character", "parent", "answer"}
+_USERNAMES = {"username", "owner", "created_by", "rolled_by", "requested_by", "actor"}
+_LINKS = {"reverses", "session", "character", "parent", "answer", "roll"}
 _TYPE_ERRORS = {"string_type", "int_type", "bool_type", "dict_type", "list_type",
                 "model_type", "model_attributes_type"}
 _DATE_ERRORS = {"string_type", "string_too_long", schema.DATE_FORM}
 _SECTIONS: dict[str, tuple[str, type[models.Model]]] = {
     "sessions": ("Session", Session), "rolls": ("Roll", Roll),
-    "requested_rolls": ("Requested roll", RequestedRoll)}
+    "requested_rolls": ("Requested roll", RequestedRoll),
+    "activity": ("Activity entry", Activity)}
 
 
 @dataclass(frozen=True)
@@ -312,7 +314,7 @@ def _locate(data: dict[str, Any], loc: tuple[str | int, ...]
         return _Row(f"{word} {index + 1}",
                     columns={**schema.model_columns(model), **extra}), loc[2:]
     return _Row("The file", lists={key: f"The {key.replace('_', ' ')}" for key in (
-        "sessions", "characters", "rolls", "requested_rolls")}), loc
+        "sessions", "characters", "rolls", "requested_rolls", "activity")}), loc
 
 
 def _named(where: str, row: Any) -> str:
@@ -390,6 +392,17 @@ class RequestPlan:
 
 
 @dataclass
+class ActivityPlan:
+    """An unsaved activity entry, the numbers of the character and the roll it names (None
+    for none), who made the change (a username, None for the server)."""
+
+    row: Activity
+    character: int | None
+    roll: int | None
+    actor: str | None
+
+
+@dataclass
 class Plan:
     """A checked document as unsaved rows and their links by document number, each list in
     the file's order (every link names a row before it)."""
@@ -398,12 +411,15 @@ class Plan:
     characters: list[CharacterPlan]
     rolls: list[RollPlan]
     requests: list[RequestPlan]
+    activity: list[ActivityPlan] = field(default_factory=list)
+    """A campaign's activity log, in the order it was made (none in a character document)."""
 
     def usernames(self) -> set[str]:
         """Every username the rows name."""
         names = {c.owner for c in self.characters}
         names |= {e.created_by for c in self.characters for e in c.entries}
         names |= {r.rolled_by for r in self.rolls} | {q.requested_by for q in self.requests}
+        names |= {a.actor for a in self.activity if a.actor is not None}
         return names
 
 
@@ -436,8 +452,9 @@ def read_plan(data: dict[str, Any], campaign: Campaign) -> Plan:
     ``campaign`` (the target of a character import, or the unsaved campaign of a campaign
     import), checking what lies between the rows: each document number used once, each
     link naming a row before it, each ledger adding up to its character's XP, the rules'
-    judgement of every sheet, each roll of the file's system, then the JSON each system
-    keeps against its schema and the rolls' dice against the rules.
+    judgement of every sheet, each roll of the file's system, each activity entry's roll
+    about its character (GM-only with it), then the JSON each system keeps against its
+    schema and the rolls' dice against the rules.
 
     Raises:
         TransferError: naming the row and the problem.
@@ -457,6 +474,9 @@ def read_plan(data: dict[str, Any], campaign: Campaign) -> Plan:
     rolls = _read_rolls(data["rolls"], character_refs, data["system"])
     requests = _read_requests(data["requested_rolls"], character_refs,
                               {r.ref: r for r in rolls})
+    # A file from before the log travelled has none (transfer.format.LATER_SECTIONS).
+    activity = _read_activity(data.get("activity", []), character_refs,
+                              {r.ref: r for r in rolls})
     if data["kind"] == "campaign":
         known = {r.ref for r in rolls}
 
@@ -470,7 +490,8 @@ def read_plan(data: dict[str, Any], campaign: Campaign) -> Plan:
     # After the sheets' rules (their refusals first); before the rolls' (shape known).
     _checked(schema.check_system_parts, data)
     _checked(checks.check_rolls_dice, [(r.ref, r.row, r.parent) for r in rolls])
-    return Plan(sessions=sessions, characters=characters, rolls=rolls, requests=requests)
+    return Plan(sessions=sessions, characters=characters, rolls=rolls, requests=requests,
+                activity=activity)
 
 
 @cache
@@ -614,3 +635,28 @@ def _read_requests(data: list[dict[str, Any]], characters: set[int],
             row=RequestedRoll(**_values(RequestedRoll, row)), character=character,
             answer=answer, requested_by=row["requested_by"]))
     return requests
+
+
+def _read_activity(data: list[dict[str, Any]], characters: set[int],
+                   rolls: Mapping[int, RollPlan]) -> list[ActivityPlan]:
+    """The activity log's entries, checked against the rows they name: the character and the
+    roll listed in the file, an entry about a roll about the roll's own character (the
+    character's history lists it), and an entry about a GM-only roll GM-only too (the table's
+    history never shows a player a roll the roll log hides from them)."""
+    entries: list[ActivityPlan] = []
+    for i, row in enumerate(data, start=1):
+        where = f"Activity entry {i}"
+        character = _link(row["character"], f"{where}'s 'character'", characters)
+        roll = _link(row["roll"], f"{where}'s 'roll'", rolls)
+        values = _values(Activity, row)
+        if roll is not None:
+            if rolls[roll].character != character:
+                raise TransferError(f"{where} records roll {roll}, a roll of another "
+                                    "character.")
+            if rolls[roll].row.gm_only and not values["gm_only"]:
+                raise TransferError(f"{where} records roll {roll}, a GM-only roll, and is "
+                                    "not GM-only: the players would read it in the table's "
+                                    "history.")
+        entries.append(ActivityPlan(row=Activity(**values), character=character, roll=roll,
+                                    actor=row["actor"]))
+    return entries

@@ -22,6 +22,7 @@ import systems
 from campaigns.models import Campaign, Membership, Session
 from characters import services as character_services
 from characters.models import Character, XpEntry
+from history.models import Activity
 from rolls import services as roll_services
 from rolls.models import RequestedRoll, Roll
 from rulesets import registry
@@ -87,7 +88,8 @@ def rich_demo(demo: list[Campaign]) -> list[Campaign]:
 
 # --- Refusals ---------------------------------------------------------------------------------
 
-MODELS = (Campaign, Membership, Session, Character, XpEntry, Roll, RequestedRoll, User)
+MODELS = (Campaign, Membership, Session, Character, XpEntry, Roll, RequestedRoll, Activity,
+          User)
 """Every kind of row an import writes."""
 
 

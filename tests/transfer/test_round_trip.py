@@ -25,7 +25,7 @@ from transfer.export import document_json, export_campaign, export_character
 from transfer.format import FIELDS, LINKS
 from transfer.imports import import_campaign, import_character, import_decide
 
-USER_KEYS = ("owner", "created_by", "rolled_by", "requested_by")
+USER_KEYS = ("owner", "created_by", "rolled_by", "requested_by", "actor")
 
 
 def through_a_file(document: dict[str, Any]) -> Any:
@@ -39,11 +39,11 @@ def comparable(document: dict[str, Any]) -> dict[str, Any]:
 
 
 def as_imported(document: dict[str, Any]) -> dict[str, Any]:
-    """The document an import should give back, users aside: every roll marked imported
-    (the server that imports a file rolled none of them)."""
+    """The document an import should give back, users aside: every roll and activity entry
+    marked imported (the server that imports a file rolled and saw none of them)."""
     result = copy.deepcopy(comparable(document))
-    for roll in result.get("rolls", []):
-        roll["imported"] = True
+    for row in (*result.get("rolls", []), *result.get("activity", [])):
+        row["imported"] = True
     return result
 
 
@@ -57,14 +57,15 @@ def as_imported_by(document: dict[str, Any], username: str) -> dict[str, Any]:
         if isinstance(node, dict):
             for key in node:
                 if key in USER_KEYS:
-                    node[key] = username
+                    # An activity entry's actor may be none: the server's own change.
+                    node[key] = username if node[key] is not None else None
                 else:
                     walk(node[key])
         elif isinstance(node, list):
             for item in node:
                 walk(item)
 
-    for key in ("character", "characters", "rolls", "requested_rolls"):
+    for key in ("character", "characters", "rolls", "requested_rolls", "activity"):
         walk(result.get(key))
     if "campaign" in result:
         result["campaign"]["created_by"] = username
