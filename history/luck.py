@@ -9,11 +9,11 @@ says nothing of the GM's secret rolls.
 
 A session is a date: its rolls are those made on it (``table.sessions``).
 
-The figures of a set of rolls are kept in the cache under a digest of those rolls' codes, in
-their order: rolls are never edited, so a figure is found again only for exactly the same
-rolls, and a new roll (or a character's rolls deleted with it) makes a new key. The key also
-holds :data:`PROCESS` so that a server started with new code (a system's luck mended) never
-reads a figure the old code worked out.
+The figures of a set of rolls are kept in the cache under a digest of those rolls' ids, in
+their order (:func:`figures`), and each roll's luck in the campaign's ledger (:class:`_Ledger`),
+so that a new roll costs its own luck and the sums. Both keys hold :data:`PROCESS`, so that a
+server started with new code (a system's luck mended) never reads what the old code worked
+out.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from __future__ import annotations
 import datetime
 import hashlib
 import uuid
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -32,7 +34,7 @@ from django.utils import timezone
 import systems
 from characters.models import Character, XpEntry
 from rolls.models import Roll, RollQuerySet
-from rulesets.luck import Luck, Outcome, RollLuck, luck_of, outcome_mix, running_luck
+from rulesets.luck import Luck, Outcome, RollLuck, luck_by_group, outcome_mix, running_luck
 
 if TYPE_CHECKING:
     from campaigns.models import Campaign, Session
@@ -89,7 +91,7 @@ def rolls_seen(campaign: Campaign, *, is_gm: bool, session: Session | None = Non
     return rolls.order_by("created_at", "id")
 
 
-def _sampled(values: list[Fraction]) -> list[tuple[int, float]]:
+def _sampled(values: list[float]) -> list[tuple[int, float]]:
     """``values`` as ``(1-based number, value)``, at most :data:`POINTS` of them, evenly
     spread, the last one kept."""
     if not values:
@@ -98,48 +100,111 @@ def _sampled(values: list[Fraction]) -> list[tuple[int, float]]:
     numbers = list(range(0, len(values), step))
     if numbers[-1] != len(values) - 1:
         numbers.append(len(values) - 1)
-    return [(i + 1, float(values[i])) for i in numbers]
+    return [(i + 1, values[i]) for i in numbers]
 
 
-def compute_figures(rolls: RollQuerySet, system: systems.SheetSystem) -> Figures:
-    """The :class:`Figures` of ``rolls`` (read in the order given), each roll's luck asked of
-    ``system`` (``LuckPart.roll_luck``). Reads every roll: use :func:`figures`, which keeps
-    the answer."""
-    counted: list[tuple[int | None, RollLuck]] = []
-    uncounted = 0
-    for roll in rolls.iterator(chunk_size=2000):
-        luck = system.roll_luck(roll)
+@dataclass
+class _Ledger:
+    """Every roll of a campaign whose luck was worked out, kept in the cache so that a new
+    roll costs its own luck only: ``rolls[roll id]`` is ``(distribution, actual)``, an index
+    into ``distributions`` (``(measure, low, chances)``, each once: a table rolls the same few
+    pools again and again) and the value it gave, or ``None`` for a roll the measure does not
+    count. A roll is never edited, so what is kept of it stays true."""
+
+    distributions: list[tuple[str, int, tuple[Fraction, ...]]] = field(default_factory=list)
+    rolls: dict[int, tuple[int, int] | None] = field(default_factory=dict)
+    places: dict[tuple[str, int, tuple[Fraction, ...]], int] = field(default_factory=dict)
+    """Each distribution's index in ``distributions``."""
+
+    def add(self, pk: int, luck: RollLuck | None) -> None:
+        """Keep roll ``pk``'s luck (``None``: not counted)."""
         if luck is None:
-            uncounted += 1
-        else:
-            counted.append((roll.character_id, luck))
-    lucks = [luck for _, luck in counted]
+            self.rolls[pk] = None
+            return
+        shape = (luck.measure, luck.low, luck.chances)
+        index = self.places.setdefault(shape, len(self.distributions))
+        if index == len(self.distributions):
+            self.distributions.append(shape)
+        self.rolls[pk] = (index, luck.actual)
+
+    def lucks(self, pks: list[int]) -> list[RollLuck | None]:
+        """The luck of each roll of ``pks`` (all kept), in their order; rolls of one
+        distribution share its ``chances`` tuple."""
+        found: list[RollLuck | None] = []
+        for pk in pks:
+            kept = self.rolls[pk]
+            if kept is None:
+                found.append(None)
+            else:
+                measure, low, chances = self.distributions[kept[0]]
+                found.append(RollLuck(measure, low, chances, kept[1]))
+        return found
+
+
+def _campaign_key(campaign: Campaign) -> str:
+    """The campaign's part of a cache key: this process (:data:`PROCESS`), the campaign's id,
+    the moment it was made and its system. The moment tells apart two campaigns given one id
+    where ids can come round again (a test database, rolled back after each test), and with
+    them two rolls of one id."""
+    return f"{PROCESS}:{campaign.pk}:{campaign.created_at.timestamp():.6f}:{campaign.ruleset}"
+
+
+def _ledger(campaign: Campaign, pks: list[int], system: systems.SheetSystem) -> _Ledger:
+    """The campaign's :class:`_Ledger` from the cache, with the rolls of ``pks`` it lacked
+    read (2,000 a query) and their luck asked of ``system``, kept again if any was."""
+    key = f"history:luck-rolls:{_campaign_key(campaign)}"
+    ledger = cache.get(key)
+    if not isinstance(ledger, _Ledger):
+        ledger = _Ledger()
+    missing = [pk for pk in pks if pk not in ledger.rolls]
+    for start in range(0, len(missing), 2000):
+        for roll in Roll.objects.filter(pk__in=missing[start:start + 2000]):
+            ledger.add(roll.pk, system.roll_luck(roll))
+    if missing:
+        cache.set(key, ledger, CACHE_SECONDS)
+    return ledger
+
+
+def compute_figures(rows: Sequence[tuple[int, int | None]], lucks: Sequence[RollLuck | None],
+                    measure: str) -> Figures:
+    """The :class:`Figures` of rolls ``rows`` (``(roll id, character id)``, in the order
+    they were made) whose luck is ``lucks`` (``None``: not counted), of the system's
+    ``measure``."""
+    counted = [(character_id, luck) for (_, character_id), luck in zip(rows, lucks, strict=True)
+               if luck is not None]
+    table = [luck for _, luck in counted]
     by_character: dict[int | None, list[RollLuck]] = {}
     for character_id, luck in counted:
         by_character.setdefault(character_id, []).append(luck)
-    characters = {pk: figure for pk, own in by_character.items()
-                  if (figure := luck_of(own)) is not None}
+    characters, everyone = luck_by_group(by_character)
     return Figures(
-        measure=system.luck_measure, table=luck_of(lucks), characters=characters,
+        measure=measure, table=everyone, characters=characters,
         running={pk: _sampled(running_luck(own)) for pk, own in by_character.items()},
-        running_table=_sampled(running_luck(lucks)), mix=outcome_mix(lucks),
-        uncounted=uncounted)
+        running_table=_sampled(running_luck(table)), mix=outcome_mix(table),
+        uncounted=len(rows) - len(counted))
 
 
 def figures(campaign: Campaign, *, is_gm: bool, session: Session | None = None,
             character: Character | None = None) -> Figures:
-    """The luck of the rolls :func:`rolls_seen` gives the viewer, from the cache when the
-    same rolls were worked out before (one query for their codes), else computed and kept.
-    """
-    rolls = rolls_seen(campaign, is_gm=is_gm, session=session, character=character)
-    digest = hashlib.sha256(campaign.ruleset.encode())
-    for code in rolls.values_list("code", flat=True):
-        digest.update(code.bytes)
-    key = f"history:luck:{PROCESS}:{campaign.pk}:{digest.hexdigest()}"
+    """The luck of the rolls :func:`rolls_seen` gives the viewer: one query for their ids,
+    and the figures from the cache when the same rolls were worked out before; else each
+    roll's luck from the campaign's :class:`_Ledger` (only the rolls it lacks are read), the
+    figures worked out and kept.
+
+    The cache's key is a digest of the rolls' ids, in order: ids are never handed out twice
+    (PostgreSQL's sequences, SQLite's AUTOINCREMENT) and a roll is never edited, so the same
+    ids are the same rolls, and any roll made or deleted since makes a new key."""
+    rows = list(rolls_seen(campaign, is_gm=is_gm, session=session, character=character)
+                .values_list("id", "character_id"))
+    pks = [pk for pk, _ in rows]
+    digest = hashlib.sha256(array("q", pks).tobytes()).hexdigest()
+    key = f"history:luck:{_campaign_key(campaign)}:{digest}"
     found = cache.get(key)
     if isinstance(found, Figures):
         return found
-    result = compute_figures(rolls, systems.for_campaign(campaign))
+    system = systems.for_campaign(campaign)
+    result = compute_figures(rows, _ledger(campaign, pks, system).lucks(pks),
+                             system.luck_measure)
     cache.set(key, result, CACHE_SECONDS)
     return result
 

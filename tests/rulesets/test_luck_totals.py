@@ -13,6 +13,7 @@ import pytest
 
 from rulesets.luck import (
     RollLuck,
+    luck_by_group,
     luck_of,
     outcome_mix,
     running_luck,
@@ -161,3 +162,23 @@ def test_the_outcome_mix_counts_rolls_per_value_against_the_expected_count():
         (1, 2, Fraction(1, 2) + Fraction(1, 2) + Fraction(1, 2)),
         (2, 0, Fraction(1, 4)),
     ]
+
+
+def test_the_table_s_luck_from_its_characters_totals_is_the_luck_of_all_its_rolls():
+    groups = {"Rook": SMALL_SETS[0], "Wren": SMALL_SETS[1], "Nobody": []}
+    each, table = luck_by_group(groups)
+    assert set(each) == {"Rook", "Wren"}
+    assert each["Rook"] == luck_of(SMALL_SETS[0]) and each["Wren"] == luck_of(SMALL_SETS[1])
+    assert table == luck_of(SMALL_SETS[0] + SMALL_SETS[1])
+    assert luck_by_group({"Nobody": []}) == ({}, None)
+
+
+def test_a_rounded_table_from_its_characters_stays_within_its_bound():
+    rng = random.Random(11)
+    groups = {name: table(rng, 150) for name in ("Rook", "Wren", "Vex")}
+    each, rounded = luck_by_group(groups, exact_bits=0)
+    exact = luck_of([luck for lucks in groups.values() for luck in lucks], exact_bits=1 << 40)
+    assert rounded is not None and exact is not None and exact.exact
+    assert 0 < rounded.error < 1e-15
+    assert abs(rounded.percentile - exact.percentile) <= rounded.error
+    assert rounded.expected == exact.expected and rounded.actual == exact.actual
