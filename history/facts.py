@@ -27,17 +27,19 @@ def character_facts(character: Character, *, sheet: dict[str, Any] | None = None
     """``character``'s facts, label -> value, in the order the sheet shows them: its name,
     concept and standing, the system's facts of ``sheet`` (else of ``character.sheet``), its
     XP (available and earned) and, when ``items``, one fact per item of its inventory
-    ("Inventory · Rope" -> "2", with the item's note; a second line of the same name is
-    "Inventory · Rope (2)"). One query for the items."""
+    ("Inventory · Rope" -> "2", with the item's note and what its system details say,
+    ``HistoryPart.item_fact``; a second line of the same name is "Inventory · Rope (2)"). One query for the items."""
     facts = {"Name": character.name, "Concept": character.concept,
              "Standing": character.get_status_display()}
-    facts.update(systems.for_ruleset(character.campaign.ruleset).sheet_facts(
-        character, sheet))
+    system = systems.for_ruleset(character.campaign.ruleset)
+    facts.update(system.sheet_facts(character, sheet))
     facts[XP_AVAILABLE] = str(character.xp_available)
     facts[XP_EARNED] = str(character.xp_total)
     if items:
         for item in Item.objects.filter(character=character).order_by("name", "pk"):
             value = f"{item.quantity}" + (f" ({item.note})" if item.note else "")
+            details = system.item_fact(item)
+            value += f"; {details}" if details else ""
             label = f"{INVENTORY} · {item.name}"
             number = 2
             while label in facts:  # two lines of the same name stay two facts

@@ -11,6 +11,7 @@ from systems.part import SystemPart
 
 if TYPE_CHECKING:
     from characters.models import Character
+    from equipment.models import Item
 
 
 def _label(key: str) -> str:
@@ -50,3 +51,12 @@ class HistoryPart(SystemPart):
         facts: dict[str, str] = {}
         _flatten(sheet if sheet is not None else character.sheet, "", facts)
         return facts
+
+    def item_fact(self, item: Item) -> str:
+        """What an inventory item's system details say (a weapon's rounds loaded), as the
+        tail of its fact ("2 (spare); Rounds: 5"), so that a change of them is logged and an
+        earlier sheet rebuilt with them; ``""`` for none. The default lists the stored
+        details, each key a label ("Rounds: 5, Weapon: heavy"); a system gives its words."""
+        facts: dict[str, str] = {}
+        _flatten(item.details, "", facts)
+        return ", ".join(f"{label}: {value}" for label, value in facts.items() if label)

@@ -106,3 +106,15 @@ def test_an_entry_is_never_edited_or_deleted(alice, bobs_character) -> None:  # 
         Activity.objects.all().delete()
     with pytest.raises(AppendOnlyError):
         Activity.objects.update(text="Nothing")
+
+
+def test_an_item_s_system_details_are_part_of_its_fact(bob, bobs_character) -> None:  # type: ignore[no-untyped-def]
+    # A weapon's rounds live in its details (Maelstrom's firing and reloading change them):
+    # the log must see them move, or an earlier sheet could not be rebuilt with them.
+    item = equipment.item_add(character=bobs_character, name="Pistol", quantity=1, note="",
+                              details={"rounds": 3}, by=bob)
+    equipment.item_change(item=item, name="Pistol", quantity=1, note="", details={"rounds": 2},
+                          by=bob)
+    changed = Activity.objects.filter(kind=Activity.Kind.ITEM).order_by("id").last()
+    assert changed is not None
+    assert _changes(changed) == {"Inventory · Pistol": ("1; Rounds: 3", "1; Rounds: 2")}
