@@ -19,6 +19,7 @@ from characters.models import RULE_IMPORTS, Character
 from core.live import announce
 from encounters.models import turn_of
 from history.facts import character_facts, record_change
+from history.log import record
 from history.models import Activity
 from rolls.log import roll_store
 from rolls.models import RequestedRoll, Roll
@@ -198,7 +199,8 @@ def requested_roll_create(
     roll dialog, which is checked like a roll (the dialog's form, then the pool through the
     engine's odds) before anyone is asked. A character who could not make it refuses the
     whole request, naming that character and the rule; nothing is asked of anyone then.
-    Each request shows on the character's sheet (announced live). Returns the requests."""
+    Each request shows on the character's sheet (announced live) and in the activity log.
+    Returns the requests."""
     prepared = []
     for character in characters:
         try:
@@ -222,4 +224,10 @@ def requested_roll_create(
         for character, _, _ in prepared:
             announce(character.campaign_id, "rollRequested", character_id=character.pk,
                      gm_only=character.changes_gm_only)
+        for request in created:
+            record(campaign_id=request.campaign_id, kind=Activity.Kind.REQUEST, action="ask",
+                   text=f"Asked {request.character.name} for a roll: {request.description}"
+                        + (f" ({note})" if note else ""),
+                   by=by, character=request.character,
+                   gm_only=request.character.changes_gm_only)
     return created

@@ -5,6 +5,7 @@ transaction (docs/history.md, "Activity log")."""
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from characters import services
 from core.appendonly import AppendOnlyError
@@ -118,3 +119,16 @@ def test_an_item_s_system_details_are_part_of_its_fact(bob, bobs_character) -> N
     changed = Activity.objects.filter(kind=Activity.Kind.ITEM).order_by("id").last()
     assert changed is not None
     assert _changes(changed) == {"Inventory · Pistol": ("1; Rounds: 3", "1; Rounds: 2")}
+
+
+def test_a_request_for_a_roll_is_logged_for_each_character_asked(
+        client_for, alice, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
+    response = client_for(alice).post(
+        reverse("rolls:requested-roll-create", args=[campaign.pk]),
+        {"character": str(bobs_character.pk), "kind": "action",
+         "traits": "Precision + Driving", "difficulty": "6", "threshold": "0",
+         "note": "Chase"})
+    assert response.status_code == 302
+    entry = Activity.objects.get(kind=Activity.Kind.REQUEST)
+    assert (entry.actor, entry.character, entry.action) == (alice, bobs_character, "ask")
+    assert entry.text.startswith("Asked Rook for a roll: ") and entry.text.endswith("(Chase)")
