@@ -22,7 +22,6 @@ import datetime
 import hashlib
 import uuid
 from array import array
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -34,7 +33,7 @@ from django.utils import timezone
 import systems
 from characters.models import Character, XpEntry
 from rolls.models import Roll, RollQuerySet
-from rulesets.luck import Luck, Outcome, RollLuck, luck_by_group, outcome_mix, running_luck
+from rulesets.luck import Luck, Outcome, RollLuck, Tally
 
 if TYPE_CHECKING:
     from campaigns.models import Campaign, Session
@@ -165,46 +164,73 @@ def _ledger(campaign: Campaign, pks: list[int], system: systems.SheetSystem) -> 
     return ledger
 
 
-def compute_figures(rows: Sequence[tuple[int, int | None]], lucks: Sequence[RollLuck | None],
-                    measure: str) -> Figures:
-    """The :class:`Figures` of rolls ``rows`` (``(roll id, character id)``, in the order
-    they were made) whose luck is ``lucks`` (``None``: not counted), of the system's
-    ``measure``."""
-    counted = [(character_id, luck) for (_, character_id), luck in zip(rows, lucks, strict=True)
-               if luck is not None]
-    table = [luck for _, luck in counted]
-    by_character: dict[int | None, list[RollLuck]] = {}
-    for character_id, luck in counted:
-        by_character.setdefault(character_id, []).append(luck)
-    characters, everyone = luck_by_group(by_character)
+@dataclass
+class _State:
+    """One span's tally so far (a viewer's, over the campaign or a session, for the table or
+    a character): the rolls added to ``tally``, by count and a digest of their ids in order,
+    and how many of them the measure did not count."""
+
+    count: int
+    digest: str
+    tally: Tally[int | None]
+    uncounted: int = 0
+
+
+def _digest(pks: list[int]) -> str:
+    return hashlib.sha256(array("q", pks).tobytes()).hexdigest()
+
+
+def _figures_of(state: _State, measure: str) -> Figures:
+    """The :class:`Figures` of ``state``'s rolls, for the system's ``measure``."""
+    characters, table = state.tally.figures()
+    running, running_table = state.tally.running()
     return Figures(
-        measure=measure, table=everyone, characters=characters,
-        running={pk: _sampled(running_luck(own)) for pk, own in by_character.items()},
-        running_table=_sampled(running_luck(table)), mix=outcome_mix(table),
-        uncounted=len(rows) - len(counted))
+        measure=measure, table=table, characters=characters,
+        running={pk: _sampled(values) for pk, values in running.items()},
+        running_table=_sampled(running_table), mix=state.tally.mix(),
+        uncounted=state.uncounted)
 
 
 def figures(campaign: Campaign, *, is_gm: bool, session: Session | None = None,
             character: Character | None = None) -> Figures:
-    """The luck of the rolls :func:`rolls_seen` gives the viewer: one query for their ids,
-    and the figures from the cache when the same rolls were worked out before; else each
-    roll's luck from the campaign's :class:`_Ledger` (only the rolls it lacks are read), the
-    figures worked out and kept.
+    """The luck of the rolls :func:`rolls_seen` gives the viewer.
 
-    The cache's key is a digest of the rolls' ids, in order: ids are never handed out twice
+    One query for their ids; the figures come from the cache when the same rolls were worked
+    out before. Else the span's tally (:class:`_State`) is taken up where it was left when
+    the rolls it holds are the first of these, in the same order (a new roll is added at the
+    end), and only the rolls after them are added, each roll's luck from the campaign's
+    :class:`_Ledger` (which reads only the rolls it lacks); otherwise the tally starts again.
+
+    The keys are digests of the rolls' ids, in order: ids are never handed out twice
     (PostgreSQL's sequences, SQLite's AUTOINCREMENT) and a roll is never edited, so the same
-    ids are the same rolls, and any roll made or deleted since makes a new key."""
+    ids are the same rolls, and a roll made or deleted since makes a new key."""
     rows = list(rolls_seen(campaign, is_gm=is_gm, session=session, character=character)
                 .values_list("id", "character_id"))
     pks = [pk for pk, _ in rows]
-    digest = hashlib.sha256(array("q", pks).tobytes()).hexdigest()
+    digest = _digest(pks)
     key = f"history:luck:{_campaign_key(campaign)}:{digest}"
     found = cache.get(key)
     if isinstance(found, Figures):
         return found
     system = systems.for_campaign(campaign)
-    result = compute_figures(rows, _ledger(campaign, pks, system).lucks(pks),
-                             system.luck_measure)
+    span = (f"history:luck-tally:{_campaign_key(campaign)}:{int(is_gm)}:"
+            f"{session.pk if session else ''}:{character.pk if character else ''}")
+    state = cache.get(span)
+    if not (isinstance(state, _State) and state.count <= len(pks)
+            and _digest(pks[:state.count]) == state.digest):
+        state = _State(0, _digest([]), Tally())
+    new = rows[state.count:]
+    lucks = _ledger(campaign, [pk for pk, _ in new], system).lucks([pk for pk, _ in new])
+    by_character: dict[int | None, list[RollLuck]] = {}
+    for (_, character_id), luck in zip(new, lucks, strict=True):
+        if luck is None:
+            state.uncounted += 1
+        else:
+            by_character.setdefault(character_id, []).append(luck)
+    state.tally.add(by_character)
+    state.count, state.digest = len(pks), digest
+    cache.set(span, state, CACHE_SECONDS)
+    result = _figures_of(state, system.luck_measure)
     cache.set(key, result, CACHE_SECONDS)
     return result
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 K = TypeVar("K")
 
@@ -158,6 +158,8 @@ def _times(a: _Part, b: _Part, *, rounded: bool) -> _Part:
     error = a.error + b.error + -(-a.error * b.error >> (PRECISION + 1))
     if not rounded:
         return _Part(a.low + b.low, numerators, a.denominator * b.denominator, error)
+    # The error is counted in units of the rounding: both must already be rounded to it.
+    assert a.denominator == b.denominator == 1 << PRECISION, "round an exact part first"
     half = 1 << (PRECISION - 1)
     numerators = [(n + half) >> PRECISION for n in numerators]
     low, cut = a.low + b.low, 0
@@ -387,3 +389,133 @@ def outcome_mix(lucks: Sequence[RollLuck], *, least: Fraction = Fraction(1, 200)
         return []
     return [Outcome(v, actual.get(v, 0), expected.get(v, Fraction(0)))
             for v in range(min(shown), max(shown) + 1)]
+
+
+def _to_rounded(part: _Part) -> _Part:
+    """An exact ``part`` rounded to ``2**-PRECISION`` (each chance to the nearest multiple:
+    half a unit of error each); a rounded one as it is."""
+    scale = 1 << PRECISION
+    if part.denominator == scale:
+        return part
+    numerators = [(2 * n * scale + part.denominator) // (2 * part.denominator)
+                  for n in part.numerators]
+    return _Part(part.low, numerators, scale, part.error + len(numerators))
+
+
+@dataclass
+class _Running:
+    """One group's (or the table's) sums so far: rolls, actual and expected totals, the
+    distribution of the total, and the total minus the expected after each roll."""
+
+    part: _Part | None = None
+    rolls: int = 0
+    actual: int = 0
+    expected: Fraction = Fraction(0)
+    running: list[float] | None = None
+
+    def add(self, lucks: Sequence[RollLuck], same: Same, part: _Part, *,
+            rounded: bool) -> None:
+        self.part = part if self.part is None else _times(self.part, part, rounded=rounded)
+        self.rolls += len(lucks)
+        self.actual += sum(luck.actual for luck in lucks)
+        self.expected += sum((times * _mean(low, chances)
+                              for (low, chances), times in same.items()), Fraction(0))
+        base = self.running[-1] if self.running else 0.0
+        self.running = (self.running or []) + [base + value for value in running_luck(lucks)]
+
+    def luck(self, measure: str) -> Luck:
+        assert self.part is not None
+        total = _as_total(self.part)
+        percentile = 100 * total.chance_below(self.actual)
+        error = float(100 * total.error)
+        if error:
+            percentile = min(max(percentile, Fraction(0)), Fraction(100))
+        return Luck(measure=measure, rolls=self.rolls, expected=self.expected,
+                    actual=self.actual, percentile=percentile, error=error)
+
+
+@dataclass
+class Tally(Generic[K]):
+    """The luck of a growing set of rolls, in groups (a character's) and all together (the
+    table's), to which later rolls are added (:meth:`add`) at the cost of their own
+    distributions and one product per total they join, never the whole convolution again.
+
+    Exact while the table's total is (:data:`EXACT_BITS`); the addition that takes it past
+    rounds every total kept (half a unit of ``2**-PRECISION`` per value, counted in its
+    error), and it stays rounded. :meth:`figures` gives what :func:`luck_by_group` gives for
+    the same rolls: the same figures while exact, within the stated bound once rounded.
+    The expected and actual totals stay exact, and so do the mix's counts (:attr:`mix`).
+    """
+
+    exact_bits: int = EXACT_BITS
+    measure: str = ""
+    rounded: bool = False
+    values: int = 1
+    bits: int = 0
+    groups: dict[K, _Running] = field(default_factory=dict)
+    table: _Running = field(default_factory=_Running)
+    expected_counts: dict[int, Fraction] = field(default_factory=dict)
+    actual_counts: dict[int, int] = field(default_factory=dict)
+
+    def add(self, groups: Mapping[K, Sequence[RollLuck]]) -> None:
+        """Add rolls, by group, made after every roll already added (the running luck is
+        in this order).
+
+        Raises:
+            ValueError: rolls of another measure than those added before.
+        """
+        groups = {key: lucks for key, lucks in groups.items() if lucks}
+        every = [luck for lucks in groups.values() for luck in lucks]
+        if not every:
+            return
+        if len({luck.measure for luck in every} | ({self.measure} - {""})) > 1:
+            raise ValueError("Rolls of different measures do not add up.")
+        self.measure = every[0].measure
+        sames = {key: _same(lucks) for key, lucks in groups.items()}
+        for own in sames.values():
+            for (low, chances), times in own.items():
+                self.values += times * (len(chances) - 1)
+                self.bits += times * math.lcm(*(p.denominator for p in chances)).bit_length()
+                for i, p in enumerate(chances):
+                    self.expected_counts[low + i] = (
+                        self.expected_counts.get(low + i, Fraction(0)) + times * p)
+        for luck in every:
+            self.actual_counts[luck.actual] = self.actual_counts.get(luck.actual, 0) + 1
+        if not self.rounded and self.values * self.bits > self.exact_bits:
+            self.rounded = True
+            for kept in (*self.groups.values(), self.table):
+                if kept.part is not None:
+                    kept.part = _to_rounded(kept.part)
+        parts = {key: _sum_of(own, rounded=self.rounded) for key, own in sames.items()}
+        for key, part in parts.items():
+            self.groups.setdefault(key, _Running()).add(groups[key], sames[key], part,
+                                                       rounded=self.rounded)
+        same: Same = {}
+        for own in sames.values():
+            for shape, times in own.items():
+                same[shape] = same.get(shape, 0) + times
+        self.table.add(every, same, _product(list(parts.values()), rounded=self.rounded),
+                       rounded=self.rounded)
+
+    def figures(self) -> tuple[dict[K, Luck], Luck | None]:
+        """Each group's :class:`Luck` and the table's (``None`` before any roll)."""
+        if self.table.part is None:
+            return {}, None
+        return ({key: kept.luck(self.measure) for key, kept in self.groups.items()},
+                self.table.luck(self.measure))
+
+    def running(self) -> tuple[dict[K, list[float]], list[float]]:
+        """After each roll, the total so far minus the expected (:func:`running_luck`), per
+        group and for the table."""
+        return ({key: kept.running or [] for key, kept in self.groups.items()},
+                self.table.running or [])
+
+    def mix(self, *, least: Fraction = Fraction(1, 200)) -> list[Outcome]:
+        """:func:`outcome_mix` of every roll added."""
+        shown = [v for v, e in self.expected_counts.items() if e >= least]
+        shown += list(self.actual_counts)
+        if not shown:
+            return []
+        return [Outcome(v, self.actual_counts.get(v, 0),
+                        self.expected_counts.get(v, Fraction(0)))
+                for v in range(min(shown), max(shown) + 1)]

@@ -139,7 +139,11 @@ def test_a_new_roll_is_counted_at_once_never_a_stale_figure(
     assert client_for(bob).get(table_url(campaign)).context["table_line"]["luck"].rolls == 1
     roll(bobs_character, bob, success=False)
     again = client_for(bob).get(table_url(campaign)).context["table_line"]["luck"]
-    assert (again.rolls, again.actual) == (2, 1)
+    # Taken up where the first figure left it: one hit of two coins is exactly the middle.
+    assert (again.rolls, again.actual, again.percentile) == (2, 1, 50)
+    roll(bobs_character, bob, success=True)
+    third = client_for(bob).get(table_url(campaign)).context["table_line"]["luck"]
+    assert (third.rolls, third.actual, third.percentile) == (3, 2, Fraction(275, 4))
 
 
 def test_a_chart_is_an_svg_image_under_its_own_policy_with_names_escaped(

@@ -13,6 +13,7 @@ import pytest
 
 from rulesets.luck import (
     RollLuck,
+    Tally,
     luck_by_group,
     luck_of,
     outcome_mix,
@@ -182,3 +183,33 @@ def test_a_rounded_table_from_its_characters_stays_within_its_bound():
     assert 0 < rounded.error < 1e-15
     assert abs(rounded.percentile - exact.percentile) <= rounded.error
     assert rounded.expected == exact.expected and rounded.actual == exact.actual
+
+
+def test_a_tally_grown_roll_by_roll_gives_the_figures_of_all_its_rolls_at_once():
+    groups = {"Rook": SMALL_SETS[0] + SMALL_SETS[2], "Wren": SMALL_SETS[1]}
+    tally: Tally[str] = Tally()
+    for name, lucks in groups.items():
+        for luck in lucks:
+            tally.add({name: [luck]})
+    assert tally.figures() == luck_by_group(groups)
+    every = [luck for lucks in groups.values() for luck in lucks]
+    assert tally.mix() == outcome_mix(every)
+    assert tally.running()[0]["Rook"] == pytest.approx(running_luck(groups["Rook"]))
+
+
+def test_a_tally_that_grows_past_exact_stays_within_its_bound_of_the_exact_figure():
+    rng = random.Random(12)
+    lucks = table(rng, 400)
+    tally: Tally[str] = Tally(exact_bits=1 << 17)
+    for start in range(0, 400, 50):
+        tally.add({"Rook": lucks[start:start + 50]})
+        assert tally.rounded == (start > 0)
+    each, rounded = tally.figures()
+    exact = luck_of(lucks, exact_bits=1 << 40)
+    assert rounded is not None and exact is not None and exact.exact and not rounded.exact
+    assert 0 < rounded.error < 1e-14
+    assert abs(rounded.percentile - exact.percentile) <= rounded.error
+    assert (rounded.expected, rounded.actual, rounded.rolls) == (
+        exact.expected, exact.actual, 400)
+    with pytest.raises(ValueError, match="different measures"):
+        tally.add({"Rook": [RollLuck("effort", 1, (Fraction(1),), 1)]})
