@@ -108,6 +108,10 @@ def asgi_server(django_db_setup, django_db_blocker) -> Iterator[AsgiLiveServer]:
     # hour a real address may: the server, forked from this process, gets a budget for the
     # whole session. The limit itself is tested in tests/test_abuse_limits.py.
     settings.SIGNUP_RATE = "200/h"
+    # The group's chat posts to a channel a test starts on this machine (tests/chat/receiver.py),
+    # an address a real server refuses: the server, forked now, may post to it. What is
+    # refused without the setting is tested in tests/chat.
+    settings.CHAT_WEBHOOKS_ALLOW_LOCAL = True
     with django_db_blocker.unblock():
         server = AsgiLiveServer()
     yield server
