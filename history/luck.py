@@ -221,13 +221,10 @@ def figures(campaign: Campaign, *, is_gm: bool, session: Session | None = None,
         state = _State(0, _digest([]), Tally())
     new = rows[state.count:]
     lucks = _ledger(campaign, [pk for pk, _ in new], system).lucks([pk for pk, _ in new])
-    by_character: dict[int | None, list[RollLuck]] = {}
-    for (_, character_id), luck in zip(new, lucks, strict=True):
-        if luck is None:
-            state.uncounted += 1
-        else:
-            by_character.setdefault(character_id, []).append(luck)
-    state.tally.add(by_character)
+    counted = [(character_id, luck) for (_, character_id), luck in zip(new, lucks, strict=True)
+               if luck is not None]
+    state.uncounted += len(new) - len(counted)
+    state.tally.add(counted)
     state.count, state.digest = len(pks), digest
     cache.set(span, state, CACHE_SECONDS)
     result = _figures_of(state, system.luck_measure)

@@ -457,17 +457,19 @@ class Tally(Generic[K]):
     expected_counts: dict[int, Fraction] = field(default_factory=dict)
     actual_counts: dict[int, int] = field(default_factory=dict)
 
-    def add(self, groups: Mapping[K, Sequence[RollLuck]]) -> None:
-        """Add rolls, by group, made after every roll already added (the running luck is
-        in this order).
+    def add(self, rolls: Sequence[tuple[K, RollLuck]]) -> None:
+        """Add rolls, each with its group (``(character, luck)``), in the order they were
+        made, all after every roll already added: the running luck follows this order.
 
         Raises:
             ValueError: rolls of another measure than those added before.
         """
-        groups = {key: lucks for key, lucks in groups.items() if lucks}
-        every = [luck for lucks in groups.values() for luck in lucks]
+        every = [luck for _, luck in rolls]
         if not every:
             return
+        groups: dict[K, list[RollLuck]] = {}
+        for key, luck in rolls:
+            groups.setdefault(key, []).append(luck)
         if len({luck.measure for luck in every} | ({self.measure} - {""})) > 1:
             raise ValueError("Rolls of different measures do not add up.")
         self.measure = every[0].measure

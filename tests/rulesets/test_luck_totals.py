@@ -187,14 +187,20 @@ def test_a_rounded_table_from_its_characters_stays_within_its_bound():
 
 def test_a_tally_grown_roll_by_roll_gives_the_figures_of_all_its_rolls_at_once():
     groups = {"Rook": SMALL_SETS[0] + SMALL_SETS[2], "Wren": SMALL_SETS[1]}
+    # The two characters' rolls taken in turn, as a table makes them.
+    made: list[tuple[str, RollLuck]] = []
+    for turn in range(max(len(lucks) for lucks in groups.values())):
+        made += [(name, lucks[turn]) for name, lucks in groups.items() if turn < len(lucks)]
     tally: Tally[str] = Tally()
-    for name, lucks in groups.items():
-        for luck in lucks:
-            tally.add({name: [luck]})
+    tally.add(made[:5])
+    for roll in made[5:]:
+        tally.add([roll])
     assert tally.figures() == luck_by_group(groups)
-    every = [luck for lucks in groups.values() for luck in lucks]
+    every = [luck for _, luck in made]
     assert tally.mix() == outcome_mix(every)
-    assert tally.running()[0]["Rook"] == pytest.approx(running_luck(groups["Rook"]))
+    running, table = tally.running()
+    assert running["Rook"] == pytest.approx(running_luck(groups["Rook"]))
+    assert table == pytest.approx(running_luck(every))
 
 
 def test_a_tally_that_grows_past_exact_stays_within_its_bound_of_the_exact_figure():
@@ -202,7 +208,7 @@ def test_a_tally_that_grows_past_exact_stays_within_its_bound_of_the_exact_figur
     lucks = table(rng, 400)
     tally: Tally[str] = Tally(exact_bits=1 << 17)
     for start in range(0, 400, 50):
-        tally.add({"Rook": lucks[start:start + 50]})
+        tally.add([("Rook", luck) for luck in lucks[start:start + 50]])
         assert tally.rounded == (start > 0)
     each, rounded = tally.figures()
     exact = luck_of(lucks, exact_bits=1 << 40)
@@ -212,4 +218,4 @@ def test_a_tally_that_grows_past_exact_stays_within_its_bound_of_the_exact_figur
     assert (rounded.expected, rounded.actual, rounded.rolls) == (
         exact.expected, exact.actual, 400)
     with pytest.raises(ValueError, match="different measures"):
-        tally.add({"Rook": [RollLuck("effort", 1, (Fraction(1),), 1)]})
+        tally.add([("Rook", RollLuck("effort", 1, (Fraction(1),), 1))])
