@@ -12,7 +12,6 @@ from django.utils import timezone
 
 from campaigns.models import Campaign, Membership
 from chat.models import ChatHook
-from tests.chat.receiver import Receiver
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
