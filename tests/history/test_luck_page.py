@@ -193,3 +193,37 @@ def test_real_rolls_count_as_their_system_measures_them_and_a_hidden_npc_s_stay_
     assert table.actual == sum(luck.actual for luck in seen if luck is not None)
     assert table.expected == sum(luck.expected for luck in seen if luck is not None)
     assert client_for(alice).get(table_url(campaign)).context["table_line"]["luck"].rolls == 4
+
+
+def test_a_character_s_page_counts_that_character_s_rolls_alone(
+        coins, client_for, bob, dave, campaign, bobs_character) -> None:  # type: ignore[no-untyped-def]
+    wren = campaign.characters.get(name="Wren")
+    roll(bobs_character, bob, success=True)
+    roll(wren, dave, success=False)
+    roll(wren, dave, success=False)
+    page = client_for(bob).get(reverse("history:character-luck", args=[bobs_character.pk]))
+    (line,) = page.context["lines"]
+    assert (line["name"], line["luck"].rolls, line["luck"].actual) == ("Rook", 1, 1)
+    assert "Wren" not in page.content.decode()
+    empty = client_for(dave).get(reverse("history:character-luck", args=[wren.pk]) + "?session="
+                                 + str(Session.objects.create(
+                                     campaign=campaign, date=timezone.localdate()
+                                     - datetime.timedelta(days=1)).pk))
+    assert "No rolls yet in this session." in empty.content.decode()
+
+
+def test_the_page_of_figures_already_worked_out_costs_a_fixed_few_queries(
+        coins, client_for, bob, campaign, bobs_character, django_assert_num_queries
+        ) -> None:  # type: ignore[no-untyped-def]
+    for success in (True, False, True):
+        roll(bobs_character, bob, success=success)
+    client = client_for(bob)
+    client.get(table_url(campaign))
+    # The session and user, the membership, the rolls' ids, the characters' names, the
+    # party, the sessions and the XP entries for XP over sessions, and the sessions to
+    # choose from: however many rolls.
+    with django_assert_num_queries(9):
+        client.get(table_url(campaign))
+    roll(bobs_character, bob, success=True)
+    with django_assert_num_queries(10):  # and the new roll, read for its luck
+        client.get(table_url(campaign))
