@@ -61,7 +61,8 @@ def receiver(settings: Any) -> Iterator[Receiver]:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
     thread.start()
     state.url = f"http://127.0.0.1:{server.server_address[1]}/api/webhooks/42/s3cr3t-token"
     try:

@@ -77,7 +77,8 @@ class Channel:
 
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         server.socket = context.wrap_socket(server.socket, server_side=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                         daemon=True).start()
         self.servers.append(server)
         return int(server.server_address[1])
 

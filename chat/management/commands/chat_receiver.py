@@ -69,7 +69,7 @@ class Command(BaseCommand):
         server = ThreadingHTTPServer(("127.0.0.1", options["port"]), Handler)
         out.write(f"Listening on http://127.0.0.1:{options['port']}/hook (Ctrl-C stops).")
         try:
-            server.serve_forever()
+            server.serve_forever(poll_interval=0.05)
         except KeyboardInterrupt:
             pass
         finally:
