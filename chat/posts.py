@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.urls import Resolver404, resolve
 
 import systems
+from campaigns.models import Session
 from chat.models import ChatHook
 from core.templatetags.text import display_name
 
@@ -28,18 +30,25 @@ __all__ = ["Post", "activity_post", "body", "discord_body", "slack_body", "test_
 TITLE_LENGTH = 250
 """The longest title (Discord's embed titles hold 256 characters)."""
 
+MARKDOWN_LENGTH = 2500
+"""The most of a recap a post carries (Discord's embed descriptions hold 4,096 characters,
+Slack's section blocks 3,000); the link leads to the rest."""
+
 
 @dataclass(frozen=True)
 class Post:
     """One post in plain words: ``title`` (what happened), ``lines`` below it (the outcome,
     who did it), an absolute ``link`` back to the table and its ``link_text``, and the
-    campaign's name as ``footer``. Nothing in it is markup: each format escapes it."""
+    campaign's name as ``footer``; each format escapes them. ``markdown`` is what a member
+    wrote for the table to read (a session's recap), passed on as written (cut at
+    :data:`MARKDOWN_LENGTH`): Discord renders it, Slack shows it as text."""
 
     title: str
     footer: str
     lines: tuple[str, ...] = ()
     link: str = ""
     link_text: str = field(default="Open in Sheetkeeper")
+    markdown: str = ""
 
 
 def absolute(path: str) -> str:
@@ -91,8 +100,24 @@ def activity_post(activity: Activity) -> Post:
         lines.append(f"By {who}")
     path = activity.link or (activity.character.get_absolute_url()
                              if activity.character is not None else campaign.get_absolute_url())
+    recap = _recap(activity) if (activity.kind, activity.action) == ("session", "recap") else ""
     return Post(title=activity.text, lines=tuple(lines), link=absolute(path),
-                footer=campaign.name)
+                footer=campaign.name, markdown=_cut(recap, MARKDOWN_LENGTH))
+
+
+def _recap(activity: Activity) -> str:
+    """The recap of the session a recap entry links to, as it reads now (``""`` for none):
+    the entry names its session by its page (``Activity.link``), and every member reads the
+    recap there."""
+    try:
+        match = resolve(activity.link)
+    except Resolver404:
+        return ""
+    if match.view_name != "table:session-detail" or "session_pk" not in match.kwargs:
+        return ""
+    session = Session.objects.filter(pk=match.kwargs["session_pk"],
+                                     campaign_id=activity.campaign_id).first()
+    return session.recap if session is not None else ""
 
 
 def test_post(campaign: Campaign) -> Post:
@@ -118,9 +143,12 @@ def _cut(text: str, length: int) -> str:
 def discord_body(post: Post) -> dict[str, Any]:
     """Discord's execute-webhook JSON: one embed (its title linking back), and
     ``allowed_mentions`` empty, so a name like "@everyone" pings nobody."""
+    description = "\n".join(_discord_text(line) for line in post.lines)
+    if post.markdown:
+        description += "\n\n" + post.markdown
     embed: dict[str, Any] = {
         "title": _cut(_discord_text(post.title), TITLE_LENGTH),
-        "description": _cut("\n".join(_discord_text(line) for line in post.lines), 4000),
+        "description": _cut(description, 4000),
         "footer": {"text": _cut(post.footer, 200)},
     }
     if post.link:
@@ -135,18 +163,22 @@ def _slack_text(text: str) -> str:
 
 def slack_body(post: Post) -> dict[str, Any]:
     """Slack's incoming-webhook JSON: ``text`` (what notifications show) and blocks: the
-    title in bold, the lines, the link, and the campaign's name as context."""
+    title in bold, the lines and the link; the recap, if any; the campaign's name as
+    context."""
     lines = [f"*{_slack_text(_cut(post.title, TITLE_LENGTH))}*",
              *(_slack_text(line) for line in post.lines)]
     if post.link:
         lines.append(f"<{post.link}|{_slack_text(post.link_text)}>")
+    blocks: list[dict[str, Any]] = [
+        {"type": "section", "text": {"type": "mrkdwn", "text": _cut("\n".join(lines), 2900)}}]
+    if post.markdown:
+        blocks.append({"type": "section", "text": {
+            "type": "mrkdwn", "text": _cut(_slack_text(post.markdown), 2900)}})
+    blocks.append({"type": "context", "elements": [
+        {"type": "mrkdwn", "text": _slack_text(_cut(post.footer, 200))}]})
     return {
         "text": _slack_text(" · ".join([_cut(post.title, TITLE_LENGTH), *post.lines])),
-        "blocks": [
-            {"type": "section", "text": {"type": "mrkdwn", "text": _cut("\n".join(lines), 2900)}},
-            {"type": "context", "elements": [
-                {"type": "mrkdwn", "text": _slack_text(_cut(post.footer, 200))}]},
-        ],
+        "blocks": blocks,
     }
 
 

@@ -65,6 +65,22 @@ def test_a_roll_through_the_roll_service_posts_its_dice_outcome_and_link_to_disc
     assert post.body["allowed_mentions"] == {"parse": []}
 
 
+def test_a_recap_posts_its_text_to_slack_escaped_in_a_block_of_its_own(
+        hook, campaign, alice, receiver,  # type: ignore[no-untyped-def]
+        django_capture_on_commit_callbacks) -> None:
+    ChatHook.objects.filter(pk=hook.pk).update(format=ChatHook.Format.SLACK)
+    session = session_create(campaign=campaign, date=datetime.date(2026, 2, 3),
+                             title="The heist")
+    with django_capture_on_commit_callbacks(execute=True):
+        session_recap_update(session=session, recap="We got away <mostly> & *alive*.",
+                             by=alice)
+
+    [post] = receiver.posts
+    head, recap, footer = post.body["blocks"]
+    assert head["text"]["text"].startswith("*Wrote the recap of The heist.*")
+    assert recap["text"]["text"] == "We got away &lt;mostly&gt; &amp; *alive*."
+
+
 def test_the_same_roll_posts_to_slack_as_text_and_blocks(
         hook, bobs_character, bob, receiver,  # type: ignore[no-untyped-def]
         django_capture_on_commit_callbacks) -> None:
@@ -195,6 +211,7 @@ def test_a_recap_and_the_turns_of_a_fight_post_through_their_services_but_a_hidd
     titles = [post.body["embeds"][0]["title"] for post in receiver.posts]
     assert titles == ["Wrote the recap of The heist.", "Round 1: Rook's turn.",
                       "Round 2: Rook's turn."]
+    assert receiver.posts[0].body["embeds"][0]["description"].endswith("\n\nWe got away.")
     assert not any("Grub" in json.dumps(post.body) for post in receiver.posts)
     assert receiver.posts[1].body["embeds"][0]["url"] == (
         f"https://table.example.org{fight.get_absolute_url()}")
