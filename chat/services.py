@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from chat.addresses import check_url
 from chat.models import ChatHook
@@ -42,6 +42,15 @@ def chat_hook_save(*, campaign: Campaign, url: str | None, format: str,
     """
     if url is not None:
         url = check_url(url).url
+    try:
+        return _save(campaign=campaign, url=url, format=format, switches=switches, by=by)
+    except IntegrityError:
+        # Two first connections at once: the other made the campaign's hook; change it.
+        return _save(campaign=campaign, url=url, format=format, switches=switches, by=by)
+
+
+def _save(*, campaign: Campaign, url: str | None, format: str, switches: dict[str, bool],
+          by: User) -> ChatHook:
     with transaction.atomic():
         hook = ChatHook.objects.select_for_update().filter(campaign=campaign).first()
         if hook is None:

@@ -21,7 +21,6 @@ from django.views.decorators.http import require_POST
 
 from campaigns.permissions import get_campaign_as_gm
 from chat import services
-from chat.addresses import UnsafeWebhook
 from chat.forms import ChatHookForm
 from chat.models import ChatHook
 
@@ -65,8 +64,9 @@ def campaign_chat(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             services.chat_hook_save(
                 campaign=campaign, url=data["url"], format=data["format"],
                 switches={name: data[name] for name in services.SWITCHES}, by=request.user)
-        except UnsafeWebhook as exc:
-            # Resolved again when saved: the host's answer changed since the form's check.
+        except ValueError as exc:
+            # UnsafeWebhook: resolved again when saved, the host's answer changed since the
+            # form's check; or the hook was disconnected meanwhile and a blank URL keeps none.
             form.add_error("url", str(exc))
         else:
             return _answer(request, campaign, "Chat connected: send a test post to try it."
