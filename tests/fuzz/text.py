@@ -138,14 +138,15 @@ def _post(table: Table, role: str, url: str, fields: dict[str, str], *, htmx: bo
 
 def _round_trip(campaign: Campaign) -> list[str]:
     """What differs between the campaign's export and the export of that file imported back
-    (empty when nothing does): the rolls an import marks imported aside."""
+    (empty when nothing does): the rolls and activity entries an import marks imported
+    aside."""
     document = json.loads(document_json(export_campaign(Campaign.objects.get(pk=campaign.pk))))
     gm = Campaign.objects.get(pk=campaign.pk).created_by
     # A copy goes in: the import maps the roll ids its system data holds in place.
     again = json.loads(document_json(export_campaign(import_campaign(
         copy.deepcopy(document), gm, keep_users=True))))
-    for roll in document.get("rolls", []):
-        roll["imported"] = True
+    for row in [*document.get("rolls", []), *document.get("activity", [])]:
+        row["imported"] = True
     return [_first_difference(document.get(key), again.get(key), key)
             for key in sorted(set(document) | set(again))
             if key != "exported_at" and document.get(key) != again.get(key)]
