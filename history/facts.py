@@ -28,7 +28,8 @@ def character_facts(character: Character, *, sheet: dict[str, Any] | None = None
     concept and standing, the system's facts of ``sheet`` (else of ``character.sheet``), its
     XP (available and earned) and, when ``items``, one fact per item of its inventory
     ("Inventory · Rope" -> "2", with the item's note and what its system details say,
-    ``HistoryPart.item_fact``; a second line of the same name is "Inventory · Rope (2)"). One query for the items."""
+    ``HistoryPart.item_fact``; a second line of the same name is "Inventory · Rope (2)").
+    One query for the items."""
     facts = {"Name": character.name, "Concept": character.concept,
              "Standing": character.get_status_display()}
     system = systems.for_ruleset(character.campaign.ruleset)
