@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import io
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.http import HttpRequest
+from django.utils import timezone
 
 from campaigns.models import Campaign, Membership
 from characters.models import Character
@@ -92,3 +94,17 @@ def test_the_demo_users_can_log_in(client) -> None:  # type: ignore[no-untyped-d
     _load()
     # django-axes checks every login against its request; the test client has none of its own.
     assert client.login(request=HttpRequest(), username=PLAYERS[0], password=DEMO_PASSWORD)
+
+
+@pytest.mark.django_db
+def test_the_demo_was_played_a_week_ago_in_its_first_session() -> None:
+    # So that what anyone does on a fresh `make run` comes after the last session: the
+    # sheet's "Since last session" and the history show it as at a real table.
+    _load()
+    campaign = Campaign.objects.get(ruleset="maelstrom")
+    session = campaign.sessions.get()
+    week_ago = timezone.localdate() - datetime.timedelta(days=7)
+    assert (session.title, session.date) == ("The first evening", week_ago)
+    assert {timezone.localdate(r.created_at) for r in Roll.objects.filter(campaign=campaign)} \
+        == {week_ago}
+    assert {timezone.localdate(e.created_at) for e in campaign.activity.all()} == {week_ago}
