@@ -62,8 +62,12 @@ def resolve(host: str, port: int) -> list[str]:
 
 def _refusal(address: IPAddress) -> str | None:
     """Why ``address`` may not be posted to, or None for a public one."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return _refusal(address.ipv4_mapped)
+    if isinstance(address, ipaddress.IPv6Address):
+        # An IPv6 address that carries an IPv4 one (mapped, or 6to4's 2002::/16, which a host
+        # with a 6to4 route delivers to that IPv4 address) is judged by the IPv4 address.
+        carried = address.ipv4_mapped or address.sixtofour
+        if carried is not None:
+            return _refusal(carried)
     if address.is_loopback:
         return "a loopback address (this server itself)"
     if address.is_link_local:

@@ -30,6 +30,11 @@ REFUSED = {
     "shared address space (carrier NAT)": "100.64.0.1",
     "documentation": "203.0.113.9",
     "IPv4 loopback mapped into IPv6": "::ffff:127.0.0.1",
+    # 6to4 (2002::/16) carries an IPv4 address in its bits 16-48, and a host with a 6to4
+    # route delivers to it: loopback, a private network and the metadata service so.
+    "IPv4 loopback in 6to4": "2002:7f00:1::",
+    "private 10/8 in 6to4": "2002:a01:203::1",
+    "link-local in 6to4": "2002:a9fe:a9fe::",
 }
 
 
