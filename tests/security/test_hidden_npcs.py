@@ -47,6 +47,10 @@ def players_pages(client: Client, campaign: Any, character: Character) -> dict[s
         "table's history": reverse("history:campaign-history", args=[campaign.pk]),
         "own history": reverse("history:character-history", args=[character.pk]),
         "own diff": reverse("history:character-between", args=[character.pk]),
+        "table's luck": reverse("history:campaign-luck", args=[campaign.pk]),
+        "table's luck over time": reverse("history:campaign-luck-chart",
+                                          args=[campaign.pk, "time"]),
+        "own luck": reverse("history:character-luck", args=[character.pk]),
         "own sheet": character.get_absolute_url(),
         "own export": reverse("transfer:character-export", args=[character.pk]),
     }
