@@ -134,8 +134,10 @@ def campaign_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     characters = _readable(campaign, request.user.pk, membership.is_gm)
     entries, filters = _filters(request, campaign, entries, characters)
     entries = entries.select_related("character", "actor", "roll")
+    # A roll names its character to every member; its history is linked only where the
+    # viewer may open it (a party-mate's behind closed sheets, an NPC's, would be a 404).
     context = {"campaign": campaign, "character": None, "is_gm": membership.is_gm,
-               **filters, **_page(entries, request.GET)}
+               "linked": {c.pk for c in characters}, **filters, **_page(entries, request.GET)}
     return render(request, "history/history.html", context)
 
 

@@ -110,3 +110,29 @@ def test_the_filters_by_kind_character_and_session(client_for, alice, campaign,
     assert len(texts(kind="no-such-kind")) == 2  # an unknown filter filters nothing
     page = client.get(_history(campaign), {"session": str(yesterday.pk)})
     assert "Nothing matches these filters." in page.content.decode()
+
+
+def test_a_player_s_table_history_links_only_the_histories_they_may_open(
+        client_for, alice, bob, dave, campaign, bobs_character, seeded_rng) -> None:  # type: ignore[no-untyped-def]
+    """A roll shows to every member, its character's name with it; the link to that
+    character's history only where the reader may open it: not a party-mate's behind closed
+    sheets, never an NPC's (a revealed NPC's page is the GM's: docs/npcs.md)."""
+    from characters import npcs
+    from characters.models import Character
+
+    campaign.party_sheets = False
+    campaign.save()
+    mook = CharacterFactory(campaign=campaign, owner=alice, name="Mook", is_npc=True)
+    npcs.npc_show(npc=mook, shown=Character.Shown.NAME, by=alice)
+    client_for(alice, htmx=True).post(roll_url(mook), {**POOL, "in_the_open": "on"})
+    client_for(bob, htmx=True).post(roll_url(bobs_character), POOL)
+    wren = Character.objects.get(campaign=campaign, owner=dave)
+    client_for(dave, htmx=True).post(roll_url(wren), POOL)
+
+    page = client_for(dave).get(_history(campaign)).content.decode()
+
+    assert "Rook" in page and "Mook" in page  # the rolls are there, named
+    for hidden in (bobs_character, mook):
+        assert reverse("history:character-history", args=[hidden.pk]) not in page
+        assert f"/characters/{hidden.pk}/" not in page
+    assert reverse("history:character-history", args=[wren.pk]) in page
