@@ -33,9 +33,9 @@ class UnsafeWebhook(ValueError):
 
 @dataclass(frozen=True)
 class Target:
-    """Where a checked URL posts: ``url`` as given, its ``host`` name (for the ``Host``
-    header and TLS's server name), ``address``, the address checked, which the connection
-    must use, and ``port``."""
+    """Where a checked URL posts: ``url`` as given, its ``host`` name in ASCII (IDNA; for
+    the ``Host`` header and TLS's server name), ``address``, the address checked, which the
+    connection must use, and ``port``."""
 
     url: str
     scheme: str
@@ -115,6 +115,12 @@ def check_url(url: str, *, allow_local: bool | None = None) -> Target:
         raise UnsafeWebhook("That URL names no host.")
     if parts.username is not None or parts.password is not None:
         raise UnsafeWebhook("A webhook URL carries no user name or password.")
+    try:
+        # As DNS and HTTP spell it (IDNA: "exämple.org" is "xn--exmple-cua.org"): the name
+        # resolved, sent in Host and as TLS's server name must be ASCII.
+        host = host.encode("idna").decode("ascii")
+    except UnicodeError as exc:
+        raise UnsafeWebhook("That URL's host is not a host name.") from exc
     if port is None:
         port = 443 if parts.scheme == "https" else 80
     elif port != 443 and not allow_local:

@@ -162,3 +162,22 @@ def test_a_post_queued_before_the_hook_was_disconnected_sends_nothing(hook, rece
     run_the_worker()
 
     assert receiver.posts == []
+
+
+def test_a_hook_on_a_host_name_in_another_script_is_posted_to_by_its_ascii_name(
+        hook, receiver, resolver) -> None:  # type: ignore[no-untyped-def]
+    """A host name of letters beyond ASCII ("exämple") is checked, resolved and sent in
+    ``Host`` as DNS and HTTP spell it (IDNA, "xn--..."), not left to crash the worker."""
+    # The system's resolver takes either spelling (it encodes the name itself).
+    resolver({"hooks.exämple.test": ["127.0.0.1"], "hooks.xn--exmple-cua.test": ["127.0.0.1"]})
+    port = receiver.url.split(":")[2].split("/")[0]
+    ChatHook.objects.filter(pk=hook.pk).update(
+        url=f"http://hooks.exämple.test:{port}/api/webhooks/42/s3cr3t-token")
+    _recap(hook)
+
+    run_the_worker()
+
+    [post] = receiver.posts
+    assert post.headers["Host"] == f"hooks.xn--exmple-cua.test:{port}"
+    hook.refresh_from_db()
+    assert hook.last_status == 204 and not hook.failing
