@@ -44,7 +44,7 @@ class Activity(AppendOnlyModel):
     exist, in the order the sheet lists them).
 
     ``action`` names the change within its kind, a slug: a track action's name
-    (``mark-damage``), ``award``/``spend``/``undo`` for XP, ``create``/``recap`` for a
+    (``damage``), ``award``/``spend``/``undo`` for XP, ``create``/``recap`` for a
     session, ``start``/``turn``/``end`` for an encounter, ``""`` for a roll; the group's chat
     relays by kind and action.
 
