@@ -45,8 +45,8 @@ class Activity(AppendOnlyModel):
 
     ``action`` names the change within its kind, a slug: a track action's name
     (``damage``), ``award``/``spend``/``undo`` for XP, ``create``/``recap`` for a
-    session, ``start``/``turn``/``end`` for an encounter, ``""`` for a roll; the group's chat
-    relays by kind and action.
+    session, ``start``/``turn``/``end`` for an encounter, the roll's kind for a roll; the
+    group's chat relays by kind and action.
 
     Written by the generic services in the transaction of the change they record
     (:func:`history.log.record`); never edited or deleted (a correction is a new change, and a
