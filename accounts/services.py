@@ -28,6 +28,9 @@ from characters.models import Character
 from characters.services import character_retire
 from core import housekeeping
 from core.live import announce_seat_closed
+from core.templatetags.text import display_name
+from history.log import record
+from history.models import Activity
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -95,7 +98,8 @@ def account_delete(*, user: User) -> None:
     In one transaction: the campaigns where the user is the only member are deleted with
     everything in them (``campaigns.services.campaign_delete``); their characters in play in
     every other campaign are retired (``characters.services.character_retire``), staying with
-    their rolls and ledgers; their seats are taken away; an archived campaign is read-only for
+    their rolls and ledgers; their seats are taken away (each logged in its campaign's
+    activity as a leaving); an archived campaign is read-only for
     everyone (campaigns/archive.py), so there the seat and the characters stay exactly as
     archived; and their row is anonymised rather
     than deleted: login name ``former-player-<id>``, display name "Former player", no email,
@@ -171,6 +175,11 @@ def account_delete(*, user: User) -> None:
                 character_retire(character=character, status=Character.Status.RETIRED, by=user)
         taken = [seat for seat in seats if seat.campaign_id not in gone | archived]
         for seat in taken:
+            # A leaving like any other (campaigns.services.membership_leave), under the name
+            # the table knew, before the row is anonymised.
+            record(campaign_id=seat.campaign_id, kind=Activity.Kind.MEMBER, action="leave",
+                   text=f"{display_name(locked_user)} left the table: their account was "
+                        "deleted.", by=locked_user)
             announce_seat_closed(seat.campaign_id, user.pk)  # their open pages
         Membership.objects.filter(pk__in=[seat.pk for seat in taken]).delete()
         _anonymise(locked_user)

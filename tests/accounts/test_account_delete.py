@@ -185,6 +185,21 @@ def test_the_players_characters_stay_retired_in_the_campaign_with_their_rolls_an
     assert not Membership.objects.filter(user=bob).exists()
 
 
+def test_the_table_s_history_says_the_player_left_and_their_character_retired(
+        client_for, alice, bob, campaign, bobs_character):
+    """The seat taken away is a change of the campaign like any leaving (issue 35, the
+    activity log), written under the name the table knew, before it is anonymised."""
+    from history.models import Activity
+
+    delete(client_for(bob))
+
+    entries = Activity.objects.filter(campaign=campaign)
+    assert entries.filter(kind=Activity.Kind.MEMBER, action="leave",
+                          text="bob left the table: their account was deleted.").count() == 1
+    assert entries.filter(kind=Activity.Kind.CHARACTER, action="retire",
+                          character=bobs_character).count() == 1
+
+
 def test_a_dead_character_stays_dead(client_for, alice, bob, campaign):
     fallen = CharacterFactory(campaign=campaign, owner=bob, name="Fallen",
                               status=Character.Status.DEAD)
