@@ -437,6 +437,27 @@ def membership_seat(*, membership: Membership, co_gm: bool, by: User) -> Members
     return seat
 
 
+def campaign_invite_renew(*, campaign: Campaign, by: User) -> Campaign:
+    """Issue a new invite link for ``campaign`` (whoever calls has checked that ``by`` runs
+    its table): the old link stops working. Logged (``campaign``/``invite-renew``) in the same
+    transaction, never with the link, which lets anyone join. Returns the campaign."""
+    with transaction.atomic():
+        campaign.invite_renew()
+        record(campaign_id=campaign.pk, kind=Activity.Kind.CAMPAIGN, action="invite-renew",
+               text="Issued a new invite link; the old one no longer works.", by=by)
+    return campaign
+
+
+def campaign_invite_revoke(*, campaign: Campaign, by: User) -> Campaign:
+    """Switch ``campaign``'s invites off until a new link is issued, logged
+    (``campaign``/``invite-revoke``) as :func:`campaign_invite_renew` is."""
+    with transaction.atomic():
+        campaign.invite_revoke()
+        record(campaign_id=campaign.pk, kind=Activity.Kind.CAMPAIGN, action="invite-revoke",
+               text="Revoked the invite link: nobody can join with it.", by=by)
+    return campaign
+
+
 def campaign_archive(*, campaign: Campaign, by: User) -> Campaign:
     """Archive the campaign: read-only for everyone from now on (campaigns.archive refuses
     every write but the GM's restore and delete), listed apart, still readable and

@@ -99,7 +99,7 @@ def campaign_create(request: AuthenticatedHttpRequest) -> HttpResponse:
 def campaign_invite_renew(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Issue a new invite link (GM only); the old one stops working."""
     campaign = get_campaign_as_gm(request.user, pk)
-    campaign.invite_renew()
+    services.campaign_invite_renew(campaign=campaign, by=request.user)
     return _invite_changed(
         request, campaign, "New invite link issued; the old one no longer works."
     )
@@ -110,7 +110,7 @@ def campaign_invite_renew(request: AuthenticatedHttpRequest, pk: int) -> HttpRes
 def campaign_invite_revoke(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Switch invites off (GM only) until a new link is issued."""
     campaign = get_campaign_as_gm(request.user, pk)
-    campaign.invite_revoke()
+    services.campaign_invite_revoke(campaign=campaign, by=request.user)
     return _invite_changed(request, campaign, "Invite link revoked; nobody can join with it.")
 
 

@@ -143,3 +143,20 @@ def test_a_plain_post_from_a_new_campaigns_dashboard_comes_back_to_it(client_for
     response = client_for(alice).post(url("campaign-invite-renew", campaign),
                                       {"next": "//evil.example/"})
     assert response.url == reverse("campaigns:campaign-settings", args=[campaign.pk])
+
+
+def test_the_table_s_history_says_who_renewed_and_revoked_the_link_never_the_link(
+        client_for, campaign, alice, bob):
+    """A change of the campaign's invite link is logged like any setting (issue 35), by
+    what it did; the token, which lets anyone join, is written nowhere in the log."""
+    from history.models import Activity
+
+    client_for(alice).post(url("campaign-invite-renew", campaign))
+    campaign.refresh_from_db()
+    token = campaign.invite_token
+    client_for(alice).post(url("campaign-invite-revoke", campaign))
+
+    entries = Activity.objects.filter(campaign=campaign)
+    assert list(entries.order_by("created_at", "id").values_list("kind", "action", "actor")) \
+        == [("campaign", "invite-renew", alice.pk), ("campaign", "invite-revoke", alice.pk)]
+    assert not any(token in str(values) for values in entries.values())
