@@ -41,8 +41,8 @@ if TYPE_CHECKING:
     from characters.models import Character
 
 __all__ = [
-    "Between", "Group", "Line", "Since", "between", "facts_at", "group_facts", "last_session",
-    "session_end", "since_last_session",
+    "Between", "Group", "Line", "Since", "between", "day_start", "facts_at", "group_facts",
+    "last_session", "session_end", "since_last_session",
 ]
 
 IDENTITY = ("Name", "Concept", "Standing")
@@ -63,12 +63,26 @@ SUMMARY_LINES = 6
 """The most changed facts the sheet's "Since last session" lists; the page has them all."""
 
 
+_CALENDAR = (datetime.date.min + datetime.timedelta(days=2),
+             datetime.date.max - datetime.timedelta(days=2))
+"""The days whose midnight, and the next day's, any time zone's offset keeps within the
+calendar Python and the database hold (a session dated 9999-12-31 or 0001-01-01 is held to
+these; nothing at the table happens that far off)."""
+
+
+def day_start(day: datetime.date) -> datetime.datetime:
+    """The first instant of ``day`` in the site's time zone (``settings.TIME_ZONE``), aware;
+    a day at either end of the calendar is held within :data:`_CALENDAR`."""
+    day = min(max(day, _CALENDAR[0]), _CALENDAR[1])
+    return datetime.datetime.combine(day, datetime.time.min,
+                                     tzinfo=timezone.get_default_timezone())
+
+
 def session_end(day: datetime.date) -> datetime.datetime:
     """The end of the session played on ``day``: the first instant of the next day in the
-    site's time zone (``settings.TIME_ZONE``), aware. A change at this instant or later is
-    after the session."""
-    return datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time.min,
-                                     tzinfo=timezone.get_default_timezone())
+    site's time zone (``settings.TIME_ZONE``), aware (:func:`day_start`). A change at this
+    instant or later is after the session."""
+    return day_start(min(day, _CALENDAR[1]) + datetime.timedelta(days=1))
 
 
 def last_session(campaign_id: int) -> Session | None:

@@ -22,13 +22,13 @@ from uuid import UUID
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.shortcuts import render
-from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from campaigns.models import Campaign, Session
 from campaigns.permissions import get_membership
 from characters.models import Character
 from characters.permissions import get_character, party_may_read, viewer_is_gm
+from history.between import day_start, session_end
 from history.models import Activity, ActivityQuerySet
 
 if TYPE_CHECKING:
@@ -42,9 +42,9 @@ PAGE = 50
 
 def session_span(session: Session) -> tuple[datetime.datetime, datetime.datetime]:
     """A session's span: its date, from midnight to midnight in the site's time zone
-    (``TIME_ZONE``), as aware datetimes ``(start, end)``, end excluded."""
-    start = timezone.make_aware(datetime.datetime.combine(session.date, datetime.time.min))
-    return start, start + datetime.timedelta(days=1)
+    (``TIME_ZONE``), as aware datetimes ``(start, end)``, end excluded (a date at either end
+    of the calendar held within it: ``history.between.day_start``)."""
+    return day_start(session.date), session_end(session.date)
 
 
 def _code(raw: str) -> UUID | None:

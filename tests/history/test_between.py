@@ -335,3 +335,17 @@ def test_since_last_session_costs_the_sheet_two_queries(played, rook, client_for
     assert sum('"campaigns_session"' in sql for sql in read) == 1
     assert sum('"history_activity"' in sql for sql in read) == 1
 
+
+
+def test_a_session_at_either_end_of_the_calendar_is_a_page_not_a_server_error(
+        played, rook, client_for, bob, settings):
+    """A session the GM dated 9999-12-31 (or 0001-01-01, in a time zone east of UTC) has an
+    end the calendar cannot hold one day further: it ends within the calendar instead."""
+    for zone, day in (("America/New_York", datetime.date.max),
+                      ("Asia/Tokyo", datetime.date.min)):
+        settings.TIME_ZONE = zone
+        far = Session.objects.create(campaign=rook.campaign, date=day)
+        for query in ({"from": far.pk}, {"from": played.session_1.pk, "to": far.pk}):
+            assert client_for(bob).get(page(rook, **query)).status_code == 200
+        history = reverse("history:campaign-history", args=[rook.campaign_id])
+        assert client_for(bob).get(history, {"session": far.pk}).status_code == 200
