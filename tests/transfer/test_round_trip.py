@@ -260,7 +260,7 @@ def test_an_award_links_to_the_target_campaigns_session_of_the_same_date_and_tit
         rich_demo: list[Campaign]) -> None:
     source_campaign = rich_demo[0]
     source = source_campaign.characters.order_by("pk").first()
-    session = source_campaign.sessions.get()
+    session = source_campaign.sessions.get(title="Night one")  # the rich demo's, with the award
     document = export_character(source)
     dana = UserFactory(username="dana")
     target = import_campaign(export_campaign(source_campaign), dana)
