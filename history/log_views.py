@@ -116,6 +116,8 @@ def _readable(campaign: Campaign, user_id: int, is_gm: bool) -> list[Character]:
     """The characters whose history the viewer may filter by: every one for the GM; a
     player's own and, where the party's sheets are shown, the party's."""
     characters = list(Character.all_objects.filter(campaign=campaign).order_by("name", "id"))
+    for character in characters:
+        character.campaign = campaign  # party_may_read asks it: no query per character
     if is_gm:
         return characters
     return [c for c in characters

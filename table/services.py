@@ -69,6 +69,8 @@ def session_recap_update(*, session: Session, recap: str, by: User) -> Session:
         writer, not a balance, so nothing is lost that its writer did not replace.
     """
     had = bool(session.recap)
+    if session.recap == recap.strip():
+        return session  # nothing changed: nothing to save, log or post
     session.recap = recap.strip()
     with transaction.atomic():
         # One UPDATE of the recap's column alone: the title and date are never written back

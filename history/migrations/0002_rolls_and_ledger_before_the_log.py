@@ -19,7 +19,7 @@ BATCH = 2000
 TEXT = 500
 
 XP_TEXT = {"starting": "Starting XP: {amount} XP", "award": "Awarded {amount} XP: {reason}",
-           "spend": "Spent {cost} XP: {reason}", "reversal": "Undid a spend of {back} XP: {reason}"}
+           "spend": "Spent {cost} XP: {reason}", "reversal": "Reversed: {reason}"}
 
 
 def _cut(text: str) -> str:

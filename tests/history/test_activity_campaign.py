@@ -154,6 +154,9 @@ def test_a_session_opened_and_its_recap_are_logged_with_a_link_to_it(campaign, a
                                    title="The heist", by=alice)
     table.session_recap_update(session=session, recap="We got away.", by=alice)
     table.session_recap_update(session=session, recap="We got away, mostly.", by=alice)
+    # The same recap sent again (a second tab, a double click) changes nothing, so it is
+    # neither logged nor posted to the group's chat.
+    table.session_recap_update(session=session, recap="We got away, mostly. ", by=alice)
     assert log(campaign) == [
         (Kind.SESSION, "create", "Opened the session The heist.", "alice", False),
         (Kind.SESSION, "recap", "Wrote the recap of The heist.", "alice", False),
