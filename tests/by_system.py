@@ -45,6 +45,11 @@ SHARED: frozenset[str] = frozenset({
     # The group's chat: the campaign's webhook, its switches and status (chat.views; the
     # posts, which read the system's roll header, are sent by the worker, not the page).
     "chat:campaign-chat", "chat:campaign-chat-test", "chat:campaign-chat-delete",
+    # The table's and a character's history: the log's rows as stored (their texts and facts
+    # were written in the system's words when the change was made), filtered by who may read
+    # them; no system code runs (history.log_views). The between-sessions and luck pages ask
+    # the system (its facts, its rolls' odds): not shared.
+    "history:campaign-history", "history:character-history",
 })
 """URL names (``app:name``) whose views run the same code whatever the campaign's system."""
 
