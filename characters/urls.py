@@ -1,6 +1,6 @@
 from django.urls import path
 
-from characters import npc_views, views
+from characters import life_views, npc_views, views
 
 app_name = "characters"
 
@@ -24,12 +24,12 @@ urlpatterns = [
         views.character_xp_undo,
         name="character-xp-undo",
     ),
-    path("characters/<int:pk>/edit/", views.character_edit, name="character-edit"),
-    path("characters/<int:pk>/gm-notes/", views.character_gm_notes, name="character-gm-notes"),
-    path("characters/<int:pk>/retire/", views.character_retire, name="character-retire"),
-    path("characters/<int:pk>/restore/", views.character_restore, name="character-restore"),
-    path("characters/<int:pk>/delete/", views.character_delete, name="character-delete"),
-    path("characters/<int:pk>/move/", views.character_move, name="character-move"),
+    path("characters/<int:pk>/edit/", life_views.character_edit, name="character-edit"),
+    path("characters/<int:pk>/gm-notes/", life_views.character_gm_notes, name="character-gm-notes"),
+    path("characters/<int:pk>/retire/", life_views.character_retire, name="character-retire"),
+    path("characters/<int:pk>/restore/", life_views.character_restore, name="character-restore"),
+    path("characters/<int:pk>/delete/", life_views.character_delete, name="character-delete"),
+    path("characters/<int:pk>/move/", life_views.character_move, name="character-move"),
     path("campaigns/<int:campaign_id>/npcs/", npc_views.npc_list, name="npc-list"),
     path("campaigns/<int:campaign_id>/npcs/new/", npc_views.npc_create, name="npc-create"),
     path("characters/<int:pk>/npc/copy/", npc_views.npc_copy, name="npc-copy"),
