@@ -101,7 +101,11 @@ class World:
 
 
 @pytest.fixture(params=sorted(CHARACTERS))
-def world(request, alice, bob) -> World:  # type: ignore[no-untyped-def]
+def world(request, alice, bob, seeded_rng) -> World:  # type: ignore[no-untyped-def]
+    # The server's dice are seeded. With the OS's, the Maelstrom Willpower roll now and then
+    # botched with three 1s, which takes a current dot per botch (Rolling Willpower): Rook's
+    # three were gone, the next roll was refused (no willpower left), and the test failed
+    # on a roll of the dice (seen once in CI's PostgreSQL pass).
     character = request.getfixturevalue(CHARACTERS[request.param])
     assert character.campaign.ruleset == request.param
     session = session_create(campaign=character.campaign, date=datetime.date(2026, 11, 21))
@@ -168,6 +172,7 @@ def test_with_htmx_the_second_copy_shows_the_same_roll_and_the_dialog_gets_a_new
     assert len(fresh) == 1 and fresh[0] != data["submission"][0]
     # The next roll from the same dialog, with the token it was handed, is a new roll.
     third = client.post(url, {**data, "submission": fresh})
+    assert "HX-Trigger" in third, third.content.decode()  # a refusal says why
     assert json.loads(third["HX-Trigger"])["rollMade"]["id"] != str(roll.code)
 
 
