@@ -143,9 +143,9 @@ def roll_create(
         locked.campaign = character.campaign
         requested = _open_request(locked, answers) if answers is not None else None
         before = dict(locked.sheet)
-        facts = character_facts(locked, items=False)
         rolled = system.roll(locked, {**data, ENCOUNTER_TURN: lambda: turn_of(locked)}, rng)
-        if locked.sheet != before:
+        changed = locked.sheet != before
+        if changed:
             locked.save(update_fields=["sheet", "updated_at"])
             announce(locked.campaign_id, "trackChanged", character_id=locked.pk,
                      gm_only=locked.changes_gm_only)
@@ -154,7 +154,11 @@ def roll_create(
                           ruleset=locked.campaign.ruleset, rolled=rolled, by=by,
                           gm_only=hidden,
                           readings=system.readings_of(locked.campaign).changed())
-        _record_spent(locked, roll, before=facts, by=by)
+        if changed:
+            # A roll changes the sheet alone (never the ledger: a follow-up may, roll_act),
+            # so the facts before are the sheet's before; a plain roll computes none.
+            _record_spent(locked, roll, by=by,
+                          before=character_facts(locked, sheet=before, items=False))
         if requested is not None:
             requested.answer = roll
             requested.save(update_fields=["answer"])

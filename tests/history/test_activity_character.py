@@ -132,3 +132,20 @@ def test_a_request_for_a_roll_is_logged_for_each_character_asked(
     entry = Activity.objects.get(kind=Activity.Kind.REQUEST)
     assert (entry.actor, entry.character, entry.action) == (alice, bobs_character, "ask")
     assert entry.text.startswith("Asked Rook for a roll: ") and entry.text.endswith("(Chase)")
+
+
+def test_what_a_roll_takes_from_the_sheet_is_logged_beside_it(
+        client_for, bob, bobs_character, scripted_dice) -> None:  # type: ignore[no-untyped-def]
+    # A roll that changes nothing writes its own entry alone; a Willpower roll botched with
+    # three 1s takes a current dot per botch (Maelstrom rules.md, Rolling Willpower), logged
+    # beside the roll with the facts it moved.
+    willpower = {"kind": "willpower", "difficulty": "8", "threshold": "0"}
+    scripted_dice([9, 9, 9])
+    client_for(bob, htmx=True).post(roll_url(bobs_character), willpower)
+    assert not Activity.objects.filter(kind=Activity.Kind.SHEET).exists()
+    scripted_dice([1, 1, 1])
+    client_for(bob, htmx=True).post(roll_url(bobs_character), willpower)
+    spent = Activity.objects.get(kind=Activity.Kind.SHEET)
+    botched = Roll.objects.filter(character=bobs_character).latest("pk")
+    assert (spent.action, spent.roll, spent.actor) == ("roll", botched, bob)
+    assert _changes(spent) == {"Willpower": ("3 of 3", "0 of 3, incapacitated")}
