@@ -19,6 +19,9 @@ from core.appendonly import AppendOnlyModel, AppendOnlyQuerySet
 
 
 class ActivityQuerySet(AppendOnlyQuerySet["Activity"]):
+    """The activity log's rows: append-only as the roll log's, and read per viewer
+    (:meth:`visible_to`)."""
+
     def visible_to(self, *, user_id: int, is_gm: bool, party_sheets: bool
                    ) -> ActivityQuerySet:
         """The entries a member of the campaign may read (docs/history.md, "Who sees what"):
