@@ -39,7 +39,7 @@ from campaigns.models import Campaign, Membership
 from campaigns.permissions import get_campaign_as_gm, get_campaign_as_lead_gm, get_membership
 from core import limits
 from core.http import AuthenticatedHttpRequest, allowed_when_archived, safe_next_page
-from core.regions import LivePage, asked_regions, by_event, render_regions, unchanged
+from core.regions import LivePage, asked_regions, by_event, recall, render_regions, unchanged
 from core.templatetags.text import display_name
 from rulesets.errors import RuleError
 
@@ -248,8 +248,12 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
     viewer = _seat_running_the_table(request, pk)
     campaign = viewer.campaign
     regions = asked_regions(request) if request.method == "GET" else None
-    if regions is not None and (same := unchanged(request, campaign.page_version(is_gm=True))):
-        return same  # nothing at the table changed since the page drew its panel
+    version = campaign.page_version(is_gm=True)
+    # Who sees the panel, as far as the version does not say (core.regions.recall).
+    seat = (request.user.pk, viewer.role, campaign.created_at)
+    if regions is not None and (same := unchanged(request, version) or recall(
+            request, version, seat)):
+        return same  # nothing at the table changed since the panel was drawn
     if request.method == "POST":
         # A copy: an invalid form must not rename the campaign shown around it.
         form = CampaignSettingsForm(request.POST, instance=copy.copy(campaign))
@@ -272,7 +276,8 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
         # The system's panel asks for itself alone (core/regions.py), with this page's
         # "next" in its forms as the page draws it.
         return render_regions(request, context["live"], regions, (), context, own={
-            "system-panel": ("campaigns/campaign_settings.html#settings-panel", context)})
+            "system-panel": ("campaigns/campaign_settings.html#settings-panel", context)},
+            seat=seat)
     return render(request, "campaigns/campaign_settings.html", context)
 
 

@@ -34,7 +34,15 @@ from characters.recent import RECENT_ROLLS, recent_rolls
 from core import submissions
 from core.html_forms import drop_writes
 from core.http import AuthenticatedHttpRequest, render_page
-from core.regions import LivePage, asked_regions, by_event, drawn, render_regions, unchanged
+from core.regions import (
+    LivePage,
+    asked_regions,
+    by_event,
+    drawn,
+    recall,
+    render_regions,
+    unchanged,
+)
 from encounters.context import TURN_REGION, sheet_turn_context
 from equipment.inventory import INVENTORY_REGION, INVENTORY_TEMPLATE, inventory_context
 from equipment.services import ITEMS_CHANGED
@@ -204,16 +212,21 @@ def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     system = systems.for_campaign(character.campaign)
     regions = asked_regions(request)
     version = character.campaign.page_version(is_gm=viewer_is_gm(character))
-    if regions is not None and (same := unchanged(request, version)):
-        return same  # nothing at the table changed since the page drew these regions
+    # Who sees the regions, as far as the version does not say: the viewer, their seat, and
+    # whether the campaign shows party-mates the sheet (the campaign's creation tells a
+    # campaign from a later one given the same id by SQLite).
+    seat = (request.user.pk, getattr(character, "viewer_role", None),
+            permissions.viewer_reads_only(character), character.campaign.party_sheets,
+            character.campaign.created_at)
+    if regions is not None and (same := unchanged(request, version) or recall(
+            request, version, seat)):
+        return same  # nothing at the table changed since these regions were drawn
     context = _sheet_context(character, system, regions)
     if regions is not None:
         # A live region asks for itself alone (core/regions.py), checked as the page is.
-        answer = render_regions(request, context["live"], regions,
-                                (system.template("sheet.html"), *SHEET_FRAME), context)
-        if context["reads_only"]:
-            answer.content = drop_writes(answer.content.decode()).encode()
-        return answer
+        return render_regions(request, context["live"], regions,
+                              (system.template("sheet.html"), *SHEET_FRAME), context,
+                              seat=seat, finish=drop_writes if context["reads_only"] else None)
     return render(request, system.template("sheet.html"), context)
 
 

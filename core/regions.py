@@ -18,12 +18,15 @@ controls that the page's ``read_only`` filter drops.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import hashlib
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
@@ -34,6 +37,15 @@ DRAWN_HEADER = "Live-Drawn"
 
 LIVE_PARAMETER = "live"
 """The query parameter naming the regions asked for: ``?live=card-12&live=campaign-rolls``."""
+
+CACHE = "regions"
+"""The cache alias that keeps drawn regions (settings.CACHES: each server process its own, in
+memory, bounded): :func:`recall` and :func:`render_regions` with a ``seat``."""
+
+TOKEN_MARK = "csrf-token-of-the-asking-browser"
+"""What a cached region holds where its forms' CSRF token goes: a token belongs to the
+browser that asks (its cookie), not to the seat, so each answer puts the asker's in its place
+(:func:`_answer`)."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +151,42 @@ def unchanged(request: HttpRequest, version: int) -> HttpResponse | None:
     return response
 
 
+def _cache_key(request: HttpRequest, version: int, seat: Hashable) -> str:
+    """Where the answer to ``request`` at ``version`` for ``seat`` is kept: the whole path
+    and query (which regions, and anything else the view reads from the query), the version
+    and the seat, hashed."""
+    raw = repr((request.get_full_path(), version, seat)).encode()
+    return "live:" + hashlib.sha256(raw).hexdigest()
+
+
+def _answer(request: HttpRequest, html: str, version: int) -> HttpResponse:
+    """A region answer of ``html`` (drawn with :data:`TOKEN_MARK`) for ``request``'s browser,
+    at ``version``."""
+    if TOKEN_MARK in html:  # get_token also renews the browser's CSRF cookie: only if used
+        html = html.replace(TOKEN_MARK, get_token(request))
+    response = HttpResponse(html)
+    response["ETag"] = etag(version)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def recall(request: HttpRequest, version: int, seat: Hashable) -> HttpResponse | None:
+    """The regions ``request`` asks for as :func:`render_regions` drew them for the same
+    ``seat`` at the same ``version`` (the campaign's live version as the viewer counts it),
+    or None when none are kept. Call it after the viewer's check and :func:`unchanged`,
+    before anything the regions read is built.
+
+    Why a kept answer is never stale: every change a page can see moves the version its
+    viewer counts (campaigns.versions; tests/core/test_no_stale_page.py checks every write
+    path), and ``seat`` holds whatever else decides what the viewer may see (who they are,
+    their seat, the campaign's own switches), so the same key draws the same answer. A
+    region drawn just after a change's commit and before its bump holds that change under the
+    older version, as an answer drawn then always has: newer than its label, never older.
+    """
+    html = caches[CACHE].get(_cache_key(request, version, seat))
+    return None if html is None else _answer(request, html, version)
+
+
 def drawn(response: HttpResponse, version: int | None, ids: Iterable[str]) -> HttpResponse:
     """Label the answer to a change with the live regions it redraws out of band and the
     campaign's live ``version`` they were drawn at (the version the change itself brought,
@@ -170,6 +218,7 @@ def render_regions(
     request: HttpRequest, page: LivePage, asked: Sequence[str],
     templates: Sequence[str], context: Mapping[str, Any], *,
     own: Mapping[str, tuple[str, Mapping[str, Any]]] | None = None,
+    seat: Hashable = None, finish: Callable[[str], str] | None = None,
 ) -> HttpResponse:
     """The regions ``asked`` of ``page``, each rendered alone, one after the other.
 
@@ -183,11 +232,16 @@ def render_regions(
         context: the context the regions read (the view's, for those regions only).
         own: regions drawn by a template of their own, with a context of their own (a
             party card: ``{"card-12": ("characters/_party_card.html", {"card": ...})}``).
+        seat: what, besides the page's version, decides what the viewer sees (their user
+            id, their seat, the campaign's switches): given, the answer is kept for
+            :func:`recall` under the request's path, the version and the seat.
+        finish: a last change of the drawn HTML, kept with it (a party-mate's copy of a
+            sheet drops its controls).
 
     Returns:
         200 with the regions' HTML, its ``ETag`` the page's :attr:`LivePage.version`
         (``Cache-Control: no-store``: the browser keeps no copy; static/js/live.js keeps the
-        version).
+        version), its forms holding the asking browser's CSRF token.
 
     Raises:
         Http404: an id the page does not declare, as for any other thing this viewer
@@ -197,20 +251,25 @@ def render_regions(
     unknown = [i for i in asked if i not in allowed]
     if unknown:
         raise Http404("No such live region on this page.")
+    # Drawn with a mark where the CSRF token goes (the context's csrf_token comes before
+    # the context processors'), so that what is kept fits any browser of the seat.
+    token = {"csrf_token": TOKEN_MARK}
     parts = []
     for region in asked:
         if own and region in own:
             name, own_context = own[region]
-            parts.append(get_template(name).render(dict(own_context), request))
+            parts.append(get_template(name).render({**own_context, **token}, request))
         else:
             # live_redrawn: live elements drawn in an answer claim no version (the answer
             # holds only some regions); each asks at what the page holds for its URL.
             parts.append(_region_template(region, templates).render(
-                {**context, "live_redrawn": True}, request))
-    response = HttpResponse("".join(parts))
-    response["ETag"] = etag(page.version)
-    response["Cache-Control"] = "no-store"
-    return response
+                {**context, **token, "live_redrawn": True}, request))
+    html = "".join(parts)
+    if finish is not None:
+        html = finish(html)
+    if seat is not None:
+        caches[CACHE].set(_cache_key(request, page.version, seat), html)
+    return _answer(request, html, page.version)
 
 
 def _region_template(region: str, templates: Sequence[str]) -> Any:

@@ -375,6 +375,17 @@ CACHES["markdown"] = {
     "TIMEOUT": None,
     "OPTIONS": {"MAX_ENTRIES": 300},
 }
+# Live regions as drawn for a seat at a campaign version (core.regions.recall), kept by each
+# process in its own memory: the version in the key keeps an answer from going stale, so
+# nothing is ever invalidated, and an entry is only worth keeping while pages ask at that
+# version (a few minutes). A migration or a restart starts empty. At most 2,000 answers of a
+# few kB each.
+CACHES["regions"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "regions",
+    "TIMEOUT": 600,
+    "OPTIONS": {"MAX_ENTRIES": 2000},
+}
 
 
 # Sign-ups, password-reset requests and joins by invite link per client address

@@ -26,7 +26,7 @@ from characters.models import Character
 from characters.permissions import party_may_read
 from core import dice as server_dice
 from core.http import AuthenticatedHttpRequest, safe_next_page
-from core.regions import LivePage, asked_regions, by_event, render_regions, unchanged
+from core.regions import LivePage, asked_regions, by_event, recall, render_regions, unchanged
 from encounters.board import board_context
 from encounters.context import TURN_REGION
 from rolls.forms import RequestWhoForm
@@ -73,8 +73,13 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign = membership.campaign
     regions = asked_regions(request)
     version = campaign.page_version(is_gm=membership.is_gm)
-    if regions is not None and (same := unchanged(request, version)):
-        return same  # nothing at the table changed since the page drew these regions
+    # Who sees the regions, as far as the version does not say (core.regions.recall): the
+    # viewer, their seat, whether party-mates' sheets are linked, and the campaign's creation
+    # (SQLite may give a later campaign a deleted one's id).
+    seat = (request.user.pk, membership.role, campaign.party_sheets, campaign.created_at)
+    if regions is not None and (same := unchanged(request, version) or recall(
+            request, version, seat)):
+        return same  # nothing at the table changed since these regions were drawn
     members = campaign.memberships.select_related("user")
     everyone = list(campaign.characters.select_related("owner"))
     system = systems.for_campaign(campaign)
@@ -155,7 +160,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
                  for c in [*characters, *npcs_in_play] if f"card-{c.pk}" in regions}
         return render_regions(request, live, regions, (
             "table/campaign_detail.html", system.template_dashboard, "_live.html"), context,
-            own=cards)
+            own=cards, seat=seat)
     return render(request, "table/campaign_detail.html", context)
 
 

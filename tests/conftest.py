@@ -9,12 +9,14 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 from django.conf import settings as django_settings
+from django.core.cache import caches
 from django.db.models import Sum
 from django.test import Client, override_settings
 
 from campaigns.models import Campaign, Membership
 from characters.ledger import banked_xp
 from characters.models import Character
+from core import regions
 from rulesets import errors, registry
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
 from tests.tally import rules as tally_rules
@@ -97,6 +99,14 @@ def fresh_rate_limit_counts(settings):  # type: ignore[no-untyped-def]
     key prefix in the cache, so no test inherits another's count and none flushes a cache
     (Redis in CI) that something else may be using."""
     settings.RATELIMIT_CACHE_PREFIX = f"rl:{uuid.uuid4().hex}:"
+
+
+@pytest.fixture(autouse=True)
+def no_kept_regions() -> None:
+    """Each test starts with no live region kept (core.regions.recall): a test's database
+    is rolled back after it, and SQLite then gives the next test's rows the same ids and
+    versions, which must not find the last test's answers."""
+    caches[regions.CACHE].clear()
 
 
 @pytest.fixture
