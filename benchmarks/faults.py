@@ -13,19 +13,16 @@ Method (docs/reliability.md):
    ``redis-server`` of its own on a free port, saving to disk on shutdown as a packaged Redis
    does. Stopping Redis and restarting PostgreSQL touch only these; everything is stopped and
    removed on exit, on Ctrl-C and on SIGTERM.
-2. **The production server**: ``uvicorn sheetkeeper.asgi:application --workers 2 --lifespan
-   off`` (the Procfile's command) serving ``--app-dir`` (default: this checkout), DEBUG off,
+2. **The production server**: uvicorn as production runs it (``benchmarks.serving``)
+   serving ``--app-dir`` (default: this checkout), DEBUG off,
    a random SECRET_KEY, ALLOWED_HOSTS=127.0.0.1, the Redis channel layer, the PostgreSQL pool
    as configured by default, the HTTPS-only switches off for plain http on loopback.
 3. **The tables**: ``--tables`` Maelstrom campaigns, each with a GM and ``--players`` players
    with a character each, made in one ``manage.py shell`` by the test factories; every one is
    logged in by a session made there (the ``sessionid`` cookie a login would set). Every
    person holds one page open: one event stream (``/campaigns/<pk>/events/``) each, read by
-   asyncio tasks in this one process, reopened as the served pages do (:class:`Reconnection`):
-   as a bare EventSource under htmx's SSE extension (after the stream's ``retry`` when a
-   stream ends or the server cannot be reached; after 0.5 s, 1 s, 2 s ... up to 64 s when the
-   stream is refused), or, when the checkout's ``static/js/live.js`` reconnects by itself,
-   with its delays, read from that file.
+   this one process, each person with a client of their own, reopened as the served pages
+   reopen them (``benchmarks.browser.EventStream``: static/js/live.js's jittered back-off).
 4. **Idle**: ``--idle`` seconds with nothing happening.
 5. **Play**: ``--play`` seconds. Each player, every ``--roll-every`` seconds on average, loads
    their sheet and rolls from it (POST as the sheet's htmx does: session and CSRF cookies,
@@ -67,7 +64,6 @@ import argparse
 import asyncio
 import bisect
 import contextlib
-import html
 import json
 import os
 import platform
@@ -88,17 +84,14 @@ from types import FrameType
 from typing import Any
 from urllib.parse import urlencode
 
+import httpx
+from httpx_sse import ServerSentEvent
+
+from benchmarks import serving
+from benchmarks.browser import TIMINGS, EventStream, client
 from benchmarks.http import ROLL_BODY
-from benchmarks.serving import (
-    BASE_DIR,
-    SESSION_SETUP,
-    ServingError,
-    body_chunks,
-    free_port,
-    http_request,
-    stop,
-    wait_until_serving,
-)
+from benchmarks.serving import BASE_DIR, SESSION_SETUP, ServingError, free_port, run
+from benchmarks.tables_pages import parse_page
 
 PG_BIN_GLOB = "/usr/lib/postgresql/*/bin"
 SETTLE_SECONDS = 30.0
@@ -130,24 +123,9 @@ print(json.dumps({{"app": campaigns.__file__, "tables": tables}}))
 """
 
 
-class FaultsError(RuntimeError):
-    """The script could not run (a service would not start, the seed failed): the message
-    says what happened."""
-
-
 def now() -> float:
     """The clock every timestamp of a run uses."""
     return time.monotonic()
-
-
-def run(command: list[str], *, timeout: float = 120, **kwargs: Any) -> str:
-    """Run ``command``; its stdout. Raises FaultsError with its output when it fails."""
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False,
-                          **kwargs)
-    if done.returncode:
-        raise FaultsError(f"{' '.join(command[:4])} ... failed ({done.returncode}):\n"
-                          f"{done.stdout}\n{done.stderr}")
-    return done.stdout
 
 
 # --- the private services ------------------------------------------------------------------
@@ -159,7 +137,7 @@ class Postgres:
     def __init__(self, root: Path) -> None:
         candidates = sorted(Path("/").glob(PG_BIN_GLOB.lstrip("/")))
         if not candidates:
-            raise FaultsError(f"no PostgreSQL server found in {PG_BIN_GLOB} "
+            raise ServingError(f"no PostgreSQL server found in {PG_BIN_GLOB} "
                               "(apt-get install postgresql)")
         self.bin = candidates[-1]
         self.root = root
@@ -179,7 +157,7 @@ class Postgres:
                     "-l", str(self.log), "-w", "-t", "60", *args], start_new_session=True)
 
     def start(self) -> None:
-        """initdb, start, create the ``sheetkeeper`` database. Raises FaultsError."""
+        """initdb, start, create the ``sheetkeeper`` database. Raises ServingError."""
         self.root.mkdir(mode=0o700)
         if self.as_owner:
             shutil.chown(self.root, "postgres", "postgres")
@@ -202,7 +180,7 @@ class Postgres:
 
     def stop(self) -> None:
         if self.started:
-            with contextlib.suppress(FaultsError, subprocess.TimeoutExpired):
+            with contextlib.suppress(ServingError, subprocess.TimeoutExpired):
                 self._pg_ctl("-m", "immediate", "stop")
             self.started = False
 
@@ -225,7 +203,7 @@ class Redis:
 
     def __init__(self, root: Path) -> None:
         if shutil.which("redis-server") is None:
-            raise FaultsError("redis-server is not installed (apt-get install redis-server)")
+            raise ServingError("redis-server is not installed (apt-get install redis-server)")
         self.root = root
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -236,7 +214,7 @@ class Redis:
 
     def start(self) -> None:
         """Start it (loading the dump a stop saved, as a packaged Redis does) and wait for
-        PING. Raises FaultsError when it does not answer within 15 s."""
+        PING. Raises ServingError when it does not answer within 15 s."""
         import redis
 
         self.root.mkdir(exist_ok=True)
@@ -251,7 +229,7 @@ class Redis:
                 if redis.Redis(port=self.port, socket_timeout=1).ping():
                     return
             time.sleep(0.1)
-        raise FaultsError(f"redis-server on port {self.port} did not answer")
+        raise ServingError(f"redis-server on port {self.port} did not answer")
 
     def stop(self) -> None:
         """SIGTERM (it saves its dump first), as ``systemctl stop`` does."""
@@ -278,48 +256,7 @@ class Redis:
         return run(["redis-server", "--version"]).split(" sha=")[0].strip()
 
 
-# --- the server -----------------------------------------------------------------------------
-
-
-def manage(app_dir: Path, env: dict[str, str], *args: str, timeout: float = 600) -> str:
-    """``manage.py *args`` in ``app_dir``; its stdout. Raises FaultsError."""
-    return run([sys.executable, "manage.py", *args], cwd=app_dir, env=env, timeout=timeout)
-
-
-def server_env(app_dir: Path, tmp: Path, pg: Postgres, redis: Redis) -> dict[str, str]:
-    """Production settings on loopback over plain http (the module's docstring, 2)."""
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("DJANGO_", "DATABASE_", "REDIS_"))}
-    return {
-        **env,
-        "DJANGO_SETTINGS_MODULE": "sheetkeeper.settings",
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "DATABASE_URL": pg.url,
-        "REDIS_URL": redis.url,
-        "SECURE_SSL_REDIRECT": "0",
-        "SESSION_COOKIE_SECURE": "0",
-        "CSRF_COOKIE_SECURE": "0",
-        "STATIC_ROOT": str(tmp / "static"),
-        "PYTHONPATH": str(app_dir),
-    }
-
-
-def start_uvicorn(app_dir: Path, port: int, env: dict[str, str], log: Path, workers: int
-                  ) -> subprocess.Popen[bytes]:
-    """The Procfile's command (without the proxy switches: nothing is in front) in
-    ``app_dir``; end it with :func:`benchmarks.serving.stop`."""
-    with log.open("wb") as out:
-        return subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "sheetkeeper.asgi:application",
-             "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
-             "--lifespan", "off", "--timeout-graceful-shutdown", "20"],
-            cwd=app_dir, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-        )
-
-
-# --- HTTP as the pages do it ----------------------------------------------------------------
+# --- HTTP as the pages do it (benchmarks.browser) ---------------------------------------------
 
 
 @dataclass
@@ -331,20 +268,26 @@ class Answer:
     started: float
     ended: float
     status: int | None
-    head: dict[str, str] = field(default_factory=dict)
-    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+    text: str = ""
     error: str = ""
 
 
 @dataclass
 class Person:
-    """A logged-in browser: its session and CSRF secret (a 32-character secret Django takes
-    as it is, in the cookie and in ``X-CSRFToken``)."""
+    """A logged-in browser: its own client (``benchmarks.browser.client``) and CSRF secret (a
+    32-character secret Django takes as it is, in the cookie and in ``X-CSRFToken``)."""
 
     session: str
+    base: str
     csrf: str = field(default_factory=lambda: secrets.token_hex(16))
+    client: httpx.AsyncClient = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.client = client(self.base, self.session, timeout=REQUEST_TIMEOUT)
 
     def headers(self, *, post: bool = False) -> dict[str, str]:
+        """The headers of its requests (the Cookie header wins over the client's jar)."""
         cookie = {"Cookie": f"sessionid={self.session}; csrftoken={self.csrf}"}
         if not post:
             return cookie
@@ -352,26 +295,12 @@ class Person:
                 "Content-Type": "application/x-www-form-urlencoded"}
 
 
-FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
-INPUT = re.compile(r"<input\b([^>]*)>")
-ATTRIBUTE = re.compile(r'([\w-]+)="([^"]*)"')
-
-
-def hidden_forms(page: bytes, action: str) -> list[dict[str, str]]:
+def hidden_forms(page: str, action: str) -> list[dict[str, str]]:
     """The hidden fields (but the CSRF token, sent as a header) of each form of ``page``
     that posts to ``action``, in page order."""
-    found = []
-    for form in FORM.finditer(page.decode("utf-8", "replace")):
-        if dict(ATTRIBUTE.findall(form.group(1))).get("action") != action:
-            continue
-        fields = {}
-        for tag in INPUT.finditer(form.group(2)):
-            attributes = {k: html.unescape(v) for k, v in ATTRIBUTE.findall(tag.group(1))}
-            if (attributes.get("type") == "hidden" and attributes.get("name")
-                    and attributes["name"] != "csrfmiddlewaretoken"):
-                fields[attributes["name"]] = attributes.get("value", "")
-        found.append(fields)
-    return found
+    return [{f.name: f.value for f in form.fields if f.kind == "hidden" and f.name
+             and f.name != "csrfmiddlewaretoken"}
+            for form in parse_page(page).forms if form.action == action]
 
 
 def encode(fields: dict[str, str], extra: str = "") -> bytes:
@@ -382,12 +311,10 @@ def encode(fields: dict[str, str], extra: str = "") -> bytes:
 def roll_id(answer: Answer) -> str | None:
     """The roll's code in its ``HX-Trigger: {"rollMade": {"id": "<code>"}}``, or None (no
     roll made)."""
-    trigger = answer.head.get("hx-trigger", "")
     try:
-        return str(json.loads(trigger)["rollMade"]["id"])
+        return str(json.loads(answer.headers.get("hx-trigger", ""))["rollMade"]["id"])
     except (ValueError, KeyError, TypeError):
-        match = re.search(r'"rollMade"\s*:\s*\{\s*"id"\s*:\s*"([0-9a-f-]+)"', trigger)
-        return match.group(1) if match else None
+        return None
 
 
 @dataclass
@@ -405,29 +332,25 @@ class MadeRoll:
 class Recorder:
     """Every request, roll and fault of a run, timestamped on :func:`now`."""
 
-    def __init__(self, port: int) -> None:
-        self.port = port
+    def __init__(self) -> None:
         self.answers: list[Answer] = []
         self.rolls: list[MadeRoll] = []
         self.rolls_refused: list[Answer] = []
         self.windows: dict[str, tuple[float, float]] = {}
         self.play: tuple[float, float] = (0.0, 0.0)
 
-    async def send(self, kind: str, method: str, path: str, headers: dict[str, str],
-                   body: bytes = b"") -> Answer:
-        """One request on a new connection; its outcome, recorded."""
-        started, writer = now(), None
+    async def send(self, kind: str, person: Person, method: str, path: str, *,
+                   post: bool = False, body: bytes = b"") -> Answer:
+        """One request of ``person``'s; its outcome, recorded."""
+        started = now()
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
-                reader, writer, status, head = await http_request(self.port, method, path,
-                                                                  headers, body)
-                data = b"".join([chunk async for chunk in body_chunks(reader, head)])
-            answer = Answer(kind, started, now(), status, head, data)
+                response = await person.client.request(method, path, content=body or None,
+                                                       headers=person.headers(post=post))
+            answer = Answer(kind, started, now(), response.status_code,
+                            {k.lower(): v for k, v in response.headers.items()}, response.text)
         except Exception as exc:  # refused, reset, timed out, garbled: no answer
             answer = Answer(kind, started, now(), None, error=type(exc).__name__)
-        finally:
-            if writer is not None:
-                writer.close()
         self.answers.append(Answer(answer.kind, answer.started, answer.ended, answer.status,
                                    error=answer.error))  # not the body: memory
         return answer
@@ -440,138 +363,37 @@ class Recorder:
 # --- the pages ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Reconnection:
-    """How the served pages reopen a stream (the module's docstring, 3).
-
-    ``first`` is None for a bare EventSource under htmx's SSE extension: the stream's
-    ``retry`` after an end or an unreachable server, 0.5 s doubling to 64 s after a refusal.
-    Otherwise the pages' own ``static/js/live.js`` reconnects: after any failure, between half
-    and all of ``first`` doubled per failure in a row (at most ``ceiling``), the count starting
-    again after a stream that stayed open ``healthy`` seconds.
-    """
-
-    first: float | None = None
-    ceiling: float = 60.0
-    healthy: float = 30.0
-
-    @classmethod
-    def of(cls, app_dir: Path) -> Reconnection:
-        """The policy of ``app_dir``'s ``static/js/live.js``: its own (when it replaces
-        ``htmx.createEventSource``, reading its FIRST_DELAY_MS, MAX_DELAY_MS and
-        HEALTHY_AFTER_MS) or the bare EventSource's."""
-        script = app_dir / "static" / "js" / "live.js"
-        text = script.read_text() if script.exists() else ""
-        if "htmx.createEventSource" not in text:
-            return cls()
-
-        def constant(name: str, default: float) -> float:
-            found = re.search(rf"\b{name}\s*=\s*(\d+)", text)
-            return int(found.group(1)) / 1000 if found else default
-
-        return cls(constant("FIRST_DELAY_MS", 1.0), constant("MAX_DELAY_MS", 60.0),
-                   constant("HEALTHY_AFTER_MS", 30.0))
-
-    def describe(self) -> str:
-        if self.first is None:
-            return ("as a bare EventSource with htmx's SSE extension: the stream's retry "
-                    "(2 s), 0.5 s to 64 s after a refusal")
-        return (f"as the pages' static/js/live.js: {self.first:g} s doubling to "
-                f"{self.ceiling:g} s, jittered, reset after {self.healthy:g} s open")
-
-
-class Page:
-    """One open page of a table: its event stream, reopened as the served pages do
-    (:class:`Reconnection`)."""
+class Page(EventStream):
+    """One open page of a table: its event stream (``benchmarks.browser.EventStream``,
+    reconnecting as the served pages do), the ``rollMade-<character>`` frames it heard."""
 
     def __init__(self, recorder: Recorder, table: int, campaign: int, person: Person,
-                 reconnection: Reconnection, rng: random.Random) -> None:
-        self.recorder, self.table, self.campaign, self.person = recorder, table, campaign, person
-        self.reconnection, self.rng = reconnection, rng
-        self.opened_at: float | None = None
+                 rng: random.Random) -> None:
+        super().__init__(person.client, f"/campaigns/{campaign}/events/", rng)
+        self.recorder, self.table, self.campaign = recorder, table, campaign
         self.connected_at: list[float] = []
         self.frames: dict[str, list[float]] = defaultdict(list)
         self.drops: list[float] = []
-        self.retry = 2.0
-        self.closing = False
-        self.task: asyncio.Task[None] | None = None
-        self.connected = asyncio.Event()
 
-    async def run(self) -> None:
-        failures = 0
-        policy = self.reconnection
-        while not self.closing:
-            self.opened_at = None
-            outcome = await self._once()
-            if self.closing:
-                return
-            if policy.first is not None:  # the pages' own: after any failure, jittered
-                if self.opened_at is not None and now() - self.opened_at >= policy.healthy:
-                    failures = 0
-                ceiling = min(policy.ceiling, policy.first * 2 ** failures)
-                failures += 1
-                delay = ceiling / 2 + self.rng.random() * ceiling / 2
-            elif outcome == "refused":  # EventSource gives up; htmx reopens it, doubling
-                failures += 1
-                delay = min(0.5 * 2 ** (failures - 1), 64.0)
-            else:  # ended or unreachable: EventSource itself retries after `retry`
-                if outcome == "ended":
-                    failures = 0
-                delay = self.retry
-            await asyncio.sleep(delay)
+    def on_attempt(self, started: float, response: httpx.Response | None, error: str) -> None:
+        """Record the opening's answer (or its absence) as a request."""
+        took = time.perf_counter() - started
+        self.recorder.answers.append(Answer("stream open", now() - took, now(), None if
+                                            response is None else response.status_code,
+                                            error=error))
 
-    async def _once(self) -> str:
-        path = f"/campaigns/{self.campaign}/events/"
-        started, writer = now(), None
-        try:
-            async with asyncio.timeout(REQUEST_TIMEOUT):
-                reader, writer, status, head = await http_request(
-                    self.recorder.port, "GET", path,
-                    {"Accept": "text/event-stream", **self.person.headers()})
-        except Exception as exc:
-            if writer is not None:
-                writer.close()
-            self.recorder.answers.append(Answer("stream open", started, now(), None,
-                                                error=type(exc).__name__))
-            return "unreachable"
-        self.recorder.answers.append(Answer("stream open", started, now(), status))
-        try:
-            if status != 200:
-                return "refused"
-            self.opened_at = now()
-            buffer = b""
-            with contextlib.suppress(Exception):  # a cut stream is an end like any other
-                async for chunk in body_chunks(reader, head):
-                    buffer += chunk
-                    while b"\n\n" in buffer:
-                        block, buffer = buffer.split(b"\n\n", 1)
-                        self._frame(block.decode("utf-8", "replace").splitlines())
-            if not self.closing:
-                self.drops.append(now())
-            return "ended"
-        finally:
-            writer.close()
+    def on_open(self) -> None:
+        """Stamp the connection: a reconnected page re-reads everything live."""
+        self.connected_at.append(now())
 
-    def _frame(self, lines: list[str]) -> None:
-        for line in lines:
-            if line == ": connected":
-                self.connected_at.append(now())
-                self.connected.set()
-            elif line.startswith("retry:"):
-                with contextlib.suppress(ValueError):
-                    self.retry = int(line[6:].strip()) / 1000
-            elif line.startswith("event: rollMade-"):
-                self.frames[line[7:]].append(now())
+    def on_event(self, event: ServerSentEvent) -> None:
+        """Stamp a ``rollMade-<character>`` frame."""
+        if event.event.startswith("rollMade-"):
+            self.frames[event.event].append(now())
 
-    def start(self) -> None:
-        self.task = asyncio.create_task(self.run())
-
-    async def close(self) -> None:
-        self.closing = True
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+    def on_drop(self, reason: str) -> None:
+        """Stamp a stream that ended other than by this script."""
+        self.drops.append(now())
 
     def heard(self, rolls: list[MadeRoll]) -> list[bool]:
         """For one character's ``rolls`` (in the order sent), whether this page heard each:
@@ -601,12 +423,12 @@ async def player(recorder: Recorder, table: int, person: Person, character: int,
     sheet, roll = f"/characters/{character}/", f"/characters/{character}/roll/"
     await asyncio.sleep(rng.uniform(0, every))
     while now() < until:
-        page = await recorder.send("sheet GET", "GET", sheet, person.headers())
+        page = await recorder.send("sheet GET", person, "GET", sheet)
         if page.status == 200:
-            forms = hidden_forms(page.body, roll)
+            forms = hidden_forms(page.text, roll)
             sent = now()
-            answer = await recorder.send("roll POST", "POST", roll, person.headers(post=True),
-                                         encode(forms[0] if forms else {}, ROLL_BODY))
+            answer = await recorder.send("roll POST", person, "POST", roll, post=True,
+                                         body=encode(forms[0] if forms else {}, ROLL_BODY))
             note_roll(recorder, answer, table, character, sent)
         await asyncio.sleep(min(rng.uniform(0.5, 1.5) * every, max(0.0, until - now())))
 
@@ -641,9 +463,9 @@ async def game_master(recorder: Recorder, table: int, campaign: int, person: Per
             page_path, target = dashboard, f"/campaigns/{campaign}/npc-roll/"
         else:
             page_path, target = dashboard, health
-        page = await recorder.send(f"GM {action} page GET", "GET", page_path, person.headers())
+        page = await recorder.send(f"GM {action} page GET", person, "GET", page_path)
         if page.status == 200:
-            forms = hidden_forms(page.body, target)
+            forms = hidden_forms(page.text, target)
             heal = [form for form in forms if form.get("action") == "heal"]
             damage = [form for form in forms if form.get("action") != "heal"]
             fields, extra = {
@@ -653,13 +475,12 @@ async def game_master(recorder: Recorder, table: int, campaign: int, person: Per
                 "heal": (heal[0] if heal else {"action": "heal", "kind": ""}, ""),
             }[action]
             sent = now()
-            answer = await recorder.send(f"GM {action} POST", "POST", target,
-                                         person.headers(post=True), encode(fields, extra))
+            answer = await recorder.send(f"GM {action} POST", person, "POST", target,
+                                         post=True, body=encode(fields, extra))
             if action == "npc":
                 note_roll(recorder, answer, table, None, sent)
         turn += 1
         await asyncio.sleep(min(rng.uniform(0.5, 1.5) * every, max(0.0, until - now())))
-
 
 # --- the run --------------------------------------------------------------------------------
 
@@ -674,7 +495,7 @@ class Outcome:
     groups_needed: int
     groups_open: int
     stale_entries: int
-    rolls_missing: list[int]
+    rolls_missing: list[str]
     log: str
 
 
@@ -682,20 +503,21 @@ def log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-async def drive(args: argparse.Namespace, port: int, tables: list[dict[str, Any]],
+async def drive(args: argparse.Namespace, base: str, tables: list[dict[str, Any]],
                 pg: Postgres, redis: Redis) -> tuple[list[Page], Recorder, tuple[float, float],
                                                      int, int, int]:
     """Open the pages, idle, play with the faults, catch up, close; the pages, the recorder,
     the idle span, the group entries the open streams needed, held at the end of play and
     left after closing."""
-    recorder = Recorder(port)
+    recorder = Recorder()
     rng = random.Random(args.seed)
     pages = []
     for number, table in enumerate(tables):
-        people = [Person(table["gm"])] + [Person(p["session"]) for p in table["players"]]
+        people = [Person(table["gm"], base)] + [Person(p["session"], base)
+                                                for p in table["players"]]
         table["people"] = people
-        pages += [Page(recorder, number, table["campaign"], person, args.reconnection,
-                       random.Random(rng.random())) for person in people]
+        pages += [Page(recorder, number, table["campaign"], person, random.Random(rng.random()))
+                  for person in people]
     gate = asyncio.Semaphore(OPEN_CONCURRENCY)
     loop, main = asyncio.get_running_loop(), asyncio.current_task()
     assert main is not None
@@ -707,13 +529,13 @@ async def drive(args: argparse.Namespace, port: int, tables: list[dict[str, Any]
         async with gate:
             page.start()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(page.connected.wait(), 60)
+                await asyncio.wait_for(page.opened.wait(), 60)
 
     try:
         await asyncio.gather(*(open_page(page) for page in pages))
-        unconnected = sum(not page.connected.is_set() for page in pages)
+        unconnected = sum(not page.opens for page in pages)
         if unconnected:
-            raise FaultsError(f"{unconnected} of {len(pages)} streams never connected")
+            raise ServingError(f"{unconnected} of {len(pages)} streams never connected")
         # What the open streams need, as the served code subscribes them (a version that adds
         # a group per stream needs more): the baseline the later counts are read against.
         groups_needed = await asyncio.to_thread(redis.group_entries)
@@ -746,6 +568,8 @@ async def drive(args: argparse.Namespace, port: int, tables: list[dict[str, Any]
         groups_open = await asyncio.to_thread(redis.group_entries)
     finally:
         await asyncio.gather(*(page.close() for page in pages))
+        await asyncio.gather(*(person.client.aclose() for table in tables
+                               for person in table["people"]))
         loop.remove_signal_handler(signal.SIGTERM)
         signal.signal(signal.SIGTERM, interrupt)
     log("streams closed; waiting for the server to leave their groups")
@@ -848,10 +672,9 @@ def report(outcome: Outcome, args: argparse.Namespace, app: str, setting: str) -
     idle_drops = sum(idle_start <= t <= idle_end for t in drops)
     outage_drops = sum(recorder.in_outage(t, t) for t in drops)
     play_drops = len(drops) - idle_drops - outage_drops
-    served = [a for a in recorder.answers if a.status is not None]
-    errors_in = [a for a in served if a.status >= 500 and recorder.in_outage(a.started, a.ended)]
-    errors_out = [a for a in served if a.status >= 500
-                  and not recorder.in_outage(a.started, a.ended)]
+    failed = [a for a in recorder.answers if (a.status or 0) >= 500]
+    errors_in = [a for a in failed if recorder.in_outage(a.started, a.ended)]
+    errors_out = [a for a in failed if not recorder.in_outage(a.started, a.ended)]
     silent = [a for a in recorder.answers if a.status is None]
     silent_in = sum(recorder.in_outage(a.started, a.ended) for a in silent)
     missed_pairs, missed_rolls, pairs = missed(pages, recorder)
@@ -865,7 +688,8 @@ def report(outcome: Outcome, args: argparse.Namespace, app: str, setting: str) -
           f"player every ~{args.roll_every:g} s, a GM action every ~{args.gm_every:g} s); "
           f"uvicorn --workers {args.workers}, PostgreSQL and Redis of its own.")
     print(f"App: {app}")
-    print(f"Pages reconnect {args.reconnection.describe()}.")
+    print(f"Pages reconnect as static/js/live.js: {TIMINGS['FIRST_DELAY_MS'] / 1000:g} s "
+          f"doubling to {TIMINGS['MAX_DELAY_MS'] / 1000:g} s, jittered.")
     print(f"Machine: {setting}")
     print(f"Outage windows: {windows}\n")
     print("| figure | value | must be |")
@@ -907,10 +731,10 @@ def report(outcome: Outcome, args: argparse.Namespace, app: str, setting: str) -
     tracebacks, commonest = server_errors(outcome.log)
     print(f"Server log: {tracebacks} tracebacks; exceptions named most: "
           f"{', '.join(f'{name} x{n}' for name, n in commonest) or 'none'}.")
-    failed = lost or errors_out
-    print(f"\nverdict: {'FAILED' if failed else 'passed'} (rolls lost {lost}, 5xx outside "
+    failing = bool(lost or errors_out)
+    print(f"\nverdict: {'FAILED' if failing else 'passed'} (rolls lost {lost}, 5xx outside "
           f"outages {len(errors_out)}; both must be 0)")
-    return 1 if failed else 0
+    return 1 if failing else 0
 
 
 # --- main -----------------------------------------------------------------------------------
@@ -936,39 +760,34 @@ def measure(args: argparse.Namespace, tmp: Path) -> tuple[Outcome, str, str]:
     """Start the services and the server, drive the run, stop everything; the outcome, the
     app's path as the server imported it, and the machine line."""
     pg, redis = Postgres(tmp / "postgres"), Redis(tmp / "redis")
-    server: subprocess.Popen[bytes] | None = None
-    server_log = tmp / "uvicorn.log"
+    servers: list[serving.Server] = []
+    server_log = tmp / "uvicorn-1.log"
     try:
         log(f"starting PostgreSQL ({pg.bin}) on port {pg.port}, Redis on port {redis.port}")
         pg.start()
         redis.start()
-        env = server_env(args.app_dir, tmp, pg, redis)
+        env = serving.server_env(pg.url, redis.url, tmp, app_dir=args.app_dir)
         log(f"migrating and seeding {args.tables} tables in {args.app_dir}")
-        manage(args.app_dir, env, "migrate", "--noinput", "-v", "0")
-        manage(args.app_dir, env, "collectstatic", "--noinput", "-v", "0")
-        seeded = json.loads(manage(args.app_dir, env, "shell", "-v", "0", "-c", SEED_SCRIPT.format(
-            tables=args.tables, players=args.players)).splitlines()[-1])
-        port = free_port()
-        server = start_uvicorn(args.app_dir, port, env, server_log, args.workers)
-        wait_until_serving(port, server, server_log, within=60, name="uvicorn")
+        seeded = json.loads(serving.prepare(env, SEED_SCRIPT.format(
+            tables=args.tables, players=args.players), app_dir=args.app_dir))
+        servers = serving.start(env, tmp, workers=args.workers, app_dir=args.app_dir)
         setting = machine(pg)
         pages, recorder, idle, groups_needed, groups_open, stale = asyncio.run(
-            drive(args, port, seeded["tables"], pg, redis))
+            drive(args, servers[0].url, seeded["tables"], pg, redis))
         made = [roll.id for roll in recorder.rolls]
         present = pg.rolls_present(made)
-        stop(server)
-        server = None
+        servers.pop().stop()
         outcome = Outcome(pages, recorder, idle, groups_needed, groups_open, stale,
                           [rid for rid in made if rid not in present],
                           server_log.read_text(errors="replace"))
         return outcome, str(Path(seeded["app"]).parent.parent), setting
-    except (FaultsError, ServingError):
+    except ServingError:
         if server_log.exists():
             print(server_log.read_text(errors="replace")[-3000:], file=sys.stderr)
         raise
     finally:
-        if server is not None:
-            stop(server)
+        for server in servers:
+            server.stop()
         if args.log_dir:
             args.log_dir.mkdir(parents=True, exist_ok=True)
             for source in (server_log, redis.root / "redis.log", pg.log):
@@ -1006,7 +825,6 @@ def main() -> None:
     args.app_dir = args.app_dir.resolve()
     if not (args.app_dir / "manage.py").exists():
         sys.exit(f"benchmarks.faults: no manage.py in {args.app_dir}")
-    args.reconnection = Reconnection.of(args.app_dir)
     if args.play < args.play * 0.2 + args.redis_outage + args.grace + 20:
         sys.exit("benchmarks.faults: --play is too short for the Redis outage, the "
                  "PostgreSQL restart and a little play after them")
@@ -1014,7 +832,7 @@ def main() -> None:
     with terminated_as_interrupt(), tempfile.TemporaryDirectory(prefix="sk-faults-") as name:
         try:
             outcome, app, setting = measure(args, Path(name))
-        except (FaultsError, ServingError) as exc:
+        except ServingError as exc:
             print(f"benchmarks.faults: {exc}", file=sys.stderr)
             sys.exit(2)
         except (KeyboardInterrupt, asyncio.CancelledError):

@@ -12,14 +12,12 @@ Method (docs/performance.md, "Serving under load"):
    ``collectstatic`` into a temporary directory, and the data of ``benchmarks/http_seed.py``:
    a campaign with 10 rolls, one with 10,000 (made by the rules engine, stored in bulk), and
    one for the roll POSTs, each with the same GM and four players' characters.
-2. **The production server**: ``uvicorn sheetkeeper.asgi:application --workers 2`` (as
-   docs/deploy.md runs it) with DEBUG off, a random SECRET_KEY, ALLOWED_HOSTS=127.0.0.1,
-   the Redis channel layer (``--redis-url``, default ``redis://127.0.0.1:6379/15``), and the
-   HTTPS-only switches off for plain http on loopback (SECURE_SSL_REDIRECT,
-   SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE = 0). The settings are
-   ``benchmarks.bench_settings``: the product's, plus two bare views the product does not
-   serve (``benchmarks/bench_urls.py``): a static page of exactly the sheet's bytes, and a
-   POST answered with a constant.
+2. **The production server**: uvicorn as production runs it (``benchmarks.serving``:
+   ``--workers`` ``$WEB_CONCURRENCY``, else 2) with DEBUG off, the Redis channel layer
+   (``--redis-url``, default ``redis://127.0.0.1:6379/15``), plain http on loopback. The
+   settings are ``benchmarks.bench_settings``: the product's, plus two bare views the
+   product does not serve (``benchmarks/bench_urls.py``): a static page of exactly the
+   sheet's bytes, and a POST answered with a constant.
 3. **Logged in for real**: the player and the GM each POST /login/ once; wrk sends their
    session and CSRF cookies (``-H 'Cookie: ...'``), the roll POST also ``X-CSRFToken`` and
    ``HX-Request: true``, ``HX-Trigger: roll-form`` and the sheet's ``HX-Current-URL`` as
@@ -45,38 +43,27 @@ measure (no wrk, no database, a request that does not answer 200).
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
-import platform
 import re
-import secrets
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import dj_database_url
+import httpx
 
-from benchmarks.serving import (
-    BASE_DIR,
-    ServingError,
-    free_port,
-    manage,
-    start_uvicorn,
-    stop,
-    wait_until_serving,
-)
+from benchmarks import serving
+from benchmarks.serving import ServingError
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/sheetkeeper_bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
-WORKERS = 2
+WORKERS = serving.WORKERS
 WARMUP_SECONDS = 2
 WRK_TIMEOUT = "10s"
 """wrk's per-request timeout: far above any latency we expect, so a timeout means trouble."""
@@ -134,36 +121,7 @@ class BenchError(RuntimeError):
     """The benchmark could not measure: the message says what to fix."""
 
 
-# --- plain HTTP for the set-up and the checks ----------------------------------------------
-
-
-@dataclass
-class Answer:
-    """A whole HTTP answer: status, headers (``get_all`` for repeated ones), body."""
-
-    status: int
-    headers: http.client.HTTPMessage
-    body: bytes
-
-
-def fetch(port: int, method: str, path: str, headers: dict[str, str] | None = None,
-          body: str = "") -> Answer:
-    """One request to 127.0.0.1:``port`` on a new connection; the whole answer."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        conn.request(method, path, body=body.encode() if body else None, headers=headers or {})
-        response = conn.getresponse()
-        return Answer(response.status, response.headers, response.read())
-    finally:
-        conn.close()
-
-
-def cookies_of(answer: Answer) -> dict[str, str]:
-    """The cookies an answer sets, by name."""
-    jar: SimpleCookie = SimpleCookie()
-    for header in answer.headers.get_all("Set-Cookie") or []:
-        jar.load(header)
-    return {name: morsel.value for name, morsel in jar.items()}
+# --- plain HTTP for the set-up and the checks (httpx) ---------------------------------------
 
 
 @dataclass(frozen=True)
@@ -174,25 +132,24 @@ class Login:
     csrf: str
 
 
-def log_in(port: int, username: str, password: str) -> Login:
+def log_in(base: str, username: str, password: str) -> Login:
     """Log in through the real form (GET then POST /login/), as a browser does.
 
     Raises BenchError when the form does not log in (the answer is not the redirect that
     sets a session cookie: a wrong password, a lock-out, a CSRF refusal).
     """
-    page = fetch(port, "GET", "/login/")
-    csrf = cookies_of(page).get("csrftoken", "")
-    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page.body)
-    if page.status != 200 or not csrf or token is None:
-        raise BenchError(f"GET /login/ answered {page.status} without a CSRF cookie and token")
-    answer = fetch(port, "POST", "/login/", {
-        "Cookie": f"csrftoken={csrf}", "Content-Type": "application/x-www-form-urlencoded",
-    }, urlencode({"csrfmiddlewaretoken": token.group(1).decode(), "username": username,
-                  "password": password}))
-    cookies = {"csrftoken": csrf, **cookies_of(answer)}  # the login rotates the CSRF secret
-    if answer.status != 302 or "sessionid" not in cookies:
-        raise BenchError(f"logging in as {username} answered {answer.status}: "
-                         f"{answer.body[:300]!r}")
+    with httpx.Client(base_url=base, timeout=30) as browser:
+        page = browser.get("/login/")
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+        if page.status_code != 200 or "csrftoken" not in browser.cookies or token is None:
+            raise BenchError(f"GET /login/ answered {page.status_code} without a CSRF cookie "
+                             "and token")
+        answer = browser.post("/login/", data={"csrfmiddlewaretoken": token.group(1),
+                                               "username": username, "password": password})
+        cookies = {**browser.cookies, **answer.cookies}  # the login rotates the CSRF secret
+    if answer.status_code != 302 or "sessionid" not in cookies:
+        raise BenchError(f"logging in as {username} answered {answer.status_code}: "
+                         f"{answer.text[:300]!r}")
     return Login(f"sessionid={cookies['sessionid']}; csrftoken={cookies['csrftoken']}",
                  cookies["csrftoken"])
 
@@ -311,47 +268,6 @@ def wrk(target: Target, port: int, script: Path, seconds: int, args: argparse.Na
 # --- the run ---------------------------------------------------------------------------------
 
 
-def fresh_database(url: str) -> None:
-    """Drop and create the PostgreSQL database ``url`` names. Raises BenchError for any
-    other engine (the benchmark measures the production setup) or when it cannot."""
-    import psycopg  # the PostgreSQL driver the product uses; imported only here
-    from psycopg import sql
-
-    config = dj_database_url.parse(url)
-    if config["ENGINE"] != "django.db.backends.postgresql":
-        raise BenchError(f"--database-url must be a PostgreSQL URL (production); got {url!r}")
-    name = config["NAME"]
-    try:
-        with psycopg.connect(dbname="postgres", user=config["USER"] or None,
-                             password=config["PASSWORD"] or None,
-                             host=config["HOST"] or None, port=config["PORT"] or None,
-                             autocommit=True) as conn:
-            quoted = sql.Identifier(name)
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(quoted))
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(quoted))
-    except psycopg.Error as exc:
-        raise BenchError(f"could not create the database {name!r} at {url}: {exc}") from exc
-
-
-def server_env(args: argparse.Namespace, tmp: Path) -> dict[str, str]:
-    """The production settings for loopback, plain http (see the module's docstring)."""
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "benchmarks.bench_settings",
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "DATABASE_URL": args.database_url,
-        "REDIS_URL": args.redis_url,
-        "SECURE_SSL_REDIRECT": "0",
-        "SESSION_COOKIE_SECURE": "0",
-        "CSRF_COOKIE_SECURE": "0",
-        "BENCH_TEMPLATES_DIR": str(tmp / "templates"),
-        "STATIC_ROOT": str(tmp / "static"),  # never the working tree's staticfiles/
-        "PYTHONPATH": str(BASE_DIR),
-    }
-
-
 def write_static_page(sheet: bytes, templates: Path) -> None:
     """The baseline template: the sheet's own bytes, verbatim (no tag is interpreted)."""
     page = templates / "bench" / "static_page.html"
@@ -390,43 +306,39 @@ def targets(ids: dict[str, Any], player: Login, gm: Login) -> list[Target]:
     ]
 
 
-def check(target: Target, port: int) -> bytes:
+def check(target: Target, base: str) -> bytes:
     """Make ``target``'s request once; its body. Raises BenchError unless it answers 200 (and
     triggers the target's event)."""
-    answer = fetch(port, target.method, target.path, target.headers, target.body)
-    if answer.status != 200:
+    answer = httpx.request(target.method, base + target.path, headers=target.headers,
+                           content=target.body.encode(), timeout=30)
+    if answer.status_code != 200:
         raise BenchError(f"{target.label}: {target.method} {target.path} answered "
-                         f"{answer.status} {answer.headers.get('Location', '')}, not 200: "
-                         f"{answer.body[:300]!r}")
+                         f"{answer.status_code} {answer.headers.get('Location', '')}, not 200: "
+                         f"{answer.content[:300]!r}")
     if target.event not in (answer.headers.get("HX-Trigger") or ""):
         raise BenchError(f"{target.label} answered 200 without {target.event}: "
-                         f"{answer.body[:300]!r}")
-    return answer.body
+                         f"{answer.content[:300]!r}")
+    return answer.content
 
 
 def measure(args: argparse.Namespace, tmp: Path, env: dict[str, str]) -> tuple[
         list[Figures], dict[str, Any]]:
     """Seed, serve, check and measure; every target's figures and the seed's ids."""
-    fresh_database(args.database_url)
-    manage(env, "migrate", "--noinput", "-v", "0", timeout=600)
-    manage(env, "collectstatic", "--noinput", "-v", "0", timeout=600)
-    ids = json.loads(manage(env, "shell", "-v", "0", "-c",
-                            SEED_SCRIPT.format(large=args.rolls), timeout=600).splitlines()[-1])
-    port = free_port()
-    log = tmp / "uvicorn.log"
-    server = start_uvicorn(port, env, log, workers=args.workers)
+    serving.fresh_database(args.database_url)
+    ids = json.loads(serving.prepare(env, SEED_SCRIPT.format(large=args.rolls)))
+    server = serving.start(env, tmp, workers=args.workers)[0]
+    port, base = server.port, server.url
     try:
-        wait_until_serving(port, server, log, within=30, name="uvicorn")
-        player = log_in(port, str(ids["player"]), str(ids["password"]))
-        gm = log_in(port, str(ids["gm"]), str(ids["password"]))
+        player = log_in(base, str(ids["player"]), str(ids["password"]))
+        gm = log_in(base, str(ids["gm"]), str(ids["password"]))
         plan = targets(ids, player, gm)
-        sheet = check(plan[1], port)
+        sheet = check(plan[1], base)
         write_static_page(sheet, tmp / "templates")
-        static = check(plan[0], port)
+        static = check(plan[0], base)
         if len(static) != len(sheet):
             raise BenchError(f"the static page has {len(static)} bytes, the sheet {len(sheet)}")
         for target in plan[2:]:
-            check(target, port)
+            check(target, base)
         scripts = {target.key: write_script(target, tmp) for target in plan}
         for target in plan:  # warm-up: every worker's imports, template caches, connections
             wrk(target, port, scripts[target.key], WARMUP_SECONDS, args)
@@ -442,27 +354,20 @@ def measure(args: argparse.Namespace, tmp: Path, env: dict[str, str]) -> tuple[
         ids["sheet_bytes"] = len(sheet)
         return figures, ids
     except Exception:
-        print(log.read_text()[-3000:], file=sys.stderr)
+        print(server.log.read_text()[-3000:], file=sys.stderr)
         raise
     finally:
-        stop(server)
+        server.stop()
 
 
 # --- the report ------------------------------------------------------------------------------
 
 
 def machine() -> str:
-    """One line: CPUs, model, load, Python, PostgreSQL and wrk versions."""
-    cpuinfo = Path("/proc/cpuinfo")
-    names = [line.split(":", 1)[1].strip() for line in
-             (cpuinfo.read_text().splitlines() if cpuinfo.exists() else [])
-             if line.startswith("model name")]
-    model = names[0] if names else ""
-    load = " / ".join(f"{value:.2f}" for value in os.getloadavg())
+    """One line: the machine (``benchmarks.serving.machine``) and wrk's version."""
     wrk_version = subprocess.run(["wrk", "-v"], capture_output=True, text=True,
                                  check=False).stdout.split(" [")[0].strip()
-    return (f"{os.cpu_count()} CPUs ({model or platform.machine()}), load average {load}; "
-            f"Python {platform.python_version()}, {wrk_version}")
+    return f"{serving.machine()}, {wrk_version}"
 
 
 def verdict(met: bool) -> str:
@@ -534,7 +439,7 @@ def main() -> None:
                         "measured, alternating with the others (2)")
     parser.add_argument("--connections", type=int, default=16, help="wrk -c (16)")
     parser.add_argument("--workers", type=int, default=WORKERS,
-                        help=f"uvicorn --workers ({WORKERS}, as docs/deploy.md runs it)")
+                        help=f"uvicorn --workers ({WORKERS}, as production runs it)")
     parser.add_argument("--threads", type=int, default=2, help="wrk -t (2)")
     parser.add_argument("--rolls", type=int, default=10_000,
                         help="rolls in the large campaign (10000)")
@@ -551,8 +456,11 @@ def main() -> None:
     before = machine()
     with tempfile.TemporaryDirectory(prefix="sheetkeeper-http-") as name:
         tmp = Path(name)
+        env = serving.server_env(args.database_url, args.redis_url, tmp,
+                                 settings="benchmarks.bench_settings",
+                                 extra={"BENCH_TEMPLATES_DIR": str(tmp / "templates")})
         try:
-            figures, ids = measure(args, tmp, server_env(args, tmp))
+            figures, ids = measure(args, tmp, env)
         except (BenchError, ServingError) as exc:
             sys.exit(f"benchmarks.http: {exc}")
     report(figures, ids, args, before)

@@ -20,23 +20,12 @@ import sys
 import time
 import urllib.parse
 from collections.abc import Callable
-from html import unescape
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
+from benchmarks.serving import fresh_database
+from benchmarks.tables_pages import parse_page
 from rulesets import maelstrom
-
-
-def _fresh_database(url: str) -> None:
-    """Drop and create the database ``url`` names (through the server's ``postgres`` db)."""
-    import psycopg
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        connection.execute(f'CREATE DATABASE "{name}"')
 
 
 def _time(call: Callable[[], Any], *, warmup: int, repeat: int) -> float:
@@ -62,7 +51,7 @@ def main() -> None:
                         help="also print the SQL of one call of the requests whose label "
                              "holds TEXT (repeatable), to stderr")
     args = parser.parse_args()
-    _fresh_database(args.database_url)
+    fresh_database(args.database_url)
     os.environ["DATABASE_URL"] = args.database_url
     os.environ["DEBUG"] = "0"
     os.environ.setdefault("SECRET_KEY", "benchmark-only-" + "x" * 40)
@@ -214,9 +203,10 @@ def _not_modified(client: Any, path: str, campaign: Any) -> Callable[[], Any]:
 
 
 def _live_urls(html: str) -> list[str]:
-    """The live regions' URLs a page asks (``hx-get`` with ``?live=``), once each."""
-    found = re.findall(r'hx-get="([^"]*\?live=[^"]*)"', html)
-    return list(dict.fromkeys(unescape(url) for url in found))
+    """The live regions' URLs a page asks (``?live=``), once each (benchmarks/tables_pages.py
+    reads them as the live-table benchmark does)."""
+    return list(dict.fromkeys(region.url for region in parse_page(html).regions
+                              if "?live=" in region.url))
 
 
 def _counter(executed: list[str]) -> Callable[..., Any]:

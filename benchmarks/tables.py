@@ -4,118 +4,74 @@ page catches up after a restart.
 
     .venv/bin/python -m benchmarks.tables [--tables 10,50,100,200,300] [--duration 60]
                                           [--restart 100] [--workers 2] [--inside]
-                                          [--database-url URL] [--redis-url URL]
+                                          [--instances 2] [--database-url URL]
+                                          [--redis-url URL]
 
-(for example ``--tables 10,25,50,100 --restart 50``; ``--tables ""`` with ``--restart N``
-measures only the restart).
+(``--tables ""`` with ``--restart N`` measures only the restart.)
 
 Method:
 
 1. **A fresh PostgreSQL database** (``--database-url``, default ``$BENCH_DATABASE_URL``, else
    ``postgres://postgres@127.0.0.1:5432/sheetkeeper_tables``): dropped and created again, so
    **whatever it held is lost**; migrated, static files collected into a temporary
-   directory. Then ``benchmarks/tables_seed.py`` in ``manage.py shell``: as many tables as
-   the largest step needs, the five systems in turn, each a campaign with a GM and four
-   players, one character each, filled by the system's own demo (``systems/<slug>/demo.py``,
-   as ``manage.py load_demo`` does; the demo is run again for the players still without a
-   character), plus an open session of play. Each seat gets a logged-in session (as
-   ``benchmarks.serving.SESSION_SETUP`` makes them): its cookie is the page's login.
-2. **The production server**: ``uvicorn sheetkeeper.asgi:application --workers 2`` with the
-   production unit's ``--lifespan`` and ``--timeout-graceful-shutdown`` (read from
-   deploy/sheetkeeper.service), DEBUG off, PostgreSQL, the Redis channel layer and cache
-   (``--redis-url``, default ``redis://127.0.0.1:6379/13``), the environment of
-   ``benchmarks/http.py``'s ``server_env`` with the product's own settings.
-3. **A table is five open pages**: the GM's dashboard and the four players' sheets, each
-   with its own cookies and its own connection pool (an ``httpx.AsyncClient`` and its
-   transport, as each person's browser has its own: one pool shared by a thousand open
-   streams made httpcore scan every connection for every request, most of the generator's
-   CPU, :data:`PAGE_LIMITS`). Each page
-   is loaded (GET) and read (``benchmarks/tables_pages.py``, nothing hard-coded): its
-   ``sse-connect`` stream, its live regions (every element whose ``hx-trigger`` names an
-   ``sse:`` event or ``liveSync``: the ``hx-get`` URL, the events, the forms its
-   ``hx-include`` sends), its forms and the CSRF header of the body's ``hx-headers``. Then
-   the page opens its stream with ``httpx-sse`` and, as htmx's SSE extension does, on each
-   event asks every region whose trigger names it (``HX-Request: true``, the page's
-   ``hx-headers``; one request in flight per region and one queued, htmx's ``queue last``).
-   An htmx answer's ``HX-Trigger`` events fire the acting page's regions that listen for
-   them ``from:body``. As static/js/live.js: a live region that hears an event of a version
-   it already holds asks nothing, and while the page's own POST is in flight it waits for
-   that answer, whose ``Live-Drawn`` header may bring it to the event's version (the
-   GM's card: core.regions.drawn); a region that was current just before an event bringing
-   its line (a new roll's in the latest rolls and the sheet's recent rolls: core.live.drawing)
-   takes the line and asks nothing, its arrival counting as its answer (the page's HTML, as
-   read, says whether the region holds a ``data-live-list``). A dropped stream reconnects as
-   static/js/live.js does (a doubling, jittered delay from about a second) and then, after
-   a random wait of up to live.js's ``SYNC_SPREAD_MS``, fires ``liveSync``: every region
-   that hears it asks again (the page's one request for all its regions).
-4. **The players and the GM act** from what their pages show: each player rolls about every
-   30 s (``--roll-every``; each wait drawn evenly between half and one and a half of it):
-   the sheet's ``roll-form`` as the page drew it, or, if the rules refuse that, with the
-   choices a player makes (in the first group of boxes none of which is ticked, the first box,
-   else the first two, else the first and one at random; each empty select's first option;
-   tried in that order once per page before the measurement, never during it), the
-   ``submission`` token replaced after each roll by the one the answer hands the dialog out
-   of band. The GM marks a track about every 60 s (``--damage-every``): a submit button
-   of a party card's form on the dashboard (the card's forms target ``#card-...``), drawn at
-   random from the enabled ones (damage, healing, strain, stress: the card's track controls),
-   on a random card; and now and then (``--award-every``, 300 s) awards 1 XP to everyone
-   with the award form of the session page (loaded just before, as the GM would open it).
-   A table's actions take turns (one at a time per table), so that every event and every
-   region's refresh belongs to one cause.
-5. **Measured**: per action, from sending its POST until the last region it caused (on any
-   of the table's pages) has its answer; an action is over when its POST has answered, no
-   region of the table is still asking, and the table's streams have been quiet for
-   ``QUIET_SECONDS``. Every answer that is not 2xx/3xx, every transport error, every stream
-   that drops or answers other than 200, a roll refused (no ``rollMade``), an action that
-   is not over within ``ACTION_TIMEOUT`` seconds, an event one page of the table heard and
-   another did not, and an event heard outside any action count as errors. A roll that a
-   rule refuses (200, the rule named in the result, no ``rollMade``: a Shahquest character
-   the GM's random stress marks have stressed out cannot act) is the rules at work, not a
-   failure: it is counted apart, not measured, and the player sits out from then on (as
-   does one whose character no pool can be rolled for when the table connects). So is a
-   GM's mark the rules refuse (the card names the rule; nothing changed, nothing is
-   announced).
-6. **Ramp**: the tables of each step of ``--tables`` are connected (pages loaded, streams
-   open: the steps add tables, the earlier ones stay), then the players and GMs act for
-   ``--duration`` seconds, measured; the ramp stops after the first step whose p95 is above
-   250 ms or that had any error. The CPU seconds of the uvicorn processes, PostgreSQL (its
-   background processes and the backends of this database), redis-server, the load
-   generator (this process) and everything else on the machine are read from /proc around
-   each step.
-7. **Restart** (``--restart N``): every page is closed, N tables are connected afresh and
-   left idle; the server is stopped as systemd stops the unit (SIGTERM to the supervisor;
-   after the graceful timeout and a margin, SIGKILL to it and its workers: uvicorn waits
-   for open event streams until its graceful timeout) and started again on the same port.
-   Measured: how long the stop took, when the new server answered, and for each page when
-   its stream was open again and every ``liveSync`` region had its answer, from the moment
-   the stop was sent; goal: every page current within 10 s of the new server answering.
-   Dropped streams and refused connections while the server restarts are expected and
-   counted apart; any other failure counts as an error.
-8. **Inside the server** (``--inside``): the server runs with the benchmark's settings,
-   the product's plus a middleware that times each request where Django runs it
-   (benchmarks/timing.py): its wall time, its thread's own CPU, its statements and the
-   time in them; what is neither is the request waiting for its turn to run. Reported by
-   route for each step. Off by default, so that the plain run is the product as deployed.
+   directory; then ``benchmarks/tables_seed.py``: as many tables as the largest step needs,
+   the five systems in turn, each a campaign with a GM and four players filled by the
+   system's own demo, and an open session of play. Each seat gets a logged-in session.
+2. **The production server** (``benchmarks.serving.start``: uvicorn as production runs it),
+   DEBUG off, PostgreSQL, the Redis channel layer and cache (``--redis-url``, default
+   ``redis://127.0.0.1:6379/13``). With ``--instances N``, N such servers on ports of their
+   own behind an nginx of the run's own (``benchmarks/nginx.py``), as N hosts would run.
+3. **A table is five open pages** (the GM's dashboard and four sheets), each with its own
+   client (``benchmarks.browser``). Each page is loaded and read (``benchmarks/tables_pages.py``,
+   nothing hard-coded): its stream, its live regions (``hx-trigger`` naming an ``sse:`` event
+   or ``liveSync``), its forms and the body's ``hx-headers``. It holds its stream open and on
+   each event asks, as htmx's SSE extension does, every region whose trigger names it (one
+   request in flight per region and one queued); an htmx answer's ``HX-Trigger`` fires the
+   regions that listen ``from:body``. As static/js/live.js: a region already at an event's
+   version asks nothing; while the page's own POST is in flight it waits for that answer
+   (whose ``Live-Drawn`` may bring it to the version); a region current just before an event
+   that brings its line takes the line and asks nothing. A dropped stream reconnects with
+   live.js's jittered delays and then, after a random wait of up to ``SYNC_SPREAD_MS``, fires
+   ``liveSync``.
+4. **The players and the GM act** from what their pages show: a roll per player about every
+   ``--roll-every`` s (each wait drawn between half and one and a half of it) with the roll
+   dialog as drawn or with a player's first choices (tried once per page before measuring);
+   a GM's track mark on a random party card about every ``--damage-every`` s; an award of
+   1 XP to everyone from the session page about every ``--award-every`` s. A table's actions
+   take turns, so that every event and every refresh belongs to one cause.
+5. **Measured**: per action, from sending its POST until the last region it caused has its
+   answer (over once its POST answered, no region of the table asks and its streams were
+   quiet for ``QUIET_SECONDS``). Errors: an answer not 2xx/3xx, a transport error, a dropped
+   or refused stream, a roll without ``rollMade``, an action not over within
+   ``ACTION_TIMEOUT``, an event one page of the table heard and another did not, an event
+   outside any action. A roll or mark a rule refuses is counted apart, not measured.
+6. **Ramp**: each step of ``--tables`` connects its tables (the earlier stay), plays
+   ``--duration`` seconds and stops the ramp if its p95 is above 250 ms or it had an error.
+   CPU seconds (psutil) of the servers, PostgreSQL (background processes and this
+   database's backends), redis-server, this process and the rest of the machine.
+7. **Restart** (``--restart N``): N tables connected afresh and idle; the server stopped as
+   systemd stops the unit and started again on the same port; when each page's stream was
+   open again and every ``liveSync`` region had its answer, from the stop; goal: every page
+   current within 10 s of the new server answering.
+8. **Inside the server** (``--inside``): a middleware times each request where Django runs
+   it (benchmarks/timing.py), reported by route.
+9. **Two servers** (``--instances 2``): besides the above, each page's events heard against
+   the events its table's actions made, by the instance that served its stream and the one
+   that took the POST; and PostgreSQL's (``pg_stat_database``, its processes' CPU) and
+   Redis's (``INFO``) work per table and second, with how many hosts they would carry.
 
-Printed: the machine, one Markdown row per step, the errors by kind, the largest number of
-tables that held, and the restart's figures. A benchmark, not a test: it measures, it never
-fails the build on a missed goal; it fails only when it could not measure (no database, a
-page that does not load, a roll form no choice makes work).
+A benchmark, not a test: it fails only when it could not measure.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import functools
 import json
 import os
-import platform
 import random
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -127,17 +83,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from httpx_sse import aconnect_sse
+from httpx_sse import ServerSentEvent
 
-from benchmarks import timing
-from benchmarks.http import BenchError, fresh_database, server_env
-from benchmarks.serving import (
-    BASE_DIR,
-    ServingError,
-    free_port,
-    manage,
-    wait_until_serving,
-)
+from benchmarks import serving, timing
+from benchmarks.browser import VERSION_EVENT, EventStream, client
+from benchmarks.serving import Server, ServingError
 from benchmarks.tables_pages import (
     Form,
     Page,
@@ -161,56 +111,28 @@ CONNECT_CONCURRENCY = 20
 RESTART_TIMEOUT = 120.0
 GENERATOR_LIMIT = 0.9
 """A share of one core above which the generator (one event loop) delays what it measures."""
-STOP_MARGIN = 10.0
-PAGE_LIMITS = httpx.Limits(max_connections=None, max_keepalive_connections=4,
-                           keepalive_expiry=4.0)
-"""A page's own connection pool: its stream, its regions in flight, its POST. An idle
-connection is let go after 4 s, before uvicorn closes it (its ``--timeout-keep-alive``, 5 s
-by default, which the production unit keeps): httpx's default is the same 5 s, and a page
-that acts every 30 s then now and then sent a request down a connection the server was
-closing (ReadError, RemoteProtocolError at 250 tables), which a browser retries and httpx
-does not."""
-"""Seconds a stopping server gets beyond its graceful shutdown before it is killed."""
-def _live_js_ms(name: str) -> float:
-    """A constant of static/js/live.js (``var NAME = 1000;``), in seconds: the benchmark
-    reconnects and catches up as the page does, and cannot drift from it."""
-    source = (Path(__file__).resolve().parent.parent / "static/js/live.js").read_text()
-    found = re.search(rf"var {name} = (\d+);", source)
-    if found is None:
-        raise SystemExit(f"static/js/live.js no longer defines {name}")
-    return int(found[1]) / 1000
-
-
-FIRST_DELAY_S, MAX_DELAY_S = _live_js_ms("FIRST_DELAY_MS"), _live_js_ms("MAX_DELAY_MS")
-"""static/js/live.js's reconnection delays."""
-RESTART_WINDOW_S = _live_js_ms("RESTART_WINDOW_MS")
-RESTART_DELAY_S = _live_js_ms("RESTART_DELAY_MS")
-"""static/js/live.js: after the server said it is stopping, attempts this far apart (at
-most) for this long."""
-RESTART_EVENT, VERSION_EVENT = "liveRestart", "liveVersion"
-"""core.live's RESTART_EVENT and VERSION_EVENT (not imported: the generator runs no Django)."""
-SYNC_SPREAD_S = _live_js_ms("SYNC_SPREAD_MS")
-"""static/js/live.js: the most a page waits, at random, before catching up after a
-reconnection."""
 ROLL_EVENT = "rollMade"
 RULES_REFUSED = "refused by the rules"
 """What a roll's check says of an answer that refuses the roll by a rule, not by a failure:
 200, no ``rollMade``, the rule's reason in the result's alert (a Shahquest character stressed
 out by the GM's random stress marks "can't take any actions until recovered")."""
+SUBMISSION = "submission"
+CSRF_FIELD = "csrfmiddlewaretoken"
+SEED_SCRIPT = """
+import json
+from benchmarks.tables_seed import seed
+print(json.dumps(seed({tables})))
+"""
+
+
+class BenchError(RuntimeError):
+    """The benchmark could not measure: the message says what to fix."""
 
 
 def refused_by_rule(answer: httpx.Response) -> bool:
     """A roll's answer that names the rule refusing it (the result partial's alert)."""
     return (answer.status_code == 200 and 'role="alert"' in answer.text
             and ROLL_EVENT not in hx_trigger_names(answer.headers.get("HX-Trigger")))
-SUBMISSION = "submission"
-CSRF_FIELD = "csrfmiddlewaretoken"
-
-SEED_SCRIPT = """
-import json
-from benchmarks.tables_seed import seed
-print(json.dumps(seed({tables})))
-"""
 
 
 class Errors(Counter[str]):
@@ -233,34 +155,29 @@ class Action:
     """Per page (its index in the table), the stream's event names heard meanwhile."""
 
 
-class LivePage:
+class LivePage(EventStream):
     """One open page: its client (cookies), what it shows, its stream and its regions."""
 
     def __init__(self, table: Table, index: int, url: str, session: str, base: str) -> None:
+        super().__init__(client(base, session), "", table.rng)
         self.table = table
         self.index = index
-        self.url = url
-        self.transport = httpx.AsyncHTTPTransport(limits=PAGE_LIMITS)
-        """The page's own connection pool (:data:`PAGE_LIMITS`), closed with its client."""
-        self.client = httpx.AsyncClient(base_url=base, transport=self.transport,
-                                        cookies={"sessionid": session},
-                                        timeout=httpx.Timeout(30.0), follow_redirects=False)
+        self.page_url = url
         self.page = Page()
         self.html = ""
-        self.stream_task: asyncio.Task[None] | None = None
-        self.opened = asyncio.Event()
-        self.opens = 0
         self.synced_at = 0.0
         """When the regions asked after the last reconnection all had their answers."""
         self.reopened_at = 0.0
-        self.closing = False
+        self.upstream = ""
+        """The server instance that answered the stream's last opening (nginx's
+        ``X-Upstream``), "" without a proxy."""
         self.in_flight: dict[int, bool] = {}
+        """Per region: True when a request is queued behind the one in flight."""
         self.held: dict[str, int] = {}
+        """Region URL -> the campaign version its regions were last drawn at (live.js's)."""
         self.listed: set[str] = set()
         """The region ids whose element now holds a ``data-live-list`` (live.js's
         ``putLines`` needs one)."""
-        """Region URL -> the campaign version its regions were last drawn at (live.js's)."""
-        """Per region: True when a request is queued behind the one in flight."""
         self.form_choice: list[tuple[str, str]] | None = None
         self.tasks: set[asyncio.Task[object]] = set()
         self.changing = 0
@@ -274,98 +191,63 @@ class LivePage:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    # -- loading ---------------------------------------------------------------------------
-
     async def load(self) -> None:
         """GET the page and read it. Raises BenchError unless it answers 200 with a stream."""
-        answer = await self.client.get(self.url)
+        answer = await self.client.get(self.page_url)
         if answer.status_code != 200:
-            raise BenchError(f"GET {self.url} answered {answer.status_code}: "
+            raise BenchError(f"GET {self.page_url} answered {answer.status_code}: "
                              f"{answer.text[:300]!r}")
         self.html = answer.text
         self.page = parse_page(self.html)
+        self.url = self.page.stream
         self.listed = live_lists(self.html)
         if not self.page.stream or not self.page.regions:
-            raise BenchError(f"{self.url} has no sse-connect stream or no live region")
+            raise BenchError(f"{self.page_url} has no sse-connect stream or no live region")
 
     def htmx_headers(self, element_id: str = "") -> dict[str, str]:
         """The headers htmx sends from this page."""
         headers = {"HX-Request": "true", "HX-Current-URL": str(self.client.base_url.join(
-            self.url)), **self.page.headers}
+            self.page_url)), **self.page.headers}
         if element_id:
             headers["HX-Trigger"] = element_id
         return headers
 
-    # -- the stream --------------------------------------------------------------------------
-
-    def start_stream(self) -> None:
-        """Open the page's event stream (and keep it open, :meth:`_follow`)."""
-        self.closing = False
-        self.opened.clear()
-        self.stream_task = asyncio.create_task(self._follow())
-
     async def close(self) -> None:
         """Close the stream and drop whatever the page was still asking."""
-        self.closing = True
-        running = [*self.tasks, *([self.stream_task] if self.stream_task else [])]
+        running = list(self.tasks)
         for task in running:
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
-        self.stream_task = None
+        await super().close()
 
-    async def _follow(self) -> None:
-        """Hold the stream open as static/js/live.js does, reconnecting after a drop with
-        its delays and firing ``liveSync`` on each reopening."""
-        failures = 0
-        restarting_since = 0.0
-        run = self.table.run
-        while not self.closing:
-            opened_at = 0.0
-            try:
-                async with aconnect_sse(self.client, "GET", self.page.stream,
-                                        timeout=httpx.Timeout(30.0, read=60.0)) as source:
-                    status = source.response.status_code
-                    if status != 200:
-                        run.error(f"stream answered {status}")
-                        raise _Dropped
-                    async for event in source.aiter_sse():
-                        if event.retry is not None and not opened_at:
-                            # The stream's first frame: subscribed to the campaign's groups.
-                            opened_at = time.perf_counter()
-                            restarting_since = 0.0
-                            self.opens += 1
-                            self.opened.set()
-                            if self.opens > 1:
-                                self.reopened_at = opened_at
-                                self.spawn(self._live_sync())
-                            continue
-                        if event.event == RESTART_EVENT:
-                            restarting_since = time.perf_counter()
-                            failures = 0
-                        elif event.event == VERSION_EVENT:
-                            note = json.loads(event.data)
-                            self.note_version(int(note["version"]), set(note["names"]))
-                        elif event.event and event.event != "message":
-                            self.table.heard(self, event.event, *event_data(event.data))
-                if not self.closing:
-                    run.dropped("stream ended")
-            except asyncio.CancelledError:
-                raise
-            except _Dropped:
-                pass
-            except httpx.HTTPError as exc:
-                run.dropped(f"stream {type(exc).__name__}")
-            if self.closing:
-                return
-            self.opened.clear()
-            if opened_at and time.perf_counter() - opened_at >= 30:
-                failures = 0
-            ceiling = min(MAX_DELAY_S, FIRST_DELAY_S * 2 ** failures)
-            if restarting_since and time.perf_counter() - restarting_since < RESTART_WINDOW_S:
-                ceiling = RESTART_DELAY_S
-            failures += 1
-            await asyncio.sleep(ceiling / 2 + random.random() * ceiling / 2)
+    # -- the stream (benchmarks.browser.EventStream) -------------------------------------------
 
+    def on_attempt(self, started: float, response: httpx.Response | None, error: str) -> None:
+        """A refused stream is an error; no answer is a drop (expected in a restart)."""
+        if response is None:
+            self.table.run.dropped(f"stream {error}")
+        elif response.status_code != 200:
+            self.table.run.error(f"stream answered {response.status_code}")
+        else:
+            self.upstream = response.headers.get("X-Upstream", "")
+
+    def on_open(self) -> None:
+        """On a reopening, fire ``liveSync`` (after a random spread)."""
+        if self.opens > 1:
+            self.reopened_at = time.perf_counter()
+            self.spawn(self._live_sync())
+
+    def on_event(self, event: ServerSentEvent) -> None:
+        """``liveVersion`` moves the regions it leaves current; any other refreshes."""
+        if event.event == VERSION_EVENT:
+            note = json.loads(event.data)
+            self.note_version(int(note["version"]), set(note["names"]))
+        elif event.event != "liveRestart":
+            self.table.heard(self, event.event, *event_data(event.data))
+
+    def on_drop(self, reason: str) -> None:
+        """A dropped stream: an error, or expected while the server restarts."""
+        self.table.run.dropped(reason)
     def held_version(self, region: Region) -> int:
         """The campaign version the page holds ``region`` at, as live.js keeps it."""
         if region.sync:
@@ -386,7 +268,7 @@ class LivePage:
         """Every region that hears ``liveSync`` asks again; stamp when all have answered
         (a region whose answer failed stays stale: htmx does not ask again)."""
         started = self.reopened_at
-        await asyncio.sleep(random.random() * SYNC_SPREAD_S)
+        await asyncio.sleep(self.rng.random() * self.timing["SYNC_SPREAD"])
         answers = await asyncio.gather(*(self.refresh(number) for number, region in
                                          enumerate(self.page.regions) if region.live_sync))
         if self.reopened_at == started and all(answers):
@@ -497,7 +379,7 @@ class LivePage:
             if not 200 <= answer.status_code < 400:
                 run.error(f"region {region.method} {answer.status_code}")
                 return False
-            if region.url == self.url:
+            if region.url == self.page_url:
                 self.html = answer.text  # the page as it is now (the GM's cards)
             if answer.status_code == 200:  # which of the regions it drew now hold a list
                 self.listed = (self.listed - set(region_ids(region))) | live_lists(answer.text)
@@ -571,10 +453,6 @@ def form_data(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
     return data
 
 
-class _Dropped(Exception):
-    """The stream answered other than 200 (already counted)."""
-
-
 class Table:
     """A campaign's five open pages, its actions one at a time."""
 
@@ -621,7 +499,7 @@ class Table:
         for page in self.pages:
             await page.load()
         for page in self.pages:
-            page.start_stream()
+            page.start()
         await asyncio.wait_for(asyncio.gather(*(page.opened.wait() for page in self.pages)),
                                30)
 
@@ -845,7 +723,7 @@ async def choose_roll(player: LivePage, rng: random.Random) -> None:
     measurement. Raises BenchError when none works."""
     form = player.page.form("roll-form")
     if form is None:
-        raise BenchError(f"{player.url} has no roll-form")
+        raise BenchError(f"{player.page_url} has no roll-form")
     tries: list[Callable[[], list[tuple[str, str]]]] = [
         form.values, functools.partial(form.choices, None, boxes=1),
         functools.partial(form.choices, None, boxes=2),
@@ -868,7 +746,7 @@ async def choose_roll(player: LivePage, rng: random.Random) -> None:
         refusals.append(f"{answer.status_code} {answer.text[:200]!r}")
         ruled.append(refused_by_rule(answer))
     if not all(ruled):
-        raise BenchError(f"no roll from {player.url} was accepted: {refusals}")
+        raise BenchError(f"no roll from {player.page_url} was accepted: {refusals}")
     # A rule refused every pool: the character cannot act (stressed out by an earlier
     # step's marks). Its player sits out, as at the table; the report counts them.
     player.form_choice = None
@@ -907,142 +785,6 @@ async def connect_tables(tables: list[Table], rng: random.Random) -> None:
     await asyncio.gather(*(table._settle(1.0, within=60) for table in tables))
 
 
-# --- the server, as deploy/sheetkeeper.service runs it ---------------------------------------
-
-UNIT = BASE_DIR / "deploy" / "sheetkeeper.service"
-
-
-def production_flags() -> list[str]:
-    """The production unit's uvicorn flags that change how it starts and stops: ``--lifespan``
-    and ``--timeout-graceful-shutdown`` (read from deploy/sheetkeeper.service, so that the
-    benchmark restarts the server as production does)."""
-    text = UNIT.read_text() if UNIT.exists() else ""
-    flags = []
-    for name in ("--lifespan", "--timeout-graceful-shutdown"):
-        found = re.search(rf"{name}[= ](\S+)", text)
-        if found:
-            flags += [name, found.group(1)]
-    return flags
-
-
-def graceful_seconds() -> float:
-    """The unit's ``--timeout-graceful-shutdown`` (uvicorn waits for ever without one)."""
-    flags = production_flags()
-    if "--timeout-graceful-shutdown" in flags:
-        return float(flags[flags.index("--timeout-graceful-shutdown") + 1])
-    return 0.0
-
-
-def start_server(port: int, env: dict[str, str], log: Path, workers: int
-                 ) -> subprocess.Popen[bytes]:
-    """``uvicorn sheetkeeper.asgi:application --workers N`` on 127.0.0.1:``port`` as
-    ``benchmarks.serving.start_uvicorn`` starts it, plus the production unit's
-    :func:`production_flags`; its output in ``log`` (appended: a restart keeps the first
-    server's lines)."""
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "sheetkeeper.asgi:application",
-             "--workers", str(workers), "--host", "127.0.0.1", "--port", str(port),
-             *production_flags()],
-            cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-
-
-def descendants(pid: int) -> set[int]:
-    """The processes below ``pid`` (its uvicorn workers), from /proc."""
-    parents = {int(entry): stat[1] for entry in os.listdir("/proc") if entry.isdigit()
-               if (stat := _stat(int(entry))) is not None}
-    found: set[int] = set()
-    todo = [pid]
-    while todo:
-        parent = todo.pop()
-        for child, its_parent in parents.items():
-            if its_parent == parent and child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
-
-
-def stop_server(process: subprocess.Popen[bytes], within: float) -> None:
-    """SIGTERM to the supervisor, as systemd stops the unit; after ``within`` seconds,
-    SIGKILL to it and to every worker still there (systemd kills the unit's whole control
-    group; ``benchmarks.serving.stop`` kills only the supervisor, which leaves a worker that
-    still holds an event stream running, orphaned)."""
-    workers = descendants(process.pid)
-    process.terminate()
-    try:
-        process.wait(timeout=within)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    for pid in workers:
-        if "spawn_main" in _cmdline(pid):  # still the worker, not a reused pid
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-
-
-# --- CPU from /proc --------------------------------------------------------------------------
-
-TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-def _stat(pid: int) -> tuple[str, int, float] | None:
-    """A process's name, parent and CPU seconds (its own and its reaped children's)."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    name = text[text.index("(") + 1:text.rindex(")")]
-    fields = text[text.rindex(")") + 2:].split()
-    return name, int(fields[1]), sum(int(value) for value in fields[11:15]) / TICK
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""
-
-
-def cpu_snapshot(server_pid: int, database: str) -> dict[str, float]:
-    """CPU seconds so far: the uvicorn supervisor and its workers, PostgreSQL (background
-    processes and this database's backends; other databases' backends go to "other"),
-    redis-server, this process, and the machine's total."""
-    stats = {int(entry): stat for entry in os.listdir("/proc") if entry.isdigit()
-             if (stat := _stat(int(entry))) is not None}
-    children: dict[int, list[int]] = {}
-    for pid, (_, parent, _) in stats.items():
-        children.setdefault(parent, []).append(pid)
-    server: set[int] = set()
-    todo = [server_pid]
-    while todo:
-        pid = todo.pop()
-        if pid in stats and pid not in server:
-            server.add(pid)
-            todo += children.get(pid, [])
-    totals = {"server": sum(stats[pid][2] for pid in server), "postgres": 0.0, "redis": 0.0,
-              "generator": sum(os.times()[:2])}
-    for pid, (name, _, seconds) in stats.items():
-        if name == "postgres" or name.startswith("postgres:"):
-            line = _cmdline(pid)  # a backend names its client: "host(port)" or "[local]"
-            backend = "(" in line or "[local]" in line
-            if not backend or f" {database} " in line:
-                totals["postgres"] += seconds
-        elif name == "redis-server":
-            totals["redis"] += seconds
-    with open("/proc/stat") as handle:
-        ticks = [int(value) for value in handle.readline().split()[1:]]
-    totals["machine"] = (sum(ticks) - ticks[3] - ticks[4]) / TICK  # all but idle and iowait
-    return totals
-
-
-def cpu_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
-    """CPU seconds between two snapshots; "other" is the machine's rest."""
-    delta = {key: after[key] - before[key] for key in before}
-    delta["other"] = max(0.0, delta.pop("machine") - sum(delta.values()))
-    return delta
-
-
 # --- steps ------------------------------------------------------------------------------------
 
 
@@ -1076,9 +818,8 @@ class Step:
         return bool(self.all) and self.percentile(0.95) <= GOAL_P95_MS and not self.errors
 
 
-async def ramp(args: argparse.Namespace, seats: list[dict[str, Any]], port: int,
-               server: subprocess.Popen[bytes], run: Run, tables: list[Table],
-               rng: random.Random) -> list[Step]:
+async def ramp(args: argparse.Namespace, servers: list[Server], run: Run,
+               tables: list[Table], rng: random.Random) -> list[Step]:
     """Each step of ``--tables``: connect its tables, let them play, measure."""
     steps: list[Step] = []
     for count in args.tables:
@@ -1089,7 +830,7 @@ async def ramp(args: argparse.Namespace, seats: list[dict[str, Any]], port: int,
               f"{args.duration} s", file=sys.stderr)
         live = tables[:count]
         run.reset()
-        before = cpu_snapshot(server.pid, args.database)
+        before = serving.cpu_snapshot(servers, args.database)
         started, since = time.perf_counter(), time.time()
         until = started + args.duration
         run.measuring = True
@@ -1104,7 +845,7 @@ async def ramp(args: argparse.Namespace, seats: list[dict[str, Any]], port: int,
         run.measuring = False
         await watching
         seconds = time.perf_counter() - started
-        cpu = cpu_delta(before, cpu_snapshot(server.pid, args.database))
+        cpu = serving.cpu_delta(before, serving.cpu_snapshot(servers, args.database))
         inside = [] if args.timing is None else timing.read(args.timing, since, time.time())
         step = Step(count, seconds, run.latencies, run.refreshes, run.errors, cpu, run.answers,
                     run.lags, inside)
@@ -1148,9 +889,8 @@ class Restart:
     """Region answers 304 while the pages caught up."""
 
 
-async def restart(args: argparse.Namespace, port: int, env: dict[str, str], log: Path,
-                  server: subprocess.Popen[bytes], run: Run, tables: list[Table],
-                  rng: random.Random) -> tuple[Restart, subprocess.Popen[bytes]]:
+async def restart(args: argparse.Namespace, server: Server, run: Run, tables: list[Table],
+                  rng: random.Random) -> Restart:
     """Connect ``--restart`` tables, stop and start the server, wait until every page is
     current again."""
     await asyncio.gather(*(table.close() for table in tables))
@@ -1167,11 +907,11 @@ async def restart(args: argparse.Namespace, port: int, env: dict[str, str], log:
     pages = [page for table in live for page in table.pages]
     begun = time.perf_counter()
     run.server_down = True
-    await asyncio.to_thread(stop_server, server, graceful_seconds() + STOP_MARGIN)
+    await asyncio.to_thread(server.stop)
     stopped = time.perf_counter() - begun
-    server = start_server(port, env, log, workers=args.workers)
-    await asyncio.to_thread(wait_until_serving, port, server, log, 60, "uvicorn")
-    serving = time.perf_counter() - begun
+    server.restart()
+    await asyncio.to_thread(server.wait)
+    serving_after = time.perf_counter() - begun
     run.server_down = False
     deadline = time.perf_counter() + RESTART_TIMEOUT
     while time.perf_counter() < deadline and not all(page.synced_at for page in pages):
@@ -1181,25 +921,21 @@ async def restart(args: argparse.Namespace, port: int, env: dict[str, str], log:
     if len(current) < len(pages):
         run.errors[f"pages not current within {RESTART_TIMEOUT:g} s"] += len(pages) - len(
             current)
-    return Restart(len(live), stopped, serving, current, len(pages), run.refused,
-                   run.errors, run.unchanged), server
+    return Restart(len(live), stopped, serving_after, current, len(pages), run.refused,
+                   run.errors, run.unchanged)
 
 
-async def measure(args: argparse.Namespace, seats: list[dict[str, Any]], port: int,
-                  env: dict[str, str], log: Path, server: subprocess.Popen[bytes]
-                  ) -> tuple[list[Step], Restart | None, subprocess.Popen[bytes],
-                             Counter[tuple[str, str]]]:
-    """The ramp and the restart, as ``args`` asks; the server (a new one after a restart)."""
+async def measure(args: argparse.Namespace, seats: list[dict[str, Any]], servers: list[Server],
+                  base: str) -> tuple[list[Step], Restart | None, Counter[tuple[str, str]]]:
+    """The ramp and the restart, as ``args`` asks, against ``base`` (the server, or the
+    proxy in front of ``servers``)."""
     rng = random.Random(args.seed)
     run = Run()
-    base = f"http://127.0.0.1:{port}"
     tables = [Table(run, table, base, rng) for table in seats]
     try:
-        steps = await ramp(args, seats, port, server, run, tables, rng) if args.tables else []
-        result = None
-        if args.restart:
-            result, server = await restart(args, port, env, log, server, run, tables, rng)
-        return steps, result, server, run.dialogs
+        steps = await ramp(args, servers, run, tables, rng) if args.tables else []
+        result = await restart(args, servers[0], run, tables, rng) if args.restart else None
+        return steps, result, run.dialogs
     finally:
         await asyncio.gather(*(table.close() for table in tables))
         await asyncio.gather(*(page.client.aclose() for table in tables
@@ -1209,27 +945,17 @@ async def measure(args: argparse.Namespace, seats: list[dict[str, Any]], port: i
 # --- the report ------------------------------------------------------------------------------
 
 
-def machine() -> str:
-    """One line: CPUs, model, load, Python, httpx."""
-    cpuinfo = Path("/proc/cpuinfo")
-    names = [line.split(":", 1)[1].strip() for line in
-             (cpuinfo.read_text().splitlines() if cpuinfo.exists() else [])
-             if line.startswith("model name")]
-    load = " / ".join(f"{value:.2f}" for value in os.getloadavg())
-    return (f"{os.cpu_count()} CPUs ({names[0] if names else platform.machine()}), load "
-            f"average {load}; Python {platform.python_version()}, httpx {httpx.__version__}")
-
-
 def report(args: argparse.Namespace, steps: list[Step], result: Restart | None,
            dialogs: Counter[tuple[str, str]], before: str) -> None:
     """Print the Markdown tables and the verdicts."""
-    print(f"\nLive tables: uvicorn --workers {args.workers} {' '.join(production_flags())}, "
+    print(f"\nLive tables: {args.instances} x uvicorn --workers {args.workers} "
+          f"{' '.join(serving.UVICORN_FLAGS)}, "
           f"PostgreSQL, Redis, DEBUG off; a table = the GM's dashboard + 4 sheets, each with "
           f"its stream open; a roll per player every ~{args.roll_every:g} s, a track mark "
           f"every ~{args.damage_every:g} s and an award every ~{args.award_every:g} s per GM; "
           f"{args.duration} s per step.")
     print(f"Machine at the start: {before}")
-    print(f"Machine at the end:   {machine()}")
+    print(f"Machine at the end:   {serving.machine()}")
     print("Roll dialogs: " + ", ".join(f"{system} {how} {count}" for (system, how), count
                                       in sorted(dialogs.items())) + "\n")
     if steps:
@@ -1336,7 +1062,8 @@ def main() -> None:
     parser.add_argument("--roll-every", type=float, default=30.0)
     parser.add_argument("--damage-every", type=float, default=60.0)
     parser.add_argument("--award-every", type=float, default=300.0)
-    parser.add_argument("--workers", type=int, default=2, help="uvicorn --workers (2)")
+    parser.add_argument("--workers", type=int, default=serving.WORKERS,
+                        help=f"uvicorn --workers ({serving.WORKERS}, as production runs it)")
     parser.add_argument("--inside", action="store_true",
                         help="also time each request inside the server (benchmarks/timing.py: "
                              "its thread's CPU, its statements' time) and report it by route")
@@ -1348,45 +1075,35 @@ def main() -> None:
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL,
                         help=f"the channel layer's Redis (default {DEFAULT_REDIS_URL})")
     args = parser.parse_args()
+    args.instances = 1
     args.tables = [int(value) for value in args.tables.split(",") if value.strip()]
     args.database = args.database_url.rsplit("/", 1)[-1]
     needed = max([*args.tables, args.restart, 0])
     if not needed:
         sys.exit("nothing to measure: give --tables or --restart")
 
-    before = machine()
+    before = serving.machine()
     with tempfile.TemporaryDirectory(prefix="sheetkeeper-tables-") as name:
         tmp = Path(name)
-        env = server_env(args, tmp)
-        env["DJANGO_SETTINGS_MODULE"] = "sheetkeeper.settings"
-        args.timing = None
-        if args.inside:
-            # The product's settings plus the timing middleware (benchmarks/bench_settings.py).
-            args.timing = tmp / "timing"
-            env["DJANGO_SETTINGS_MODULE"] = "benchmarks.bench_settings"
-            env[timing.TIMING_DIR] = str(args.timing)
-        log = tmp / "uvicorn.log"
+        args.timing = tmp / "timing" if args.inside else None
+        # --inside: the product's settings plus the timing middleware (bench_settings.py).
+        extra = {timing.TIMING_DIR: str(args.timing)} if args.timing else {}
+        env = serving.server_env(args.database_url, args.redis_url, tmp, settings=(
+            "benchmarks.bench_settings" if args.inside else "sheetkeeper.settings"), extra=extra)
+        servers: list[Server] = []
         try:
-            fresh_database(args.database_url)
-            manage(env, "migrate", "--noinput", "-v", "0", timeout=600)
-            manage(env, "collectstatic", "--noinput", "-v", "0", timeout=600)
+            serving.fresh_database(args.database_url)
             print(f"seeding {needed} tables...", file=sys.stderr)
-            seats = json.loads(manage(env, "shell", "-v", "0", "-c",
-                                      SEED_SCRIPT.format(tables=needed),
-                                      timeout=3600).splitlines()[-1])
-            port = free_port()
-            server = start_server(port, env, log, workers=args.workers)
+            seats = json.loads(serving.prepare(env, SEED_SCRIPT.format(tables=needed)))
+            servers = serving.start(env, tmp, instances=args.instances, workers=args.workers)
+            steps, result, dialogs = asyncio.run(measure(args, seats, servers, servers[0].url))
         except (BenchError, ServingError) as exc:
-            sys.exit(f"benchmarks.tables: {exc}")
-        try:
-            wait_until_serving(port, server, log, within=30, name="uvicorn")
-            steps, result, server, dialogs = asyncio.run(
-                measure(args, seats, port, env, log, server))
-        except (BenchError, ServingError) as exc:
-            print(log.read_text()[-3000:], file=sys.stderr)
+            for server in servers:
+                print(server.log.read_text()[-3000:], file=sys.stderr)
             sys.exit(f"benchmarks.tables: {exc}")
         finally:
-            stop_server(server, graceful_seconds() + STOP_MARGIN)
+            for server in servers:
+                server.stop()
     report(args, steps, result, dialogs, before)
 
 
