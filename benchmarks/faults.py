@@ -3,55 +3,16 @@ for a while and PostgreSQL restarts, against a production-like server of its own
 
     .venv/bin/python -m benchmarks.faults [--tables 50] [--players 4] [--idle 300] [--play 150]
                                           [--redis-outage 30] [--workers 2] [--app-dir DIR]
-                                          [--log-dir DIR]
+                                          [--log-dir DIR] [--dump FILE]
 
-Method (docs/reliability.md):
-
-1. **Private services**: a PostgreSQL cluster of its own (``initdb`` and ``pg_ctl`` from
-   ``/usr/lib/postgresql/<version>/bin`` into a temporary directory, on a free loopback port;
-   as root the cluster belongs to the ``postgres`` account, through ``runuser``) and a
-   ``redis-server`` of its own on a free port, saving to disk on shutdown as a packaged Redis
-   does. Stopping Redis and restarting PostgreSQL touch only these; everything is stopped and
-   removed on exit, on Ctrl-C and on SIGTERM.
-2. **The production server**: uvicorn as production runs it (``benchmarks.serving``)
-   serving ``--app-dir`` (default: this checkout), DEBUG off,
-   a random SECRET_KEY, ALLOWED_HOSTS=127.0.0.1, the Redis channel layer, the PostgreSQL pool
-   as configured by default, the HTTPS-only switches off for plain http on loopback.
-3. **The tables**: ``--tables`` Maelstrom campaigns, each with a GM and ``--players`` players
-   with a character each, made in one ``manage.py shell`` by the test factories; every one is
-   logged in by a session made there (the ``sessionid`` cookie a login would set). Every
-   person holds one page open: one event stream (``/campaigns/<pk>/events/``) each, read by
-   this one process, each person with a client of their own, reopened as the served pages
-   reopen them (``benchmarks.browser.EventStream``: static/js/live.js's jittered back-off).
-4. **Idle**: ``--idle`` seconds with nothing happening.
-5. **Play**: ``--play`` seconds. Each player, every ``--roll-every`` seconds on average, loads
-   their sheet and rolls from it (POST as the sheet's htmx does: session and CSRF cookies,
-   ``X-CSRFToken``, ``HX-Request``, the roll form's hidden fields as the page rendered them);
-   each GM, every ``--gm-every`` seconds on average, loads the dashboard or the XP page and
-   makes a quick NPC roll, marks a level of damage, awards 1 XP or heals. Meanwhile, at a
-   fifth of the play, Redis is stopped (SIGTERM) and started again ``--redis-outage`` seconds
-   later; at three fifths (at least 10 s after Redis is back) PostgreSQL restarts
-   (``pg_ctl restart -m fast``). An outage window runs from the moment a service is stopped
-   until it answers again (plus ``--grace`` seconds, 0 by default: once the database answers,
-   the server must too).
-6. **Catching up**: up to :data:`SETTLE_SECONDS` after play for every page to have heard
-   every roll; then every stream is closed by this script and, up to
-   :data:`DRAIN_SECONDS` later, Redis is read for group entries left behind.
-
-Reported (a Markdown table, and a few lines from the server's log):
-
-- **streams dropped**: streams that ended other than by this script (while idle, during play
-  outside an outage window, during one);
-- **events missed after catching up**: pairs (a roll answered 200 during play, a page of its
-  table) where the page neither received that roll's ``rollMade-<character>`` frame nor
-  reconnected after the roll was sent (a reconnected page re-reads everything live);
-- **5xx answers**, during an outage window and outside one (a request counts as during one
-  when its time overlaps the window), and requests that got no answer at all;
-- **stale group entries**: members of the channel layer's group sets (``*:group:*``) still in
-  Redis once every stream is closed, and how many of them closing left (those beyond the
-  excess over the live entries while every stream was open, which the outage left);
-- **rolls lost**: rolls answered 200 (with their ``rollMade`` event and id) that are not in
-  the database at the end.
+The method and the figures are docs/reliability.md's: a PostgreSQL cluster and a
+redis-server of its own (stopped and removed on exit, Ctrl-C and SIGTERM); uvicorn as
+production runs it (``benchmarks.serving``) serving ``--app-dir``; ``--tables`` Maelstrom
+campaigns of a GM and ``--players`` players, every person's page holding its event stream
+(``benchmarks.browser``, reconnecting as static/js/live.js does); ``--idle`` seconds idle,
+then ``--play`` seconds of rolls and GM actions from the pages' own forms while Redis is
+stopped for ``--redis-outage`` seconds (at a fifth of the play) and PostgreSQL restarts (at
+three fifths); then catching up, closing, and counting stale group entries and lost rolls.
 
 Exit status 1 when a roll is lost or a 5xx answer came outside an outage window (the issue's
 pass/fail figures), 2 when it could not run; 0 otherwise. All traffic stays on 127.0.0.1;
@@ -66,7 +27,6 @@ import bisect
 import contextlib
 import json
 import os
-import platform
 import random
 import re
 import secrets
@@ -85,6 +45,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import httpx
+import psutil
 from httpx_sse import ServerSentEvent
 
 from benchmarks import serving
@@ -647,13 +608,10 @@ def missed(pages: list[Page], recorder: Recorder) -> tuple[int, int, int]:
 
 
 def machine(pg: Postgres) -> str:
-    """CPUs, memory, load, the date, the versions."""
-    memory = next((line.split()[1] for line in Path("/proc/meminfo").read_text().splitlines()
-                   if line.startswith("MemTotal:")), "0") if Path("/proc/meminfo").exists() else "0"
-    load = " / ".join(f"{value:.2f}" for value in os.getloadavg())
-    return (f"{os.cpu_count()} CPUs, {int(memory) / 1024 / 1024:.1f} GiB memory, load average "
-            f"{load}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-            f"Python {platform.python_version()}, {pg.version()}, {Redis.version()}")
+    """The machine (``benchmarks.serving.machine``), its memory, the date, the versions."""
+    return (f"{serving.machine()}, {psutil.virtual_memory().total / 2**30:.1f} GiB memory, "
+            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {pg.version()}, "
+            f"{Redis.version()}")
 
 
 def server_errors(text: str) -> tuple[int, list[tuple[str, int]]]:

@@ -4,40 +4,17 @@ ratios measured in one run on one machine (absolute times on shared machines are
     .venv/bin/python -m benchmarks.http [--duration 10] [--rounds 2] [--connections 16]
                                         [--workers 2] [--database-url URL] [--redis-url URL]
 
-Method (docs/performance.md, "Serving under load"):
-
-1. **A fresh PostgreSQL database**: ``--database-url`` names it (default
-   ``$BENCH_DATABASE_URL``, else ``postgres://postgres@127.0.0.1:5432/sheetkeeper_bench``);
-   it is dropped and created again, so **whatever it held is lost**. Then ``migrate``,
-   ``collectstatic`` into a temporary directory, and the data of ``benchmarks/http_seed.py``:
-   a campaign with 10 rolls, one with 10,000 (made by the rules engine, stored in bulk), and
-   one for the roll POSTs, each with the same GM and four players' characters.
-2. **The production server**: uvicorn as production runs it (``benchmarks.serving``:
-   ``--workers`` ``$WEB_CONCURRENCY``, else 2) with DEBUG off, the Redis channel layer
-   (``--redis-url``, default ``redis://127.0.0.1:6379/15``), plain http on loopback. The
-   settings are ``benchmarks.bench_settings``: the product's, plus two bare views the
-   product does not serve (``benchmarks/bench_urls.py``): a static page of exactly the
-   sheet's bytes, and a POST answered with a constant.
-3. **Logged in for real**: the player and the GM each POST /login/ once; wrk sends their
-   session and CSRF cookies (``-H 'Cookie: ...'``), the roll POST also ``X-CSRFToken`` and
-   ``HX-Request: true``, ``HX-Trigger: roll-form`` and the sheet's ``HX-Current-URL`` as
-   the sheet's htmx does, and the roll dialog's form body.
-4. **Every request checked**: each one is made once by hand first and must answer 200 (the
-   roll also its ``rollMade`` event, since a refused roll answers 200 with the reason), and
-   wrk's Lua script counts every answer that is not 200, or a roll's without the event (a
-   redirect to the login page would be a 302, which wrk itself does not count as an error);
-   any such answer or socket error stops the benchmark with the count.
-5. **Measured back to back, alternating**: after a short warm-up of each, every request in
-   turn for ``--duration`` seconds with ``wrk -t2 -c16 --latency``, the whole sequence
-   ``--rounds`` times, every other round in reverse order; per request, the median over the
-   rounds of requests/s, p50 and p99.
-
-Printed: the machine, the figures as a Markdown table, and the ratios against the goals
-(docs/performance.md, "Serving under load": sheet >= 50 % of the static page's throughput;
-roll POST >= 30 % of the constant POST's and p99 < 100 ms at 16 connections; sheet and
-dashboard with 10,000 rolls <= 1.5x the median latency with 10). A benchmark, not a test:
-it measures, it never fails the build on a missed goal; it fails only when it could not
-measure (no wrk, no database, a request that does not answer 200).
+The method is docs/performance.md's, "Serving under load": a fresh PostgreSQL database
+(``--database-url``, dropped and created again: **whatever it held is lost**) seeded by
+``benchmarks/http_seed.py``; uvicorn as production runs it (``benchmarks.serving``) with
+``benchmarks.bench_settings`` (the product's, plus a static page of exactly the sheet's bytes
+and a POST answered with a constant, ``benchmarks/bench_urls.py``); the player and the GM
+logged in through the real form; every request made once by hand first and checked (200, the
+roll's ``rollMade``), then by wrk, whose Lua script counts every other answer (any stops the
+benchmark); after a warm-up, every request for ``--duration`` seconds with ``wrk -t2 -c16
+--latency``, the sequence ``--rounds`` times, every other round reversed; per request the
+median over the rounds of requests/s, p50 and p99, and the ratios against the goals. A
+benchmark, not a test: it fails only when it could not measure.
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ import httpx
 from httpx_sse import ServerSentEvent
 
 from benchmarks import serving, timing
-from benchmarks.browser import VERSION_EVENT, EventStream, client
+from benchmarks.browser import VERSION_EVENT, EventStream, client, timings
 from benchmarks.serving import Server, ServingError
 from benchmarks.tables_pages import (
     Form,
@@ -200,6 +200,7 @@ class LivePage(EventStream):
         self.html = answer.text
         self.page = parse_page(self.html)
         self.url = self.page.stream
+        self.timing = timings(self.page.timings)
         self.listed = live_lists(self.html)
         if not self.page.stream or not self.page.regions:
             raise BenchError(f"{self.page_url} has no sse-connect stream or no live region")
@@ -248,6 +249,7 @@ class LivePage(EventStream):
     def on_drop(self, reason: str) -> None:
         """A dropped stream: an error, or expected while the server restarts."""
         self.table.run.dropped(reason)
+
     def held_version(self, region: Region) -> int:
         """The campaign version the page holds ``region`` at, as live.js keeps it."""
         if region.sync:
