@@ -174,6 +174,8 @@
   // them all to the version its answer was drawn at.
   function forgetVersions() {
     held = {};
+    drawnAt = {};
+    pageVersion = 0;
     Array.prototype.forEach.call(document.querySelectorAll("[data-live-version]"),
       function (elt) { elt.setAttribute("data-live-version", "0"); });
   }
@@ -224,6 +226,7 @@
     var version = parseInt(words[0], 10);
     if (!(version > 0) || words.length < 2) { return; }
     var ids = words.slice(1);
+    ids.forEach(function (id) { drawnAt[id] = Math.max(shownAt(id), version); });
     regionElements().forEach(function (elt) {
       var url = liveUrl(elt);
       var asks = liveIds(url);
@@ -296,6 +299,7 @@
       htmx.process(item);
       item.dispatchEvent(new CustomEvent("liveLine", { bubbles: true }));
     });
+    ids.forEach(function (id) { drawnAt[id] = version; });
     held[url] = version;
     return true;
   }
@@ -393,6 +397,47 @@
     waiting.push([elt, tag ? parseInt(tag[1], 10) : Infinity, function () {
       htmx.ajax("GET", url, { source: elt });
     }]);
+  });
+
+  // Answers that arrive out of order: two elements whose regions overlap (the reconnection's,
+  // which draws every region, and one region's own) may each have an answer on its way, and
+  // the one asked first may arrive last. Every answer says the version it was drawn at, and
+  // the page remembers, for each DOM id, the version of what it shows there (drawnAt). An
+  // answer older than what the page shows for any id it holds (nested ones too: the party
+  // holds its cards) is not drawn at all, since drawing part of it would mean editing its
+  // HTML. If it held something newer than what the page shows for some other id, the element
+  // asks again: the server's version only grows, so that answer is at least as new as
+  // anything the page shows, and it is drawn whole.
+  var drawnAt = {}; // DOM id -> the version of what the page shows there, when it is known
+  var pageVersion = parseInt((document.querySelector("[data-live-version]") ||
+                              document.body).getAttribute("data-live-version") || "0", 10);
+
+  function shownAt(id) { return id in drawnAt ? drawnAt[id] : pageVersion; }
+
+  function answerVersion(xhr) {
+    var tag = /^"v(\d+)"$/.exec(xhr.getResponseHeader("ETag") || "");
+    return tag ? parseInt(tag[1], 10) : 0;
+  }
+
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
+    var url = liveUrl(elt);
+    var xhr = event.detail.xhr;
+    var version = xhr && answerVersion(xhr);
+    if (!url || !event.detail.shouldSwap || xhr.status !== 200 || !version) { return; }
+    var holder = document.createElement("template");
+    holder.innerHTML = event.detail.serverResponse;
+    var ids = Array.prototype.map.call(holder.content.querySelectorAll("[id]"),
+                                       function (node) { return node.id; });
+    if (ids.some(function (id) { return shownAt(id) > version; })) {
+      event.detail.shouldSwap = false;
+      xhr.liveDeferred = true; // not drawn: its version is not held
+      if (ids.some(function (id) { return shownAt(id) < version; })) {
+        htmx.ajax("GET", url, { source: elt });
+      }
+      return;
+    }
+    ids.forEach(function (id) { drawnAt[id] = version; });
   });
 
   document.body.addEventListener("htmx:afterRequest", function (event) {
