@@ -44,6 +44,9 @@ answer (a campaign's name, its character's name and concept, its session's title
 token, its GM-only roll); no GM-only secret in any answer to someone who is not the GM or a co-GM,
 and nothing the owner wrote for themselves (the backstory) in any answer to a fellow player,
 who may read the owner's sheet itself (``Campaign.party_sheets``, on by default).
+A live page that answers someone who is not the GM is asked for all its regions again, the GM
+asking first: kept regions (core.regions.recall) go only to the seat they were drawn for, so
+that answer too holds nothing of the GM's.
 
 The matrix fails when the URLconf has a URL with no row (so no view is forgotten) and when a
 row names a URL that no longer exists.
@@ -63,6 +66,7 @@ from django.utils import timezone
 
 from campaigns.models import Campaign
 from chat.models import ChatHook
+from core.regions import LivePage
 from tests.by_system import SHARED, by_system, system_in_turn
 from tests.encounters import matrix as encounter_matrix
 from tests.security import urlmap
@@ -687,6 +691,23 @@ def test_the_url_answers_each_role_as_its_row_says(world: World, plan: Plan, met
     else:
         assert not changed, f"{method} {target.url} as {role} wrote to {changed}"
     _assert_no_leak(response, plan, target, world, role, row, denied=expected in DENIED)
+    if method == "GET" and response.status_code == 200 and role not in {"gm", CO_GM}:
+        _assert_no_leak_from_kept_regions(response, plan, target, world, role, row)
+
+
+def _assert_no_leak_from_kept_regions(response: Any, plan: Plan, target: Target, world: World,
+                                      role: str, row: Any) -> None:
+    """A live page's regions, asked by the GM first (who may see more, and whose answer is
+    kept: core.regions.recall) and then by ``role`` at the same version: ``role`` gets its
+    own, with nothing of the GM's in it."""
+    live = response.context.get("live") if response.context is not None else None
+    if not isinstance(live, LivePage) or not live.regions:
+        return
+    url = live.url_for(live.ids)
+    world.client("gm").get(url, headers={"HX-Request": "true"})
+    regions = world.client(role).get(url, headers={"HX-Request": "true"})
+    assert regions.status_code == 200, (url, role, regions.status_code)
+    _assert_no_leak(regions, plan, target, world, role, row, denied=False)
 
 
 DENIED = {"login", "admin", "403", "404", "405"}
