@@ -51,7 +51,14 @@ from httpx_sse import ServerSentEvent
 from benchmarks import serving
 from benchmarks.browser import TIMINGS, EventStream, client
 from benchmarks.http import ROLL_BODY
-from benchmarks.serving import BASE_DIR, SESSION_SETUP, ServingError, free_port, run
+from benchmarks.serving import (
+    BASE_DIR,
+    SESSION_SETUP,
+    RedisServer,
+    ServingError,
+    free_port,
+    run,
+)
 from benchmarks.tables_pages import parse_page
 
 PG_BIN_GLOB = "/usr/lib/postgresql/*/bin"
@@ -157,64 +164,6 @@ class Postgres:
             rows = conn.execute("SELECT code::text FROM rolls_roll WHERE code::text = ANY(%s)",
                                 (codes,))
             return {row[0] for row in rows}
-
-
-class Redis:
-    """A redis-server of our own on a free port, its dump and log in ``root``."""
-
-    def __init__(self, root: Path) -> None:
-        if shutil.which("redis-server") is None:
-            raise ServingError("redis-server is not installed (apt-get install redis-server)")
-        self.root = root
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        """Start it (loading the dump a stop saved, as a packaged Redis does) and wait for
-        PING. Raises ServingError when it does not answer within 15 s."""
-        import redis
-
-        self.root.mkdir(exist_ok=True)
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-             "--dir", str(self.root), "--logfile", str(self.root / "redis.log"),
-             "--daemonize", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        deadline = now() + 15
-        while now() < deadline:
-            with contextlib.suppress(redis.RedisError):
-                if redis.Redis(port=self.port, socket_timeout=1).ping():
-                    return
-            time.sleep(0.1)
-        raise ServingError(f"redis-server on port {self.port} did not answer")
-
-    def stop(self) -> None:
-        """SIGTERM (it saves its dump first), as ``systemctl stop`` does."""
-        if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-            self.process = None
-
-    def group_entries(self) -> int:
-        """Members of every channel-layer group set (channels_redis: ``<prefix>:group:<name>``
-        sorted sets)."""
-        import redis
-
-        client = redis.Redis(port=self.port, socket_timeout=5)
-        return sum(int(client.zcard(key)) for key in client.scan_iter(match="*:group:*")
-                   if client.type(key) == b"zset")
-
-    @staticmethod
-    def version() -> str:
-        return run(["redis-server", "--version"]).split(" sha=")[0].strip()
 
 
 # --- HTTP as the pages do it (benchmarks.browser) ---------------------------------------------
@@ -465,8 +414,8 @@ def log(message: str) -> None:
 
 
 async def drive(args: argparse.Namespace, base: str, tables: list[dict[str, Any]],
-                pg: Postgres, redis: Redis) -> tuple[list[Page], Recorder, tuple[float, float],
-                                                     int, int, int]:
+                pg: Postgres, redis: RedisServer
+                ) -> tuple[list[Page], Recorder, tuple[float, float], int, int, int]:
     """Open the pages, idle, play with the faults, catch up, close; the pages, the recorder,
     the idle span, the group entries the open streams needed, held at the end of play and
     left after closing."""
@@ -548,7 +497,7 @@ async def sleep_reporting(seconds: float, pages: list[Page], phase: str) -> None
 
 
 async def inject(args: argparse.Namespace, recorder: Recorder, play_start: float,
-                 pg: Postgres, redis: Redis) -> None:
+                 pg: Postgres, redis: RedisServer) -> None:
     """Stop Redis, start it again, restart PostgreSQL, at the moments of the docstring (5),
     recording each outage window."""
     redis_at = play_start + args.play * 0.2
@@ -569,7 +518,7 @@ async def inject(args: argparse.Namespace, recorder: Recorder, play_start: float
     log(f"PostgreSQL back after {now() - down:.1f} s")
 
 
-async def drain(redis: Redis) -> int:
+async def drain(redis: RedisServer) -> int:
     """Group entries left in Redis once they stop shrinking (at most DRAIN_SECONDS)."""
     deadline, last, steady_since = now() + DRAIN_SECONDS, -1, now()
     while True:
@@ -611,7 +560,7 @@ def machine(pg: Postgres) -> str:
     """The machine (``benchmarks.serving.machine``), its memory, the date, the versions."""
     return (f"{serving.machine()}, {psutil.virtual_memory().total / 2**30:.1f} GiB memory, "
             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {pg.version()}, "
-            f"{Redis.version()}")
+            f"{RedisServer.version()}")
 
 
 def server_errors(text: str) -> tuple[int, list[tuple[str, int]]]:
@@ -717,7 +666,7 @@ def terminated_as_interrupt() -> Iterator[None]:
 def measure(args: argparse.Namespace, tmp: Path) -> tuple[Outcome, str, str]:
     """Start the services and the server, drive the run, stop everything; the outcome, the
     app's path as the server imported it, and the machine line."""
-    pg, redis = Postgres(tmp / "postgres"), Redis(tmp / "redis")
+    pg, redis = Postgres(tmp / "postgres"), RedisServer(tmp / "redis")
     servers: list[serving.Server] = []
     server_log = tmp / "uvicorn-1.log"
     try:

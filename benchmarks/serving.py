@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import os
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -275,15 +276,17 @@ def redis_processes() -> list[psutil.Process]:
             if process.info["name"] == "redis-server"]
 
 
-def cpu_snapshot(servers: list[Server], database: str) -> dict[str, float]:
+def cpu_snapshot(servers: list[Server], database: str, redis_pid: int | None = None
+                 ) -> dict[str, float]:
     """CPU seconds so far: the uvicorn servers (supervisors and workers), PostgreSQL (its
-    background processes and ``database``'s backends), redis-server, this process
-    (``generator``), and the machine's busy total (``machine``: all but idle and iowait)."""
+    background processes and ``database``'s backends), redis-server (the one ``redis_pid``
+    names, else every one), this process (``generator``), and the machine's busy total
+    (``machine``: all but idle and iowait)."""
     machine = psutil.cpu_times()
     return {
         "server": cpu_seconds(p for server in servers for p in server.processes()),
         "postgres": cpu_seconds(postgres_processes(database)),
-        "redis": cpu_seconds(redis_processes()),
+        "redis": cpu_seconds([psutil.Process(redis_pid)] if redis_pid else redis_processes()),
         "generator": cpu_seconds([psutil.Process()]),
         "machine": sum(machine) - machine.idle - getattr(machine, "iowait", 0.0),
     }
@@ -306,6 +309,69 @@ def machine() -> str:
     load = " / ".join(f"{value:.2f}" for value in os.getloadavg())
     return (f"{os.cpu_count()} CPUs ({model or sys.platform}), load average {load}; "
             f"Python {sys.version.split()[0]}, httpx {httpx.__version__}")
+
+
+# --- a Redis of the run's own -------------------------------------------------------------
+
+
+class RedisServer:
+    """A redis-server of the run's own on a free port, its dump and log in ``root``
+    (``benchmarks.faults`` stops it; ``benchmarks.tables --instances`` counts only its
+    own work in it)."""
+
+    def __init__(self, root: Path) -> None:
+        if shutil.which("redis-server") is None:
+            raise ServingError("redis-server is not installed (apt-get install redis-server)")
+        self.root = root
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        """Start it (loading the dump a stop saved, as a packaged Redis does) and wait for
+        PING. Raises ServingError when it does not answer within 15 s."""
+        import redis
+
+        self.root.mkdir(exist_ok=True)
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+             "--dir", str(self.root), "--logfile", str(self.root / "redis.log"),
+             "--daemonize", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            with contextlib.suppress(redis.RedisError):
+                if redis.Redis(port=self.port, socket_timeout=1).ping():
+                    return
+            time.sleep(0.1)
+        raise ServingError(f"redis-server on port {self.port} did not answer")
+
+    def stop(self) -> None:
+        """SIGTERM (it saves its dump first), as ``systemctl stop`` does."""
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            self.process = None
+
+    def group_entries(self) -> int:
+        """Members of every channel-layer group set (channels_redis: ``<prefix>:group:<name>``
+        sorted sets)."""
+        import redis
+
+        client = redis.Redis(port=self.port, socket_timeout=5)
+        return sum(int(client.zcard(key)) for key in client.scan_iter(match="*:group:*")
+                   if client.type(key) == b"zset")
+
+    @staticmethod
+    def version() -> str:
+        return run(["redis-server", "--version"]).split(" sha=")[0].strip()
 
 
 # --- for the cross-process tests only ----------------------------------------------------------

@@ -85,8 +85,9 @@ from typing import Any
 import httpx
 from httpx_sse import ServerSentEvent
 
-from benchmarks import serving, timing
+from benchmarks import hosts, serving, timing
 from benchmarks.browser import VERSION_EVENT, EventStream, client, timings
+from benchmarks.nginx import UPSTREAM_HEADER, Proxy
 from benchmarks.serving import Server, ServingError
 from benchmarks.tables_pages import (
     Form,
@@ -171,6 +172,9 @@ class LivePage(EventStream):
         self.upstream = ""
         """The server instance that answered the stream's last opening (nginx's
         ``X-Upstream``), "" without a proxy."""
+        self.events_made = 0
+        self.events_heard = 0
+        """Events its table's actions made while measured, and those this page heard."""
         self.in_flight: dict[int, bool] = {}
         """Per region: True when a request is queued behind the one in flight."""
         self.held: dict[str, int] = {}
@@ -230,7 +234,7 @@ class LivePage(EventStream):
         elif response.status_code != 200:
             self.table.run.error(f"stream answered {response.status_code}")
         else:
-            self.upstream = response.headers.get("X-Upstream", "")
+            self.upstream = response.headers.get(UPSTREAM_HEADER, "")
 
     def on_open(self) -> None:
         """On a reopening, fire ``liveSync`` (after a random spread)."""
@@ -545,11 +549,13 @@ class Table:
                     return
                 page.trigger(hx_trigger_names(answer.headers.get("HX-Trigger")), local=True)
                 settled = True
-                if not await self._settle(QUIET_SECONDS, within=ACTION_TIMEOUT, heard=action):
+                quiet = await self._settle(QUIET_SECONDS, within=ACTION_TIMEOUT, heard=action)
+                everything = set().union(*action.heard.values()) if action.heard else set()
+                self.count_hearing(action, everything, answer.headers.get(UPSTREAM_HEADER, ""))
+                if not quiet:
                     run.error(f"{kind}: not every page heard it and refreshed within "
                               f"{ACTION_TIMEOUT:g} s")
                     return
-                everything = set().union(*action.heard.values()) if action.heard else set()
                 for number in range(len(self.pages)):
                     if action.heard.get(number, set()) != everything:
                         run.error("an event some pages of the table heard and one did not")
@@ -562,6 +568,21 @@ class Table:
                 if not settled:  # a failed POST: its events, if any, still belong to it
                     await self._settle(QUIET_SECONDS, within=ACTION_TIMEOUT)
                 self.action = None
+
+    def count_hearing(self, action: Action, made: set[str], posted_to: str) -> None:
+        """Count, per page, the events the action made (every name any page of the table
+        heard) and those the page heard, by the instance that served the page's stream and
+        the one that took the POST (``posted_to``; "" without a proxy)."""
+        if not self.run.measuring:
+            return
+        for page in self.pages:
+            heard = len(action.heard.get(page.index, set()) & made)
+            page.events_made += len(made)
+            page.events_heard += heard
+            counts = self.run.hearing.setdefault((page.upstream, posted_to), [0, 0, 0])
+            counts[0] += 1
+            counts[1] += len(made)
+            counts[2] += heard
 
     async def _settle(self, quiet: float, within: float = ACTION_TIMEOUT,
                       heard: Action | None = None) -> bool:
@@ -684,6 +705,9 @@ class Run:
         self.server_down = False
         self.dialogs: Counter[tuple[str, str]] = Counter()
         """Sheets whose roll dialog was sent as drawn or with a player's choices, by system."""
+        self.hearing: dict[tuple[str, str], list[int]] = {}
+        """(instance serving a page's stream, instance that took the POST) -> [page x action
+        pairs, events made, events heard] (:meth:`Table.count_hearing`)."""
 
     def error(self, kind: str) -> None:
         """Count an error of ``kind`` (while measuring)."""
@@ -717,6 +741,7 @@ class Run:
         self.unchanged = 0
         self.refused = 0
         self.ruled_out = 0
+        self.hearing = {}
 
 
 async def choose_roll(player: LivePage, rng: random.Random) -> None:
@@ -804,6 +829,12 @@ class Step:
     lags: list[float]
     inside: list[timing.Route]
     """The step's requests as the server timed them (``--inside``; empty without)."""
+    hearing: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    """:attr:`Run.hearing` of the step."""
+    pages: tuple[int, int] = (0, 0)
+    """(pages that heard every event their table made, pages)."""
+    shared: dict[str, float] = field(default_factory=dict)
+    """PostgreSQL's and Redis's counters over the step (``--instances``, benchmarks/hosts.py)."""
 
     @property
     def all(self) -> list[float]:
@@ -832,7 +863,10 @@ async def ramp(args: argparse.Namespace, servers: list[Server], run: Run,
               f"{args.duration} s", file=sys.stderr)
         live = tables[:count]
         run.reset()
-        before = serving.cpu_snapshot(servers, args.database)
+        for page in (page for table in live for page in table.pages):
+            page.events_made = page.events_heard = 0
+        shared = hosts.snapshot(args.database_url, args.redis_url) if args.instances > 1 else {}
+        before = serving.cpu_snapshot(servers, args.database, args.redis_pid)
         started, since = time.perf_counter(), time.time()
         until = started + args.duration
         run.measuring = True
@@ -847,10 +881,15 @@ async def ramp(args: argparse.Namespace, servers: list[Server], run: Run,
         run.measuring = False
         await watching
         seconds = time.perf_counter() - started
-        cpu = serving.cpu_delta(before, serving.cpu_snapshot(servers, args.database))
+        cpu = serving.cpu_delta(before, serving.cpu_snapshot(servers, args.database,
+                                                             args.redis_pid))
+        if shared:
+            shared = hosts.delta(shared, hosts.snapshot(args.database_url, args.redis_url))
         inside = [] if args.timing is None else timing.read(args.timing, since, time.time())
+        pages = [page for table in live for page in table.pages]
+        heard_all = sum(page.events_heard == page.events_made > 0 for page in pages)
         step = Step(count, seconds, run.latencies, run.refreshes, run.errors, cpu, run.answers,
-                    run.lags, inside)
+                    run.lags, inside, run.hearing, (heard_all, len(pages)), shared)
         steps.append(step)
         print(f"  {count} tables: {len(step.all)} actions, p95 {step.percentile(0.95):.0f} ms,"
               f" {sum(step.errors.values())} errors; {run.refreshes} region requests, "
@@ -993,6 +1032,18 @@ def report(args: argparse.Namespace, steps: list[Step], result: Restart | None,
             if step.inside:
                 report_inside(step)
         for step in steps:
+            if args.instances > 1:
+                report_instances(step, args)
+        # Per table, the fixed cost (idle workers polling Redis, the database's own
+        # processes) weighs on small steps: the cost of the tables added is the fairer rate.
+        for low, high in zip(steps, steps[1:], strict=False) if args.instances > 1 else ():
+            added = high.tables - low.tables
+            pg = (high.cpu["postgres"] / high.seconds - low.cpu["postgres"] / low.seconds) / added
+            rd = (high.shared.get("redis:cpu", 0.0) / high.seconds
+                  - low.shared.get("redis:cpu", 0.0) / low.seconds) / added
+            print(f"\nFrom {low.tables} to {high.tables} tables, each added table cost "
+                  f"PostgreSQL {pg * 1000:.2f} ms and Redis {rd * 1000:.2f} ms of CPU a second.")
+        for step in steps:
             if step.errors:
                 print(f"\nErrors at {step.tables} tables: " + "; ".join(
                     f"{kind}: {count}" for kind, count in step.errors.most_common()))
@@ -1036,6 +1087,20 @@ def report(args: argparse.Namespace, steps: list[Step], result: Restart | None,
               f"{'met' if met else '**NOT met**'}.")
 
 
+def report_instances(step: Step, args: argparse.Namespace) -> None:
+    """Whether every page heard every event whichever instance served it, and what the shared
+    parts spent (``--instances``)."""
+    print(f"\nEvery page hears every event, {step.tables} tables: {step.pages[0]} of "
+          f"{step.pages[1]} pages heard every event their table made.\n")
+    print("| stream served by | POST taken by | page x action pairs | events made | "
+          "events heard |")
+    print("|---|---|---:|---:|---:|")
+    for (stream, posted), (pairs, made, heard) in sorted(step.hearing.items()):
+        print(f"| {stream or '?'} | {posted or '?'} | {pairs} | {made} | {heard} |")
+    hosts.report(step.tables, step.seconds, step.cpu, step.shared, args.instances,
+                 args.tables_per_host, os.cpu_count() or 1)
+
+
 def report_inside(step: Step) -> None:
     """The step's requests by route as the server timed them (``--inside``): wall time in
     Django, its thread's own CPU, and its statements (how many, the time in them); what is
@@ -1069,6 +1134,12 @@ def main() -> None:
     parser.add_argument("--inside", action="store_true",
                         help="also time each request inside the server (benchmarks/timing.py: "
                              "its thread's CPU, its statements' time) and report it by route")
+    parser.add_argument("--instances", type=int, default=1, help="uvicorn instances, each "
+                        "on its own port, behind an nginx of the run's own with a Redis of its "
+                        "own when more than 1 (1)")
+    parser.add_argument("--tables-per-host", type=int, default=150, help="the tables one host "
+                        "carries, for the estimate of how many hosts the shared parts carry "
+                        "(150: docs/performance.md, \"Where it ends\")")
     parser.add_argument("--seed", type=int, default=18, help="the generator's random seed")
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL")
                         or DEFAULT_DATABASE_URL, help="a PostgreSQL database to DROP and "
@@ -1077,7 +1148,7 @@ def main() -> None:
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL,
                         help=f"the channel layer's Redis (default {DEFAULT_REDIS_URL})")
     args = parser.parse_args()
-    args.instances = 1
+    args.redis_pid = None  # every redis-server counts, unless the run has one of its own
     args.tables = [int(value) for value in args.tables.split(",") if value.strip()]
     args.database = args.database_url.rsplit("/", 1)[-1]
     needed = max([*args.tables, args.restart, 0])
@@ -1093,19 +1164,36 @@ def main() -> None:
         env = serving.server_env(args.database_url, args.redis_url, tmp, settings=(
             "benchmarks.bench_settings" if args.inside else "sheetkeeper.settings"), extra=extra)
         servers: list[Server] = []
+        proxy: Proxy | None = None
+        private_redis = serving.RedisServer(tmp / "redis") if args.instances > 1 else None
         try:
+            if private_redis is not None:  # its INFO then counts this run's work alone
+                private_redis.start()
+                args.redis_url = private_redis.url
+                args.redis_pid = private_redis.process.pid if private_redis.process else None
+                env["REDIS_URL"] = args.redis_url
             serving.fresh_database(args.database_url)
             print(f"seeding {needed} tables...", file=sys.stderr)
             seats = json.loads(serving.prepare(env, SEED_SCRIPT.format(tables=needed)))
-            servers = serving.start(env, tmp, instances=args.instances, workers=args.workers)
-            steps, result, dialogs = asyncio.run(measure(args, seats, servers, servers[0].url))
+            servers = serving.start(env, tmp, instances=args.instances, workers=args.workers,
+                                    proxied=args.instances > 1)
+            if args.instances > 1:
+                proxy = Proxy(servers, tmp / "nginx")
+            base = proxy.url if proxy else servers[0].url
+            steps, result, dialogs = asyncio.run(measure(args, seats, servers, base))
         except (BenchError, ServingError) as exc:
             for server in servers:
                 print(server.log.read_text()[-3000:], file=sys.stderr)
+            if proxy is not None:
+                print(proxy.log()[-3000:], file=sys.stderr)
             sys.exit(f"benchmarks.tables: {exc}")
         finally:
+            if proxy is not None:
+                proxy.stop()
             for server in servers:
                 server.stop()
+            if private_redis is not None:
+                private_redis.stop()
     report(args, steps, result, dialogs, before)
 
 
