@@ -145,35 +145,49 @@ def _send_on_commit(audiences: Sequence[Audience], message: dict[str, Any], what
             return
         now = version() if version is not None else None
         lines = _lines(drawn or [], what) if now is not None else {}
+        sends = []
         for group, counts in audiences:
             sent = message
             if now is not None and counts is not None:
                 sent = {**message, "data": {**message["data"], "version": counts(now)}}
                 if lines:
                     sent["lines"] = lines
-            _group_send(layer, group, sent, what)
+            sends.append((group, sent))
+        _group_send(layer, sends, what)
 
     transaction.on_commit(send)
 
 
-def _group_send(layer: Any, group: str, message: dict[str, Any], what: object) -> None:
-    """``layer.group_send(group, message)`` from a committed change's callback; a layer that
-    cannot be reached is logged (:func:`layer_warning`), never raised."""
+def _group_send(layer: Any, sends: list[tuple[str, dict[str, Any]]], what: object) -> None:
+    """``layer.group_send(group, message)`` for each ``(group, message)`` of ``sends``, in
+    order, from a committed change's callback: one trip to the event loop for them all (from
+    a sync view, each ``async_to_sync`` call waits for a turn of the server's loop). A layer
+    that cannot be reached is logged (:func:`layer_warning`), never raised; a group that
+    fails does not keep the next from hearing."""
+
+    async def send_all() -> None:
+        for group, message in sends:
+            try:
+                await layer.group_send(group, message)
+            except LAYER_ERRORS as exc:  # Redis down: one line a minute, no traceback
+                layer_warning("could not announce %s to %s: %s: %s",
+                              what, group, type(exc).__name__, exc)
+            except Exception as exc:  # a live update must never undo a committed change
+                # Throttled too: while Redis is down redis-py also fails in other ways (a
+                # RuntimeError "no running event loop", for one), once per announcement.
+                layer_warning("could not announce %s to %s: %s: %s",
+                              what, group, type(exc).__name__, exc, exc_info=True)
+
     try:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # the usual case: a sync view or service, no loop here
-            async_to_sync(layer.group_send)(group, message)
+            async_to_sync(send_all)()
         else:  # committed from code running inside an event loop's thread
-            loop.create_task(layer.group_send(group, message))
-    except LAYER_ERRORS as exc:  # Redis down: one line a minute, no traceback
-        layer_warning("could not announce %s to %s: %s: %s",
-                       what, group, type(exc).__name__, exc)
-    except Exception as exc:  # a live update must never undo or fail a committed change
-        # Throttled too: while Redis is down redis-py also fails in other ways (a
-        # RuntimeError "no running event loop", for one), once per announcement.
-        layer_warning("could not announce %s to %s: %s: %s",
-                       what, group, type(exc).__name__, exc, exc_info=True)
+            loop.create_task(send_all())
+    except Exception as exc:  # the trip to the loop itself failed: never fail the change
+        layer_warning("could not announce %s: %s: %s", what, type(exc).__name__, exc,
+                      exc_info=True)
 
 
 def _lines(drawn: list[Callable[[], Lines]], what: object) -> Lines:
