@@ -64,7 +64,9 @@ test: lint typecheck pytest
 # Benchmarks measure; they never fail the build (see docs/performance.md).
 # benchmarks.http needs wrk, PostgreSQL and Redis; it DROPS and recreates BENCH_DATABASE_URL's
 # database. benchmarks.tables (live tables on one machine, about 15 minutes) DROPS and recreates
-# its own, sheetkeeper_tables, and uses Redis database 13.
+# its own, sheetkeeper_tables, and uses Redis database 13; with --instances 2 (two uvicorn
+# instances behind an nginx and a redis-server of its own, docs/deploy.md "Several hosts") it
+# needs nginx (never the system's: its configuration lives in a temporary directory).
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/sheetkeeper_bench
 bench: install
 	@command -v wrk >/dev/null || { echo "make bench needs wrk: sudo apt-get install wrk (Debian, Ubuntu) or brew install wrk (macOS)" >&2; exit 1; }
@@ -74,6 +76,8 @@ bench: install
 	$(BIN)/python -m benchmarks.live --clients 20 --rolls 100 --redis
 	$(BIN)/python -m benchmarks.http --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python -m benchmarks.tables --tables 10,25,50,100,150,200,300 --duration 60 --restart 100
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { echo "the two-host run needs nginx: sudo apt-get install nginx" >&2; exit 1; }
+	$(BIN)/python -m benchmarks.tables --instances 2 --tables 20,50 --duration 60
 
 # Faults at the table (docs/reliability.md): 50 tables' streams idle 5 minutes, then play while
 # Redis stops for 30 s and PostgreSQL restarts; about 10 minutes. It starts a PostgreSQL cluster

@@ -6,7 +6,8 @@ nginx").
 
 Redis's figures are the whole server's: the run gives its instances a redis-server of its own
 (:class:`benchmarks.serving.RedisServer`) so that nothing else is counted. PostgreSQL's
-counters are the database's; its background processes serve every database of the cluster.
+counters and its backends' CPU are the database's; its background processes (WAL writer,
+checkpointer...) serve every database of the cluster, so their CPU counts others' work too.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any
 
 import psycopg
 import redis
+
+from benchmarks.serving import cpu_seconds, postgres_processes
 
 PG_COUNTERS = ("xact_commit", "xact_rollback", "tup_returned", "tup_fetched", "tup_inserted",
                "tup_updated", "tup_deleted", "blks_hit", "blks_read")
@@ -31,6 +34,8 @@ def snapshot(database_url: str, redis_url: str) -> dict[str, float]:
                            "WHERE datname = current_database()").fetchone()
     counters = {f"pg:{name}": float(value or 0)
                 for name, value in zip(PG_COUNTERS, row or (), strict=False)}
+    database = str(psycopg.conninfo.conninfo_to_dict(database_url).get("dbname", ""))
+    counters["pg:backends_cpu"] = cpu_seconds(postgres_processes(database, backends_only=True))
     info: dict[str, Any] = redis.Redis.from_url(redis_url).info("everything")
     counters["redis:cpu"] = float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
     counters["redis:commands"] = float(info["total_commands_processed"])
@@ -66,7 +71,8 @@ def report(tables: int, seconds: float, cpu: dict[str, float], shared: dict[str,
     print("|---|---:|---:|---:|---:|---:|---:|")
     written = sum(shared.get(f"pg:tup_{kind}", 0.0) for kind in ("inserted", "updated",
                                                                   "deleted"))
-    print(f"| PostgreSQL | {cpu['postgres'] * 1000 / per:.2f} | "
+    print(f"| PostgreSQL | {cpu['postgres'] * 1000 / per:.2f} (its database's backends: "
+          f"{shared.get('pg:backends_cpu', 0) * 1000 / per:.2f}) | "
           f"{rate(shared.get('pg:xact_commit', 0) + shared.get('pg:xact_rollback', 0))} | "
           f"{rate(shared.get('pg:tup_returned', 0))} | {rate(written)} | | |")
     print(f"| Redis | {shared.get('redis:cpu', 0) * 1000 / per:.2f} (its process: "
@@ -76,8 +82,10 @@ def report(tables: int, seconds: float, cpu: dict[str, float], shared: dict[str,
     print(f"| the {instances} uvicorn instances | {cpu['server'] * 1000 / per:.2f} | | | | | |")
     print("\nRedis commands (calls per table and second): " + ", ".join(
         f"{name} {rate(value)}" for name, value in commands))
-    for name, used, available in (("PostgreSQL", cpu["postgres"], cores),
-                                  ("Redis", shared.get("redis:cpu", 0.0), 1)):
+    for name, used, available in (
+            ("PostgreSQL, its background processes too", cpu["postgres"], cores),
+            ("PostgreSQL, this database's backends", shared.get("pg:backends_cpu", 0.0), cores),
+            ("Redis", shared.get("redis:cpu", 0.0), 1)):
         share = used / per  # cores per table
         carried = available / share if share else float("inf")
         print(f"- {name}: {share * 1000:.2f} ms of CPU per table-second; {available} "

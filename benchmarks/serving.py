@@ -257,15 +257,16 @@ def cpu_seconds(processes: Iterable[psutil.Process]) -> float:
     return total
 
 
-def postgres_processes(database: str) -> list[psutil.Process]:
-    """PostgreSQL's background processes and the backends of ``database`` (a backend's
-    title names its database: ``postgres: user db 127.0.0.1(port) idle``)."""
+def postgres_processes(database: str, *, backends_only: bool = False) -> list[psutil.Process]:
+    """PostgreSQL's background processes (unless ``backends_only``: they serve every database
+    of the cluster) and the backends of ``database`` (a backend's title names its database:
+    ``postgres: user db 127.0.0.1(port) idle``)."""
     found = []
     for process in psutil.process_iter(["name", "cmdline"]):
         name, line = process.info["name"] or "", " ".join(process.info["cmdline"] or [])
         if name == "postgres" or name.startswith("postgres:"):
             backend = "(" in line or "[local]" in line
-            if not backend or f" {database} " in line:
+            if (not backend and not backends_only) or (backend and f" {database} " in line):
                 found.append(process)
     return found
 

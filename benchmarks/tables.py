@@ -58,7 +58,8 @@ Method:
 9. **Two servers** (``--instances 2``): besides the above, each page's events heard against
    the events its table's actions made, by the instance that served its stream and the one
    that took the POST; and PostgreSQL's (``pg_stat_database``, its processes' CPU) and
-   Redis's (``INFO``) work per table and second, with how many hosts they would carry.
+   Redis's (``INFO``) work per table and second, with how many hosts they would carry. Every
+   step runs, whether the one before held or not.
 
 A benchmark, not a test: it fails only when it could not measure.
 """
@@ -896,7 +897,7 @@ async def ramp(args: argparse.Namespace, servers: list[Server], run: Run,
               f"{run.lines} regions took their event's line instead; refused by a rule "
               f"(not measured): {run.ruled_out}; players sitting out (a character out of action): "
               f"{run.sitting_out}", file=sys.stderr)
-        if not step.holds:
+        if not step.holds and args.instances == 1:  # several: every step, for the shared costs
             break
     return steps
 
@@ -1038,11 +1039,13 @@ def report(args: argparse.Namespace, steps: list[Step], result: Restart | None,
         # processes) weighs on small steps: the cost of the tables added is the fairer rate.
         for low, high in zip(steps, steps[1:], strict=False) if args.instances > 1 else ():
             added = high.tables - low.tables
-            pg = (high.cpu["postgres"] / high.seconds - low.cpu["postgres"] / low.seconds) / added
+            pg = (high.shared.get("pg:backends_cpu", 0.0) / high.seconds
+                  - low.shared.get("pg:backends_cpu", 0.0) / low.seconds) / added
             rd = (high.shared.get("redis:cpu", 0.0) / high.seconds
                   - low.shared.get("redis:cpu", 0.0) / low.seconds) / added
             print(f"\nFrom {low.tables} to {high.tables} tables, each added table cost "
-                  f"PostgreSQL {pg * 1000:.2f} ms and Redis {rd * 1000:.2f} ms of CPU a second.")
+                  f"PostgreSQL (its database's backends) {pg * 1000:.2f} ms and Redis "
+                  f"{rd * 1000:.2f} ms of CPU a second.")
         for step in steps:
             if step.errors:
                 print(f"\nErrors at {step.tables} tables: " + "; ".join(
