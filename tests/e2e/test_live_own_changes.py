@@ -4,12 +4,14 @@ the roll's own answer; the GM's dashboard takes the card from the mark's answer.
 open page still asks: the player's sheet for the GM's mark. A roll's lines come with its event
 to every page that was current just before it (characters.live, table.live): the roll in the
 recent rolls of every open copy of the sheet, the roller's own among them, and in the latest
-rolls of every campaign page; one that was not current asks."""
+rolls of every campaign page; one that was not current asks, and one that a change left as
+it was (liveVersion) is still current."""
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -70,7 +72,7 @@ RECENT_SHOWN = """() => Array.from(document.querySelectorAll("#recent-rolls li")
 
 
 def test_the_roller_takes_the_odds_from_its_answer_and_the_roll_from_its_event(
-        new_page, table) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+        new_page: Callable[..., Page], table: dict[str, Any]) -> None:  # noqa: F811
     vex: Character = table["character"]
     roller, other = new_page(), new_page()
     for page in (roller, other):
@@ -163,7 +165,7 @@ SHOWN = """() => Array.from(document.querySelectorAll("#campaign-rolls li"), (li
 
 
 def test_a_roll_s_line_comes_with_its_event_to_a_current_page_and_another_asks(
-        new_page, table) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+        new_page: Callable[..., Page], table: dict[str, Any]) -> None:  # noqa: F811
     vex: Character = table["character"]
     player, gm, fellow = new_page(), new_page(), new_page()
     for page in (player, gm, fellow):
@@ -230,7 +232,7 @@ def test_a_roll_s_line_comes_with_its_event_to_a_current_page_and_another_asks(
 
 
 def test_a_line_waits_for_an_answer_already_on_its_way_to_the_same_list(
-        new_page, table) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+        new_page: Callable[..., Page], table: dict[str, Any]) -> None:  # noqa: F811
     # The page's catching-up request (every region, the latest rolls with them) is drawn
     # before a roll and answered after the roll's event: had the page put the roll's line
     # in, that answer would have drawn the list without it, at a version the page already
@@ -273,4 +275,35 @@ def test_a_line_waits_for_an_answer_already_on_its_way_to_the_same_list(
     for waiting in asked:  # ...then the latest rolls' own, drawn now
         waiting.continue_()
     expect(gm.locator("#campaign-rolls li").first).to_have_attribute("data-roll", str(made.code))
+    assert gm.evaluate(SHOWN) == gm.evaluate(LATEST)
+
+
+def test_a_change_a_list_does_not_hear_leaves_it_current_for_the_next_line(
+        new_page: Callable[..., Page], table: dict[str, Any]) -> None:  # noqa: F811
+    # Each event is followed by liveVersion, its version and names: a region that hears none
+    # of them was left as it was, and stays current. The GM's mark on a card moves the
+    # version without touching the latest rolls, which take the next roll's line without
+    # asking (one version behind, they would ask).
+    vex: Character = table["character"]
+    player, gm = new_page(), new_page()
+    gm.add_init_script(HEARD)
+    log_in(player, "pax")
+    player.goto(vex.get_absolute_url())
+    player.check("input[name=trait][value=Precision]")
+    player.locator("#roll-form .actions button").first.click()
+    expect(player.locator("#recent-rolls li")).to_have_count(1)
+    log_in(gm, "gwen")
+    gm.goto(vex.campaign.get_absolute_url())
+    by_gm = asks(gm)
+
+    gm.select_option(f"#card-{vex.pk}-kind", "lethal")
+    gm.click(f"#card-{vex.pk}-damage")
+    expect(gm.locator(f"#card-{vex.pk}")).to_contain_text("Marked 1 lethal")
+    heard(gm, f"trackChanged-{vex.pk}")
+    player.locator("#roll-form .actions button").first.click()
+    expect(player.locator("#recent-rolls li")).to_have_count(2)
+    made = Roll.objects.filter(character=vex).latest("pk")
+    heard(gm, "rollMade")
+    expect(gm.locator("#campaign-rolls li").first).to_have_attribute("data-roll", str(made.code))
+    assert not asked_latest(by_gm), by_gm
     assert gm.evaluate(SHOWN) == gm.evaluate(LATEST)
