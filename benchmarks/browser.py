@@ -16,7 +16,7 @@ import random
 import time
 
 import httpx
-from httpx_sse import ServerSentEvent, aconnect_sse
+from httpx_sse import ServerSentEvent, SSEError, aconnect_sse
 
 TIMINGS = {"FIRST_DELAY_MS": 1000, "MAX_DELAY_MS": 60000, "HEALTHY_AFTER_MS": 30000,
            "SYNC_SPREAD_MS": 3000, "RESTART_WINDOW_MS": 30000, "RESTART_DELAY_MS": 1000}
@@ -127,7 +127,7 @@ class EventStream:
                                 self.on_event(event)
                         if not self.closing:
                             self.on_drop("stream ended")
-            except httpx.HTTPError as exc:
+            except (httpx.HTTPError, SSEError) as exc:  # SSEError: not an event stream
                 if self.closing:
                     return
                 if answered:
