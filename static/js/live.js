@@ -219,6 +219,7 @@
   // asks, after it). True when done.
   function putLines(elt, version, lines) {
     var ids = idsOf(elt);
+    // htmx marks an element whose request is on its way with the class htmx-request.
     var asking = Array.from(document.querySelectorAll("[data-live-version].htmx-request"))
       .flatMap(idsOf);
     if (!lines || !ids.length || versionOf(elt) !== version - 1 ||

@@ -48,6 +48,17 @@ NOTE_NOW = """async () => {
 """A script giving the wound note the server draws now for the page (asked by hand)."""
 
 
+WATCH = """() => {
+  window.notes = [];
+  new MutationObserver(() => {
+    const note = document.getElementById("wound-penalty-note");
+    const text = note ? note.textContent.trim() : "";
+    if (window.notes[window.notes.length - 1] !== text) { window.notes.push(text); }
+  }).observe(document.body, {childList: true, subtree: true, characterData: true});
+}"""
+"""A script: from now on, every wound note the page shows, in turn (``window.notes``)."""
+
+
 def open_live(page: Page, username: str, url: str) -> None:
     """Log ``page`` in as ``username`` and open ``url``, its stream open."""
     for script in (SSE_OPEN, HEARD, ANSWERED):
@@ -138,12 +149,14 @@ def test_the_catching_up_answer_drawn_before_a_change_does_not_undo_it(
 
     route, drawn_before = held[0]
     assert note_in(drawn_before) != after  # the held answer draws the older state
+    player.evaluate(WATCH)
     route.fulfill(response=drawn_before)
     # Not drawn; and since it was newer than the page for the regions the change left alone
     # (the version bumped behind the page's back), the page asks again and draws that.
     answered(player, sync, times=2)
     expect(player.locator(WOUND_NOTE)).to_have_text(after)
     assert player.evaluate("window.answered").count(sync) == 2
+    assert set(player.evaluate("window.notes")) <= {after.strip()}  # not even for a moment
 
 
 def test_a_tracks_answer_drawn_before_the_catching_up_one_does_not_undo_it(
@@ -172,6 +185,8 @@ def test_a_tracks_answer_drawn_before_the_catching_up_one_does_not_undo_it(
 
     route, drawn_before = held[0]
     assert note_in(drawn_before) != after  # the held answer draws the older state
+    player.evaluate(WATCH)
     route.fulfill(response=drawn_before)
     answered(player, tracks)
     expect(player.locator(WOUND_NOTE)).to_have_text(after)
+    assert set(player.evaluate("window.notes")) <= {after.strip()}  # not even for a moment
