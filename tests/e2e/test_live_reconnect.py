@@ -2,7 +2,8 @@
 the waits double from about a second up to a minute, with jitter, and once the stream is back
 the page catches up ("liveSync") after a random moment of up to 3 s, in one request for all
 its regions (issue 18), answered 304 when nothing changed meanwhile. A page told its viewer
-lost their seat stops reconnecting.
+lost their seat stops reconnecting; one told their seat changed reconnects at once and asks
+for everything.
 
 The browser's clock is Playwright's fake one, paused, so the waits are stepped through exactly, and
 ``Math.random`` is pinned to 0.5 (each wait is then three quarters of its ceiling). The event
@@ -14,10 +15,13 @@ from __future__ import annotations
 
 import datetime
 import time
+from collections.abc import Callable
 
 import pytest
+from django.db.models import F
 from playwright.sync_api import Page, Route
 
+from campaigns.models import Campaign
 from tests.e2e.conftest import PASSWORD, allow_console_errors
 from tests.e2e.test_maelstrom_at_the_table import log_in
 from tests.factories import CampaignFactory, UserFactory
@@ -53,11 +57,11 @@ def until(page: Page, expression: str, within: float = 10) -> None:
 
 
 @pytest.fixture
-def table_page(new_page) -> Page:  # type: ignore[no-untyped-def]
-    gm = UserFactory(username="reconnecting-gm", password=PASSWORD)
-    campaign = CampaignFactory(name="The Long Night", created_by=gm)
-    page: Page = new_page()
-    log_in(page, gm.username)
+def table_page(new_page: Callable[..., Page]) -> Page:
+    gm = UserFactory(username="reconnecting-gm", password=PASSWORD)  # type: ignore[no-untyped-call]
+    campaign = CampaignFactory(name="The Long Night", created_by=gm)  # type: ignore[no-untyped-call]
+    page = new_page()
+    log_in(page, "reconnecting-gm")
     page.context.add_init_script(COUNTERS)
     # The page's time stands still unless the test moves it (run_for).
     start = datetime.datetime(2026, 1, 1, 20, 0, tzinfo=datetime.UTC)
@@ -160,3 +164,44 @@ def test_a_page_told_the_server_is_restarting_tries_again_every_second(table_pag
         page.clock.run_for(10)
         assert page.evaluate("window.streamsOpened") == attempt
         until(page, f"window.streamErrors === {attempt}")
+
+
+def test_a_page_whose_seat_changed_reconnects_at_once_and_asks_for_everything(
+        table_page: Page) -> None:
+    """The GM seat handed over: the stream says so (``liveClosed`` with ``changed``) and ends.
+    The page reopens at once, for the seat as it is now, and what it holds means nothing to
+    that seat (the GM's pages and a player's count versions apart): once back it asks for
+    every region with no version it holds (``If-None-Match: "v0"``), and draws the answer."""
+    page = table_page
+    answer = {"with": "changed"}
+
+    def events(route: Route) -> None:
+        if answer["with"] == "changed":
+            route.fulfill(status=200, content_type="text/event-stream",
+                          body='event: liveClosed\ndata: {"campaign": 1, "changed": true}\n\n')
+            answer["with"] = "server"
+        else:
+            route.fallback()
+
+    page.route("**/campaigns/*/events/", events)
+    # A change before the page is drawn: the page holds version 1, the seat's version.
+    Campaign.objects.filter(name="The Long Night").update(live_version=F("live_version") + 1)
+    asked: list[tuple[str, str | None]] = []
+    answered: list[int] = []
+    page.on("request", lambda request: asked.append(
+        (request.url, request.headers.get("if-none-match"))) if "?live=" in request.url
+        else None)
+    page.on("response", lambda response: answered.append(response.status)
+            if "?live=" in response.url else None)
+    page.goto(page.campaign_url)  # type: ignore[attr-defined]
+    until(page, "window.streamsOpened === 2")  # at once: the clock has not moved
+    until(page, "document.getElementById('live-status').hidden")  # the new stream is open
+    assert page.evaluate("window.streamErrors") == 0
+    page.clock.run_for(SYNC_WAIT_MS)
+    until(page, "window.liveSyncs === 1")
+    deadline = time.monotonic() + 10
+    while not answered and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    assert [version for _, version in asked] == ['"v0"'], asked
+    assert answered == [200], answered
+    assert page.js_errors == []  # type: ignore[attr-defined]
