@@ -64,6 +64,23 @@ live version as the stream's viewer counts it once the change was committed
 (campaigns.versions, :class:`Versions`). A page learns from it that its regions the change
 did not concern are still current at ``n`` (static/js/live.js)."""
 
+TIMINGS = {
+    "FIRST_DELAY_MS": 1000,
+    "MAX_DELAY_MS": 60_000,
+    "HEALTHY_AFTER_MS": 30_000,
+    "SYNC_SPREAD_MS": 3000,
+    "RESTART_WINDOW_MS": 30_000,
+    "RESTART_DELAY_MS": 1000,
+}
+"""How a live page reconnects and catches up, in milliseconds, carried by the page
+(``<main data-live-timings>``, ``core.templatetags.live``) for static/js/live.js and the
+benchmarks' pages alike. After a drop the page waits between half of a ceiling and all of it
+("equal jitter"), the ceiling ``FIRST_DELAY_MS`` doubling with each failure in a row up to
+``MAX_DELAY_MS``; a stream open ``HEALTHY_AFTER_MS`` starts the count again; for
+``RESTART_WINDOW_MS`` after :data:`RESTART_EVENT` the ceiling stays ``RESTART_DELAY_MS``
+(the new server is moments away). Once back, the page asks for every region at a random
+moment within ``SYNC_SPREAD_MS``, so that pages dropped together do not catch up together."""
+
 LAYER_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
 """What a channel layer raises when its server cannot be reached (redis-py wraps socket
 errors in its ConnectionError and TimeoutError; a bare OSError is the in-memory layer's

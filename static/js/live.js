@@ -16,13 +16,12 @@
 (function () {
   "use strict";
 
-  var FIRST_DELAY_MS = 1000; // the wait before the first attempt after a drop...
-  var MAX_DELAY_MS = 60000; // ...doubling with each failure in a row up to this
-  var HEALTHY_AFTER_MS = 30000; // a stream open this long starts the count again
-  var SYNC_SPREAD_MS = 3000; // once back, the page catches up within this, at random
-  var RESTART_WINDOW_MS = 30000; // after liveRestart, for this long...
-  var RESTART_DELAY_MS = 1000; // ...attempts stay this far apart
-  // benchmarks/browser.py keeps the same figures: change them there too.
+  // How the page reconnects and catches up, in ms: the page carries them (core.live.TIMINGS,
+  // <main data-live-timings>, which says what each is), as the benchmarks' pages read them.
+  var T = {};
+  try {
+    T = JSON.parse(document.querySelector("[data-live-timings]").getAttribute("data-live-timings"));
+  } catch (e) { T = {}; } // a page without a stream: nothing here runs
 
   function status(text) {
     var line = document.getElementById("live-status");
@@ -91,7 +90,7 @@
       status("");
       if (self.opened) { // a reconnection: what happened meanwhile went unheard
         window.setTimeout(function () { htmx.trigger(document.body, "liveSync"); },
-                          Math.random() * SYNC_SPREAD_MS);
+                          Math.random() * T.SYNC_SPREAD_MS);
       }
       self.opened = true;
       self.onopen(event);
@@ -100,14 +99,14 @@
       source.close(); // no fixed-delay retry by the browser: we choose when
       if (self.source !== source) { return; } // closed for good, or replaced
       self.source = null;
-      if (self.openedAt && Date.now() - self.openedAt >= HEALTHY_AFTER_MS) { self.failures = 0; }
+      if (self.openedAt && Date.now() - self.openedAt >= T.HEALTHY_AFTER_MS) { self.failures = 0; }
       self.openedAt = 0;
       self.readyState = EventSource.CONNECTING;
       status("Live updates paused: reconnecting…");
       self.onerror(event); // the extension's (it closes the source of a page gone)
       if (self.readyState === EventSource.CLOSED) { return; }
-      var ceiling = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * Math.pow(2, self.failures));
-      if (Date.now() - self.restartingSince < RESTART_WINDOW_MS) { ceiling = RESTART_DELAY_MS; }
+      var ceiling = Math.min(T.MAX_DELAY_MS, T.FIRST_DELAY_MS * Math.pow(2, self.failures));
+      if (Date.now() - self.restartingSince < T.RESTART_WINDOW_MS) { ceiling = T.RESTART_DELAY_MS; }
       self.failures += 1;
       self.timer = window.setTimeout(function () { self.connect(); },
                                      ceiling / 2 + Math.random() * (ceiling / 2));
