@@ -3,9 +3,9 @@ an event stream held open as the served pages hold it (httpx-sse), reconnecting 
 jittered back-off. ``benchmarks.tables`` builds its live pages on it, ``benchmarks.faults``
 its idle ones, ``benchmarks.live`` its listeners.
 
-The page's timings are static/js/live.js's; the page does not carry them, so they are kept
-here, once (:data:`TIMINGS`). A page whose body carries ``data-live-timings`` (a JSON object
-of the same names) overrides them (:func:`timings`).
+How a page reconnects (its timings) is ``core.live.TIMINGS``, the one source static/js/live.js
+reads from the page too (``<main data-live-timings>``); a page that was loaded uses the
+timings it carries (:func:`timings`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,8 @@ import time
 import httpx
 from httpx_sse import ServerSentEvent, SSEError, aconnect_sse
 
-TIMINGS = {"FIRST_DELAY_MS": 1000, "MAX_DELAY_MS": 60000, "HEALTHY_AFTER_MS": 30000,
-           "SYNC_SPREAD_MS": 3000, "RESTART_WINDOW_MS": 30000, "RESTART_DELAY_MS": 1000}
-"""static/js/live.js's reconnection (a delay from FIRST doubling to MAX, each between half
-and all of it, reset after a stream open HEALTHY; RESTART_DELAY apart for RESTART_WINDOW
-after the server said it stops) and the spread of the catch-up after it (SYNC_SPREAD), ms."""
+from core.live import TIMINGS  # plain Python: the generator runs no Django
+
 RESTART_EVENT, VERSION_EVENT = "liveRestart", "liveVersion"
 """core.live's RESTART_EVENT and VERSION_EVENT (not imported: the generator runs no Django)."""
 PAGE_LIMITS = httpx.Limits(max_connections=None, max_keepalive_connections=4,
@@ -37,7 +34,7 @@ STREAM_TIMEOUT = httpx.Timeout(30.0, read=60.0)
 
 
 def timings(page_attribute: str | None = None) -> dict[str, float]:
-    """:data:`TIMINGS` in seconds (``FIRST_DELAY``...), with those a page's
+    """``core.live.TIMINGS`` in seconds (``FIRST_DELAY``...), with those a page's
     ``data-live-timings`` JSON gives instead (milliseconds, the same names)."""
     values: dict[str, float] = dict(TIMINGS)
     if page_attribute:

@@ -49,7 +49,7 @@ import psutil
 from httpx_sse import ServerSentEvent
 
 from benchmarks import serving
-from benchmarks.browser import TIMINGS, EventStream, client
+from benchmarks.browser import EventStream, client
 from benchmarks.http import ROLL_BODY
 from benchmarks.serving import (
     BASE_DIR,
@@ -60,6 +60,7 @@ from benchmarks.serving import (
     run,
 )
 from benchmarks.tables_pages import parse_page
+from core.live import TIMINGS
 
 PG_BIN_GLOB = "/usr/lib/postgresql/*/bin"
 SETTLE_SECONDS = 30.0

@@ -149,7 +149,7 @@ class Page:
     regions: list[Region] = field(default_factory=list)
     forms: list[Form] = field(default_factory=list)
     timings: str = ""
-    """The body's ``data-live-timings`` (JSON, ``benchmarks.browser.timings``), "" if none."""
+    """The page's ``data-live-timings`` (JSON, ``benchmarks.browser.timings``), "" if none."""
 
     def form(self, element_id: str) -> Form | None:
         """The form with that id, or None."""
@@ -192,8 +192,8 @@ class _Parser(HTMLParser):
         a = {name: value or "" for name, value in attrs}
         if "sse-connect" in a:
             self.page.stream = a["sse-connect"]
-        if tag == "body":
-            self.page.timings = a.get("data-live-timings", "")
+        if "data-live-timings" in a and not self.page.timings:
+            self.page.timings = a["data-live-timings"]
         if tag == "body" and a.get("hx-headers"):
             self.page.headers = {str(k): str(v) for k, v in
                                  json.loads(a["hx-headers"]).items()}

@@ -5,6 +5,7 @@ change that the benchmark can no longer follow fails here rather than measuring 
 from __future__ import annotations
 
 import functools
+import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -12,9 +13,11 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from benchmarks.browser import timings
 from benchmarks.tables import ROLL_EVENT, SUBMISSION
 from benchmarks.tables_pages import hidden_value, hx_trigger_names, parse_page
 from benchmarks.tables_seed import seed
+from core.live import TIMINGS
 from rulesets import registry
 from systems import demos
 
@@ -72,6 +75,8 @@ def test_a_sheet_rolls_from_what_it_shows_as_drawn_or_with_a_players_choices(
         url = f"/characters/{player['character']}/"
         page = parse_page(client.get(url).content.decode())
         assert page.stream == f"/campaigns/{table['campaign']}/events/"
+        # How the page reconnects, read from the page as static/js/live.js reads it.
+        assert page.timings and timings(page.timings) == timings(json.dumps(TIMINGS))
         assert any(f"{ROLL_EVENT}-{player['character']}" in region.sse
                    for region in page.regions), table["system"]
         assert all(region.live_sync for region in page.regions if region.url == url)
