@@ -28,12 +28,12 @@ import psutil
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-WORKERS = int(os.environ.get("WEB_CONCURRENCY") or 2)
-"""uvicorn's ``--workers`` as production runs it: ``WEB_CONCURRENCY``, 2 by default (the
-Procfile's setting)."""
+WORKERS = int(os.environ.get("WEB_CONCURRENCY") or 4)
+"""uvicorn's ``--workers`` as production runs it: ``WEB_CONCURRENCY``, 4 by default, as the
+systemd unit and the Procfile (tests/test_deploy_files.py keeps them in step)."""
 UVICORN_FLAGS = ("--lifespan", "off", "--timeout-graceful-shutdown", "20")
 """How production runs uvicorn besides its address and workers (deploy/sheetkeeper.service,
-the Procfile); the one copy of them here until the project keeps them in one module."""
+the Procfile: tests/test_deploy_files.py checks both carry them)."""
 GRACEFUL_SECONDS = float(UVICORN_FLAGS[UVICORN_FLAGS.index("--timeout-graceful-shutdown") + 1])
 STOP_MARGIN = 10.0
 """Seconds a stopping server gets beyond its graceful shutdown before it is killed."""
