@@ -89,6 +89,16 @@ class Campaign(models.Model):
         viewer's pages hear, and a player's never moves for a change hidden from players."""
         return self.live_version + self.hidden_version if is_gm else self.live_version
 
+    def live_seat(self, user_id: int, role: str | None) -> tuple[object, ...]:
+        """What, besides :meth:`page_version`, decides what ``user_id`` sees of this
+        campaign's live regions, for ``core.regions.recall``'s key: the viewer (what a page
+        shows its own characters, a character's owner: a move announces itself), their
+        ``role`` (``Membership.role``, None for no seat; changed in the admin or by a
+        hand-over without a version), whether party-mates' sheets are shown
+        (``party_sheets``), and the campaign's creation, which tells it from a later one
+        SQLite gave a deleted one's id."""
+        return (user_id, role, self.party_sheets, self.created_at)
+
     @property
     def ruleset_name(self) -> str:
         """The rule system's display name ("Maelstrom"), or the stored slug if unknown."""

@@ -249,8 +249,7 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
     campaign = viewer.campaign
     regions = asked_regions(request) if request.method == "GET" else None
     version = campaign.page_version(is_gm=True)
-    # Who sees the panel, as far as the version does not say (core.regions.recall).
-    seat = (request.user.pk, viewer.role, campaign.created_at)
+    seat = campaign.live_seat(request.user.pk, viewer.role)
     if regions is not None and (same := unchanged(request, version) or recall(
             request, version, seat)):
         return same  # nothing at the table changed since the panel was drawn

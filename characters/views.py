@@ -212,12 +212,7 @@ def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     system = systems.for_campaign(character.campaign)
     regions = asked_regions(request)
     version = character.campaign.page_version(is_gm=viewer_is_gm(character))
-    # Who sees the regions, as far as the version does not say: the viewer, their seat, and
-    # whether the campaign shows party-mates the sheet (the campaign's creation tells a
-    # campaign from a later one given the same id by SQLite).
-    seat = (request.user.pk, getattr(character, "viewer_role", None),
-            permissions.viewer_reads_only(character), character.campaign.party_sheets,
-            character.campaign.created_at)
+    seat = character.campaign.live_seat(request.user.pk, getattr(character, "viewer_role", None))
     if regions is not None and (same := unchanged(request, version) or recall(
             request, version, seat)):
         return same  # nothing at the table changed since these regions were drawn

@@ -73,10 +73,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign = membership.campaign
     regions = asked_regions(request)
     version = campaign.page_version(is_gm=membership.is_gm)
-    # Who sees the regions, as far as the version does not say (core.regions.recall): the
-    # viewer, their seat, whether party-mates' sheets are linked, and the campaign's creation
-    # (SQLite may give a later campaign a deleted one's id).
-    seat = (request.user.pk, membership.role, campaign.party_sheets, campaign.created_at)
+    seat = campaign.live_seat(request.user.pk, membership.role)
     if regions is not None and (same := unchanged(request, version) or recall(
             request, version, seat)):
         return same  # nothing at the table changed since these regions were drawn
