@@ -231,13 +231,10 @@ def test_a_roll_s_line_comes_with_its_event_to_a_current_page_and_another_asks(
         assert page.evaluate(SHOWN) == page.evaluate(LATEST)
 
 
-def test_a_line_waits_for_an_answer_already_on_its_way_to_the_same_list(
-        new_page: Callable[..., Page], table: dict[str, Any]) -> None:  # noqa: F811
-    # The page's catching-up request (every region, the latest rolls with them) is drawn
-    # before a roll and answered after the roll's event: had the page put the roll's line
-    # in, that answer would have drawn the list without it, at a version the page already
-    # held. The latest rolls ask instead, after it.
-    vex: Character = table["character"]
+def _rolled_once_with_the_gm_watching(new_page: Callable[..., Page],
+                                      vex: Character) -> tuple[Page, Page]:
+    """Pax's sheet after one roll from it, and the GM's dashboard opened after that roll
+    (noting the events it hears, ``HEARD``): ``(player, gm)``."""
     player, gm = new_page(), new_page()
     gm.add_init_script(HEARD)
     log_in(player, "pax")
@@ -247,6 +244,17 @@ def test_a_line_waits_for_an_answer_already_on_its_way_to_the_same_list(
     expect(player.locator("#recent-rolls li")).to_have_count(1)
     log_in(gm, "gwen")
     gm.goto(vex.campaign.get_absolute_url())
+    return player, gm
+
+
+def test_a_line_waits_for_an_answer_already_on_its_way_to_the_same_list(
+        new_page: Callable[..., Page], table: dict[str, Any]) -> None:  # noqa: F811
+    # The page's catching-up request (every region, the latest rolls with them) is drawn
+    # before a roll and answered after the roll's event: had the page put the roll's line
+    # in, that answer would have drawn the list without it, at a version the page already
+    # held. The latest rolls ask instead, after it.
+    vex: Character = table["character"]
+    player, gm = _rolled_once_with_the_gm_watching(new_page, vex)
     held: list[tuple[Any, Any]] = []
     asked: list[Any] = []
 
@@ -285,15 +293,7 @@ def test_a_change_a_list_does_not_hear_leaves_it_current_for_the_next_line(
     # version without touching the latest rolls, which take the next roll's line without
     # asking (one version behind, they would ask).
     vex: Character = table["character"]
-    player, gm = new_page(), new_page()
-    gm.add_init_script(HEARD)
-    log_in(player, "pax")
-    player.goto(vex.get_absolute_url())
-    player.check("input[name=trait][value=Precision]")
-    player.locator("#roll-form .actions button").first.click()
-    expect(player.locator("#recent-rolls li")).to_have_count(1)
-    log_in(gm, "gwen")
-    gm.goto(vex.campaign.get_absolute_url())
+    player, gm = _rolled_once_with_the_gm_watching(new_page, vex)
     by_gm = asks(gm)
 
     gm.select_option(f"#card-{vex.pk}-kind", "lethal")
