@@ -119,6 +119,7 @@ class Postgres:
 
     @property
     def url(self) -> str:
+        """The cluster's ``sheetkeeper`` database, as the server is given it."""
         return f"postgres://postgres@127.0.0.1:{self.port}/sheetkeeper"
 
     def _pg_ctl(self, *args: str) -> str:
@@ -148,12 +149,14 @@ class Postgres:
         self._pg_ctl("-m", "fast", "restart")
 
     def stop(self) -> None:
+        """Stop the cluster at once (``pg_ctl -m immediate``), if it runs; never raises."""
         if self.started:
             with contextlib.suppress(ServingError, subprocess.TimeoutExpired):
                 self._pg_ctl("-m", "immediate", "stop")
             self.started = False
 
     def version(self) -> str:
+        """What ``postgres --version`` says."""
         return run([str(self.bin / "postgres"), "--version"]).strip()
 
     def rolls_present(self, codes: list[str]) -> set[str]:

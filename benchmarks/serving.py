@@ -329,6 +329,7 @@ class RedisServer:
 
     @property
     def url(self) -> str:
+        """The server's database 0: ``redis://127.0.0.1:<port>/0``."""
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
@@ -372,6 +373,7 @@ class RedisServer:
 
     @staticmethod
     def version() -> str:
+        """What ``redis-server --version`` says, before its build details."""
         return run(["redis-server", "--version"]).split(" sha=")[0].strip()
 
 
