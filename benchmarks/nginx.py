@@ -40,22 +40,18 @@ http {{
     server {{
         listen 127.0.0.1:{port};
         add_header {header} $upstream_addr always;
+        # Both locations inherit these (neither sets a proxy_set_header of its own).
+        proxy_http_version 1.1;
+        proxy_set_header Connection "";
+        proxy_set_header Host $host;
+        proxy_set_header X-Forwarded-For $remote_addr;
+        proxy_set_header X-Forwarded-Proto $scheme;
         location / {{
             proxy_pass http://sheetkeeper;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $remote_addr;
-            proxy_set_header X-Forwarded-Proto $scheme;
         }}
         # The event streams, as deploy/nginx.conf proxies them: unbuffered, long-lived.
         location ~ ^/campaigns/\\d+/events/$ {{
             proxy_pass http://sheetkeeper;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $remote_addr;
-            proxy_set_header X-Forwarded-Proto $scheme;
             proxy_buffering off;
             proxy_read_timeout 1h;
         }}
