@@ -10,9 +10,11 @@ from core.live import TIMINGS
 
 register = template.Library()
 
+_TIMINGS_JSON = json.dumps(TIMINGS, separators=(",", ":"))
+
 
 @register.simple_tag
 def live_timings() -> str:
     """:data:`core.live.TIMINGS` as JSON, for ``<main data-live-timings="...">`` (escaped
     for the attribute as any tag's text is)."""
-    return json.dumps(TIMINGS, separators=(",", ":"))
+    return _TIMINGS_JSON
