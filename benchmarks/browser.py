@@ -18,10 +18,8 @@ import time
 import httpx
 from httpx_sse import ServerSentEvent, SSEError, aconnect_sse
 
-from core.live import TIMINGS  # plain Python: the generator runs no Django
+from core.live import RESTART_EVENT, TIMINGS  # plain values: the generator runs no Django
 
-RESTART_EVENT, VERSION_EVENT = "liveRestart", "liveVersion"
-"""core.live's RESTART_EVENT and VERSION_EVENT (not imported: the generator runs no Django)."""
 PAGE_LIMITS = httpx.Limits(max_connections=None, max_keepalive_connections=4,
                            keepalive_expiry=4.0)
 """A page's own connection pool, as each person's browser has its own (one pool for a

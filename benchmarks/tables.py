@@ -23,28 +23,31 @@ Method:
    own behind an nginx of the run's own (``benchmarks/nginx.py``), as N hosts would run.
 3. **A table is five open pages** (the GM's dashboard and four sheets), each with its own
    client (``benchmarks.browser``). Each page is loaded and read (``benchmarks/tables_pages.py``,
-   nothing hard-coded): its stream, its live regions (``hx-trigger`` naming an ``sse:`` event
-   or ``liveSync``), its forms and the body's ``hx-headers``. It holds its stream open and on
-   each event asks, as htmx's SSE extension does, every region whose trigger names it (one
-   request in flight per region and one queued); an htmx answer's ``HX-Trigger`` fires the
-   regions that listen ``from:body``. As static/js/live.js: a region already at an event's
-   version asks nothing; while the page's own POST is in flight it waits for that answer
-   (whose ``Live-Drawn`` may bring it to the version); a region current just before an event
-   that brings its line takes the line and asks nothing. A dropped stream reconnects with
-   live.js's jittered delays and then, after a random wait of up to ``SYNC_SPREAD_MS``, fires
-   ``liveSync``.
+   nothing hard-coded): its stream (``sse-connect``, which names the page: ``?page=``), its
+   live regions (``hx-trigger`` naming an ``sse:`` event or ``liveSync``), its forms and the
+   body's ``hx-headers``. It holds its stream open and on each event asks, as htmx's SSE
+   extension does, every region whose trigger names it (one request in flight per region and
+   one queued); an htmx answer's ``HX-Trigger`` fires the regions that listen ``from:body``.
+   As static/js/live.js, keeping a version per DOM id: the regions a change's
+   ``liveRegions`` frame brings are drawn unless the page shows them as new already; a region
+   already at an event's version asks nothing; while the page's own POST is in flight, what
+   the stream brings and asks for waits for that answer (whose ``Live-Drawn`` may bring it to
+   the version); a region current just before an event that brings its line takes the line
+   and asks nothing. A dropped stream reconnects with live.js's jittered delays and then,
+   after a random wait of up to ``SYNC_SPREAD_MS``, fires ``liveSync``.
 4. **The players and the GM act** from what their pages show: a roll per player about every
    ``--roll-every`` s (each wait drawn between half and one and a half of it) with the roll
    dialog as drawn or with a player's first choices (tried once per page before measuring);
    a GM's track mark on a random party card about every ``--damage-every`` s; an award of
    1 XP to everyone from the session page about every ``--award-every`` s. A table's actions
    take turns, so that every event and every refresh belongs to one cause.
-5. **Measured**: per action, from sending its POST until the last region it caused has its
-   answer (over once its POST answered, no region of the table asks and its streams were
-   quiet for ``QUIET_SECONDS``). Errors: an answer not 2xx/3xx, a transport error, a dropped
-   or refused stream, a roll without ``rollMade``, an action not over within
-   ``ACTION_TIMEOUT``, an event one page of the table heard and another did not, an event
-   outside any action. A roll or mark a rule refuses is counted apart, not measured.
+5. **Measured**: per action, from sending its POST until the last region it caused is fresh:
+   its answer, its line or its push drawn (over once its POST answered, no region of the
+   table asks and its streams were quiet for ``QUIET_SECONDS``). Errors: an answer not
+   2xx/3xx, a transport error, a dropped or refused stream, a roll without ``rollMade``, an
+   action not over within ``ACTION_TIMEOUT``, an event one page of the table heard and
+   another did not, an event outside any action. A roll or mark a rule refuses is counted
+   apart, not measured.
 6. **Ramp**: each step of ``--tables`` connects its tables (the earlier stay), plays
    ``--duration`` seconds and stops the ramp if its p95 is above 250 ms or it had an error.
    CPU seconds (psutil) of the servers, PostgreSQL (background processes and this
@@ -87,18 +90,20 @@ import httpx
 from httpx_sse import ServerSentEvent
 
 from benchmarks import hosts, serving, timing
-from benchmarks.browser import VERSION_EVENT, EventStream, client, timings
+from benchmarks.browser import EventStream, client, timings
 from benchmarks.nginx import UPSTREAM_HEADER, Proxy
 from benchmarks.serving import Server, ServingError
 from benchmarks.tables_pages import (
+    Drawn,
     Form,
     Page,
     Region,
+    drawn,
     hidden_value,
     hx_trigger_names,
-    live_lists,
     parse_page,
 )
+from core.live import REGIONS_EVENT, RESTART_EVENT, VERSION_EVENT
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/sheetkeeper_tables"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/13"
@@ -152,9 +157,16 @@ class Action:
     sent: float
     answered: float = 0.0
     last: float = 0.0
-    refreshes: int = 0
+    fresh: Counter[str] = field(default_factory=Counter)
+    """How its change reached the pages: ``asked``, region answers; ``line``, regions that
+    took an event's line; ``pushed``, ``liveRegions`` frames drawn."""
     heard: dict[int, set[str]] = field(default_factory=dict)
     """Per page (its index in the table), the stream's event names heard meanwhile."""
+
+    def freshened(self, how: str, when: float) -> None:
+        """A page shows (some of) the action's change from ``when`` on."""
+        self.fresh[how] += 1
+        self.last = max(self.last, when)
 
 
 class LivePage(EventStream):
@@ -178,8 +190,10 @@ class LivePage(EventStream):
         """Events its table's actions made while measured, and those this page heard."""
         self.in_flight: dict[int, bool] = {}
         """Per region: True when a request is queued behind the one in flight."""
+        self.version = 0
+        """The campaign version the page was drawn at (its live elements' ``data-live-version``)."""
         self.held: dict[str, int] = {}
-        """Region URL -> the campaign version its regions were last drawn at (live.js's)."""
+        """DOM id -> the campaign version it was drawn at since (live.js's ``held``)."""
         self.listed: set[str] = set()
         """The region ids whose element now holds a ``data-live-list`` (live.js's
         ``putLines`` needs one)."""
@@ -187,8 +201,8 @@ class LivePage(EventStream):
         self.tasks: set[asyncio.Task[object]] = set()
         self.changing = 0
         """The page's own POSTs in flight (live.js's ``changing``)."""
-        self.waiting: list[tuple[int, int]] = []
-        """(region number, event version): asks held back until the page's POST answers."""
+        self.waiting: list[Callable[[], None]] = []
+        """What waits for the page's POSTs to be answered (live.js's ``waiting``), in order."""
 
     def spawn(self, work: Coroutine[Any, Any, object]) -> None:
         """Run ``work`` on its own, keeping a reference until it is done."""
@@ -206,7 +220,8 @@ class LivePage(EventStream):
         self.page = parse_page(self.html)
         self.url = self.page.stream
         self.timing = timings(self.page.timings)
-        self.listed = live_lists(self.html)
+        self.version = next((r.version for r in self.page.regions if r.version is not None), 0)
+        self.listed = drawn(self.html).listed
         if not self.page.stream or not self.page.regions:
             raise BenchError(f"{self.page_url} has no sse-connect stream or no live region")
 
@@ -244,32 +259,66 @@ class LivePage(EventStream):
             self.spawn(self._live_sync())
 
     def on_event(self, event: ServerSentEvent) -> None:
-        """``liveVersion`` moves the regions it leaves current; any other refreshes."""
-        if event.event == VERSION_EVENT:
+        """``liveVersion`` moves the regions it leaves current; ``liveRegions`` draws the
+        regions it brings; any other refreshes."""
+        if event.event in (VERSION_EVENT, REGIONS_EVENT):
             note = json.loads(event.data)
-            self.note_version(int(note["version"]), set(note["names"]))
-        elif event.event != "liveRestart":
+            if event.event == VERSION_EVENT:
+                self.note_version(int(note["version"]), set(note["names"]))
+            else:
+                self.draw_pushed(int(note["version"]), str(note["html"]))
+        elif event.event != RESTART_EVENT:
             self.table.heard(self, event.event, *event_data(event.data))
 
     def on_drop(self, reason: str) -> None:
         """A dropped stream: an error, or expected while the server restarts."""
         self.table.run.dropped(reason)
 
-    def held_version(self, region: Region) -> int:
-        """The campaign version the page holds ``region`` at, as live.js keeps it."""
+    def at(self, element_id: str) -> int:
+        """The campaign version the page shows ``element_id`` at (live.js's ``at``)."""
+        return self.held.get(element_id, self.version)
+
+    def ids_of(self, region: Region) -> list[str]:
+        """The ids a region asks for; the reconnection's, every region's (live.js's)."""
         if region.sync:
-            regions = [r for r in self.page.regions if r.version is not None and not r.sync]
-            if regions:
-                return min(self.held_version(r) for r in regions)
-        return max(region.version or 0, self.held.get(region.url, 0))
+            return [i for r in self.page.regions if r.version is not None and not r.sync
+                    for i in region_ids(r)]
+        return region_ids(region)
+
+    def held_version(self, region: Region) -> int:
+        """The version the page holds ``region`` at: its oldest id's (live.js's
+        ``versionOf``)."""
+        return min(map(self.at, self.ids_of(region)), default=self.version)
 
     def note_version(self, version: int, names: set[str]) -> None:
-        """live.js's ``noteVersion``: a change none of a region's events names leaves it
+        """live.js's ``noteVersion``: an id of no region that hears one of ``names`` is
         current at ``version`` if it was at the one before."""
-        for region in self.page.regions:
-            if region.version is not None and not region.sync and not names & region.sse \
-                    and self.held_version(region) == version - 1:
-                self.held[region.url] = version
+        live = [r for r in self.page.regions if r.version is not None and not r.sync]
+        touched = {i for r in live if names & r.sse for i in region_ids(r)}
+        for i in {i for r in live for i in region_ids(r)} - touched:
+            if self.at(i) == version - 1:
+                self.held[i] = version
+
+    def show(self, version: int, ids: set[str], html: Drawn) -> None:
+        """The page now shows ``ids`` of ``html`` drawn at ``version`` (never older than
+        what it held)."""
+        for i in ids:
+            self.held[i] = max(self.at(i), version)
+        self.listed = (self.listed - ids) | (html.listed & ids)
+
+    def draw_pushed(self, version: int, html: str) -> None:
+        """live.js's ``drawPushed``: after the page's own POSTs are answered, each top-level
+        region of the stream's ``html`` that the page shows older than ``version``, with no
+        id in it newer, is drawn; it is fresh for the action under way from now."""
+        if self.changing:
+            self.waiting.append(functools.partial(self.draw_pushed, version, html))
+            return
+        pushed = drawn(html)
+        fresh = [top for top, inner in pushed.tops.items()
+                 if self.at(top) < version and all(self.at(i) <= version for i in inner)]
+        self.show(version, {i for top in fresh for i in {top, *pushed.tops[top]}}, pushed)
+        if fresh and self.table.action is not None:
+            self.table.action.freshened("pushed", time.perf_counter())
 
     async def _live_sync(self) -> None:
         """Every region that hears ``liveSync`` asks again; stamp when all have answered
@@ -298,7 +347,7 @@ class LivePage(EventStream):
                 if lines and self.put_lines(region, version, lines):
                     continue
                 if self.changing:
-                    self.waiting.append((number, version))
+                    self.ask_later(number, version)
                     continue
                 if version <= self.held_version(region):
                     continue
@@ -310,36 +359,26 @@ class LivePage(EventStream):
         an answer on its way will redraw, takes the lines and
         holds ``version``; True when it did (it asks nothing, and is fresh for the action
         under way from now: the line's arrival counts as its answer)."""
-        asks = region_ids(region)
+        asks = set(region_ids(region))
         if self.held_version(region) != version - 1 or not asks \
-                or not set(asks) <= lines & self.listed:
+                or not asks <= lines & self.listed:
             return False
         for number in self.in_flight:  # an answer on its way redraws them whole: ask after it
-            other = self.page.regions[number]
-            if other.sync or set(region_ids(other)) & set(asks):
+            if set(self.ids_of(self.page.regions[number])) & asks:
                 return False
-        self.held[region.url] = version
-        self.table.run.lines += 1
-        action = self.table.action
-        if action is not None:  # the region is fresh now, as if its answer had come
-            action.refreshes += 1
-            action.last = max(action.last, time.perf_counter())
+        for i in asks:
+            self.held[i] = version
+        if self.table.action is not None:  # the region is fresh now, as if its answer had come
+            self.table.action.freshened("line", time.perf_counter())
         return True
 
-    def note_drawn(self, header: str) -> None:
-        """live.js's ``noteDrawn``: a POST's answer that drew regions out of band
-        (``Live-Drawn: 42 card-12``) brings each region all of whose ids it drew to
-        that version."""
-        words = header.split()
-        if len(words) < 2 or not words[0].isdecimal():
-            return
-        version, drawn = int(words[0]), set(words[1:])
-        for region in self.page.regions:
-            if region.version is None or region.sync:
-                continue
-            asks = region_ids(region)
-            if asks and set(asks) <= drawn:
-                self.held[region.url] = max(self.held.get(region.url, 0), version)
+    def ask_later(self, number: int, version: int) -> None:
+        """live.js's ``askLater``: once the page's POSTs are answered, the region asks if it
+        is still older than ``version`` then."""
+        def then() -> None:
+            if version > self.held_version(self.page.regions[number]):
+                self.spawn(self.refresh(number))
+        self.waiting.append(then)
 
     async def refresh(self, number: int) -> bool:
         """One region asks for its fragment; as htmx's ``queue last``: while one request is
@@ -388,18 +427,14 @@ class LivePage(EventStream):
                 return False
             if region.url == self.page_url:
                 self.html = answer.text  # the page as it is now (the GM's cards)
-            if answer.status_code == 200:  # which of the regions it drew now hold a list
-                self.listed = (self.listed - set(region_ids(region))) | live_lists(answer.text)
-            tag = re.fullmatch(r'"v(\d+)"', answer.headers.get("ETag", ""))
-            if answer.status_code == 200 and tag:
-                urls = ([r.url for r in self.page.regions] if region.sync else [region.url])
-                for url in urls:
-                    self.held[url] = max(self.held.get(url, 0), int(tag[1]))
-            if answer.status_code == 304:
+            if answer.status_code == 200:  # what it drew, at its version (ETag "v42")
+                tag = re.fullmatch(r'"v(\d+)"', answer.headers.get("ETag", ""))
+                html = drawn(answer.text)
+                self.show(int(tag[1]) if tag else 0, {*self.ids_of(region), *html.ids}, html)
+            elif answer.status_code == 304:
                 run.unchanged += 1
             if action is not None and action is table.action:
-                action.refreshes += 1
-                action.last = max(action.last, done)
+                action.freshened("asked", done)
             return True
         except httpx.HTTPError as exc:
             run.dropped(f"region {type(exc).__name__}")
@@ -422,12 +457,14 @@ class LivePage(EventStream):
         finally:
             self.changing -= 1
             if answer is not None and 200 <= answer.status_code < 300:
-                self.note_drawn(answer.headers.get("Live-Drawn", ""))
+                # Live-Drawn: "42 card-12": the regions its answer drew, at that version.
+                words = answer.headers.get("Live-Drawn", "").split()
+                for i in words[1:]:
+                    self.held[i] = max(self.at(i), int(words[0]))
             if not self.changing:
                 waiting, self.waiting = self.waiting, []
-                for number, version in waiting:
-                    if version > self.held_version(self.page.regions[number]):
-                        self.spawn(self.refresh(number))
+                for then in waiting:
+                    then()
 
 
 def region_ids(region: Region) -> list[str]:
@@ -561,7 +598,7 @@ class Table:
                     if action.heard.get(number, set()) != everything:
                         run.error("an event some pages of the table heard and one did not")
                         break
-                if not action.refreshes:
+                if not action.fresh:
                     run.error(f"{kind}: no page refreshed anything")
                     return
                 run.record(action)
@@ -692,8 +729,8 @@ class Run:
         """How late the generator's event loop woke for a timer (:func:`watch_lag`), in ms:
         the generator's own delay, which is in every latency it measures."""
         self.refreshes = 0
-        self.lines = 0
-        """Regions that took an event's line instead of asking (core.live.drawing)."""
+        self.fresh: dict[str, Counter[str]] = {}
+        """Per cause, how its actions reached the pages (:attr:`Action.fresh`)."""
         self.unchanged = 0
         """Region answers 304: nothing changed since the page's version (core/regions.py)."""
         self.refused = 0
@@ -730,6 +767,7 @@ class Run:
                 (max(action.last, action.answered) - action.sent) * 1000)
             self.answers.setdefault(action.kind, []).append(
                 (action.answered - action.sent) * 1000)
+            self.fresh.setdefault(action.kind, Counter()).update(action.fresh)
 
     def reset(self) -> None:
         """Forget the figures of the last step."""
@@ -738,7 +776,7 @@ class Run:
         self.answers = {}
         self.lags = []
         self.refreshes = 0
-        self.lines = 0
+        self.fresh = {}
         self.unchanged = 0
         self.refused = 0
         self.ruled_out = 0
@@ -836,6 +874,8 @@ class Step:
     """(pages that heard every event their table made, pages)."""
     shared: dict[str, float] = field(default_factory=dict)
     """PostgreSQL's and Redis's counters over the step (``--instances``, benchmarks/hosts.py)."""
+    fresh: dict[str, Counter[str]] = field(default_factory=dict)
+    """:attr:`Run.fresh` of the step."""
 
     @property
     def all(self) -> list[float]:
@@ -890,11 +930,13 @@ async def ramp(args: argparse.Namespace, servers: list[Server], run: Run,
         pages = [page for table in live for page in table.pages]
         heard_all = sum(page.events_heard == page.events_made > 0 for page in pages)
         step = Step(count, seconds, run.latencies, run.refreshes, run.errors, cpu, run.answers,
-                    run.lags, inside, run.hearing, (heard_all, len(pages)), shared)
+                    run.lags, inside, run.hearing, (heard_all, len(pages)), shared, run.fresh)
         steps.append(step)
+        fresh = sum(run.fresh.values(), Counter[str]())
         print(f"  {count} tables: {len(step.all)} actions, p95 {step.percentile(0.95):.0f} ms,"
-              f" {sum(step.errors.values())} errors; {run.refreshes} region requests, "
-              f"{run.lines} regions took their event's line instead; refused by a rule "
+              f" {sum(step.errors.values())} errors; {run.refreshes} region requests; "
+              f"{fresh['line']} regions took their event's line and {fresh['pushed']} times a "
+              f"page drew what its stream pushed instead; refused by a rule "
               f"(not measured): {run.ruled_out}; players sitting out (a character out of action): "
               f"{run.sitting_out}", file=sys.stderr)
         if not step.holds and args.instances == 1:  # several: every step, for the shared costs
@@ -1001,8 +1043,9 @@ def report(args: argparse.Namespace, steps: list[Step], result: Restart | None,
     print("Roll dialogs: " + ", ".join(f"{system} {how} {count}" for (system, how), count
                                       in sorted(dialogs.items())) + "\n")
     if steps:
-        print("Latency: from sending the POST to the last region it set off having its answer."
-              " CPU: seconds used during the step (share of one core).\n")
+        print("Latency: from sending the POST to the last region it set off being fresh (its "
+              "answer, its event's line, or drawn from its stream's push). CPU: seconds used "
+              "during the step (share of one core).\n")
         print("| tables | actions | refreshes | p50 ms | p95 ms | p99 ms | max ms | errors | "
               "uvicorn | postgres | redis | generator | other | holds |")
         print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
@@ -1014,15 +1057,17 @@ def report(args: argparse.Namespace, steps: list[Step], result: Restart | None,
                   f"{step.percentile(0.99):.0f} | {max(step.all, default=float('nan')):.0f} | "
                   f"{sum(step.errors.values())} | {cpu} | {'yes' if step.holds else '**no**'} |")
         print("\n| tables | action | count | p50 ms | p95 ms | p99 ms | its POST alone: p50 ms "
-              "| p95 ms |")
-        print("|---:|---|---:|---:|---:|---:|---:|---:|")
+              "| p95 ms | region answers / lines / pushes drawn |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|---|")
         for step in steps:
             for kind, values in sorted(step.latencies.items()):
                 posts = step.answers.get(kind, [])
+                fresh = step.fresh.get(kind, Counter[str]())
                 print(f"| {step.tables} | {kind} | {len(values)} | "
                       f"{step.percentile(0.5, values):.0f} | {step.percentile(0.95, values):.0f}"
                       f" | {step.percentile(0.99, values):.0f} | "
-                      f"{step.percentile(0.5, posts):.0f} | {step.percentile(0.95, posts):.0f} |")
+                      f"{step.percentile(0.5, posts):.0f} | {step.percentile(0.95, posts):.0f} | "
+                      f"{fresh['asked']} / {fresh['line']} / {fresh['pushed']} |")
         print("\nThe generator's own delay (its event loop waking late for a timer, "
               f"every {LAG_PROBE_SECONDS * 1000:g} ms):")
         for step in steps:

@@ -308,30 +308,45 @@ _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "
                    "source", "track", "wbr"})
 
 
-class _Lists(HTMLParser):
-    """The ids of the elements that hold a ``data-live-list`` (static/js/live.js puts an
-    event's line there)."""
+@dataclass
+class Drawn:
+    """What a piece of HTML draws, as static/js/live.js reads an answer or the regions a
+    stream pushes: every id in it; each top-level element's id with the ids nested in it;
+    and the ids of the elements that hold a ``data-live-list`` (where ``putLines`` puts an
+    event's line)."""
 
+    ids: set[str] = field(default_factory=set)
+    tops: dict[str, set[str]] = field(default_factory=dict)
+    listed: set[str] = field(default_factory=set)
+
+
+class _Drawn(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.open: list[str | None] = []
-        self.found: set[str] = set()
+        self.drawn = Drawn()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         names = dict(attrs)
+        element_id = names.get("id")
         if "data-live-list" in names:
-            self.found.update(i for i in self.open if i)
+            self.drawn.listed.update(i for i in self.open if i)
+        if element_id:
+            self.drawn.ids.add(element_id)
+            if not self.open:
+                self.drawn.tops[element_id] = set()
+            elif self.open[0]:
+                self.drawn.tops[self.open[0]].add(element_id)
         if tag not in _VOID:
-            self.open.append(names.get("id"))
+            self.open.append(element_id)
 
     def handle_endtag(self, tag: str) -> None:
         if tag not in _VOID and self.open:
             self.open.pop()
 
 
-def live_lists(html: str) -> set[str]:
-    """The ids of ``html``'s elements that hold a list an event's line can join
-    (``data-live-list``): the regions whose lines a page may put in place without asking."""
-    parser = _Lists()
+def drawn(html: str) -> Drawn:
+    """What ``html`` (a page, a region answer, a ``liveRegions`` frame) draws."""
+    parser = _Drawn()
     parser.feed(html)
-    return parser.found
+    return parser.drawn
