@@ -1167,7 +1167,7 @@ def report_inside(step: Step) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default="10,50,100,200,300",
                         help="the ramp's steps, tables connected (10,50,100,200,300; \"\" for "
                         "none)")
