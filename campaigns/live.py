@@ -39,13 +39,16 @@ from core.http import AuthenticatedHttpRequest
 from core.live import (
     CLOSED_EVENT,
     LAYER_ERRORS,
+    REGIONS_EVENT,
     RESTART_EVENT,
     STREAM_SECONDS,
     VERSION_EVENT,
+    announce_seat_closed,
     group_name,
     layer_warning,
     seat_group_name,
 )
+from core.regions import draw_heard, live_page
 from core.stopping import stopping
 
 if TYPE_CHECKING:
@@ -124,7 +127,13 @@ async def campaign_events(
     # One audience's group each: the GM's carries every change the players' does, with the
     # GM's version, so a GM's stream in both would hear each change twice.
     groups = [group_name(pk, gm_only=membership.is_gm), seat_group_name(pk, membership.user_id)]
-    stream = _stream(groups)
+    path = request.GET.get("page", "")
+    page = live_page(path) if path else None
+    draw: Drawing | None = None
+    if page is not None:
+        async def draw(names: list[str], lined: list[str]) -> tuple[int, str] | None:
+            return await sync_to_async(draw_heard)(request, user, page, path, names, lined)
+    stream = _stream(groups, draw)
     try:
         first = await anext(stream)  # subscribes: an unreachable layer shows here
     except LAYER_ERRORS as exc:
@@ -155,6 +164,19 @@ def _membership_then_release(user: User | AnonymousUser, campaign_id: int) -> Me
     return membership
 
 
+def close_streams_at_logout(sender: object, request: object, user: User | None,
+                            **kwargs: object) -> None:
+    """A receiver of Django's ``user_logged_out``: end every open stream of the person who
+    logged out (``core.live.announce_seat_closed``, for each campaign they sit at), in any
+    browser. A stream reads its viewer once, when it opens, and brings regions drawn for them
+    (core.regions.draw_heard): after a logout, nothing more is drawn for a page left open."""
+    if user is None:  # the session had no user
+        return
+    for campaign_id in Membership.objects.filter(user=user).values_list("campaign_id",
+                                                                        flat=True):
+        announce_seat_closed(campaign_id, user.pk)
+
+
 async def _resume(
     first: bytes, stream: AsyncGenerator[bytes, None]
 ) -> AsyncIterator[bytes]:
@@ -168,12 +190,21 @@ async def _resume(
         await stream.aclose()
 
 
-async def _stream(groups: list[str]) -> AsyncGenerator[bytes, None]:
+Drawing = Callable[[list[str], list[str]], Awaitable[tuple[int, str] | None]]
+"""Draws the stream's page's regions that hear one of an event's names, but not those whose
+line came with it: ``(version, html)``, or None (:func:`core.regions.draw_heard`)."""
+
+
+async def _stream(groups: list[str], draw: Drawing | None = None) -> AsyncGenerator[bytes, None]:
     """Subscribe a new channel to ``groups``, then yield SSE frames until the stream's time
     is up, the viewer's seat is closed, the layer is lost (:func:`layer_warning`) or the
     server process is asked to stop (:func:`core.stopping.stopping`). The first frame comes
     after the subscription, so an unreachable layer raises before it. However the stream
-    ends (Django cancels it when the browser goes away), the channel leaves its groups."""
+    ends (Django cancels it when the browser goes away), the channel leaves its groups.
+
+    With ``draw``, each change's frames come after the regions it redraws on the stream's
+    page (``liveRegions``: ``{"version": 42, "html": "..."}``), so that the page has them
+    without asking; not those whose line comes with the change (``core.live.drawing``)."""
     layer = get_channel_layer()
     assert layer is not None, "CHANNEL_LAYERS is configured in settings"
     channel = await layer.new_channel()
@@ -215,6 +246,12 @@ async def _stream(groups: list[str]) -> AsyncGenerator[bytes, None]:
             if message.get("type") == "campaign.close":
                 yield _frame(CLOSED_EVENT, message.get("data", {}))
                 return
+            if draw is not None and "version" in message.get("data", {}):
+                lines = message.get("lines") or {}
+                drawn = await draw(list(message.get("names", [])),
+                                   [region for name in lines for region in lines[name]])
+                if drawn is not None:
+                    yield _frame(REGIONS_EVENT, {"version": drawn[0], "html": drawn[1]})
             yield _frames(message)
     except LAYER_ERRORS as exc:
         if not subscribed:

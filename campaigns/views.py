@@ -39,7 +39,16 @@ from campaigns.models import Campaign, Membership
 from campaigns.permissions import get_campaign_as_gm, get_campaign_as_lead_gm, get_membership
 from core import limits
 from core.http import AuthenticatedHttpRequest, allowed_when_archived, safe_next_page
-from core.regions import LivePage, asked_regions, by_event, recall, render_regions, unchanged
+from core.regions import (
+    LivePage,
+    answers_regions,
+    asked_regions,
+    asks_regions,
+    by_event,
+    recall,
+    render_regions,
+    unchanged,
+)
 from core.templatetags.text import display_name
 from rulesets.errors import RuleError
 
@@ -232,6 +241,7 @@ def _seat_changed(request: AuthenticatedHttpRequest, campaign: Campaign, seat: M
     return redirect("campaigns:campaign-settings", campaign.pk)
 
 
+@answers_regions
 @login_required
 def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The settings page of the GM and the co-GMs: name, description, starting XP and the
@@ -247,10 +257,10 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
     """
     viewer = _seat_running_the_table(request, pk)
     campaign = viewer.campaign
-    regions = asked_regions(request) if request.method == "GET" else None
+    asking = request.method == "GET" and asks_regions(request)
     version = campaign.page_version(is_gm=True)
     seat = campaign.live_seat(request.user.pk, viewer.role)
-    if regions is not None and (same := unchanged(request, version) or recall(
+    if asking and (same := unchanged(request, version) or recall(
             request, version, seat)):
         return same  # nothing at the table changed since the panel was drawn
     if request.method == "POST":
@@ -271,7 +281,7 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
     else:
         form = CampaignSettingsForm(instance=campaign, disabled=campaign.is_archived)
     context = _settings_context(request, viewer, form=form)
-    if regions is not None:
+    if asking and (regions := asked_regions(request, context["live"])) is not None:
         # The system's panel asks for itself alone (core/regions.py), with this page's
         # "next" in its forms as the page draws it.
         return render_regions(request, context["live"], regions, (), context, own={

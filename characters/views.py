@@ -36,7 +36,9 @@ from core.html_forms import drop_writes
 from core.http import AuthenticatedHttpRequest, render_page
 from core.regions import (
     LivePage,
+    answers_regions,
     asked_regions,
+    asks_regions,
     by_event,
     drawn,
     recall,
@@ -198,6 +200,7 @@ def character_create(request: AuthenticatedHttpRequest, campaign_id: int) -> Htt
                   {"campaign": campaign, "form": form, "system": system}, status=status)
 
 
+@answers_regions
 @login_required
 def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The sheet, as the campaign's system lays it out (``systems/<slug>/sheet.html``); with
@@ -210,12 +213,12 @@ def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     their answer is filtered here)."""
     character = get_character(request.user, pk, party=True)
     system = systems.for_campaign(character.campaign)
-    regions = asked_regions(request)
     version = character.campaign.page_version(is_gm=viewer_is_gm(character))
     seat = character.campaign.live_seat(request.user.pk, getattr(character, "viewer_role", None))
-    if regions is not None and (same := unchanged(request, version) or recall(
+    if asks_regions(request) and (same := unchanged(request, version) or recall(
             request, version, seat)):
         return same  # nothing at the table changed since these regions were drawn
+    regions = asked_regions(request, live_sheet(character, system))
     context = _sheet_context(character, system, regions)
     if regions is not None:
         # A live region asks for itself alone (core/regions.py), checked as the page is.

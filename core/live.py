@@ -64,6 +64,12 @@ live version as the stream's viewer counts it once the change was committed
 (campaigns.versions, :class:`Versions`). A page learns from it that its regions the change
 did not concern are still current at ``n`` (static/js/live.js)."""
 
+REGIONS_EVENT = "liveRegions"
+"""Sent before a change's own frames by the stream of a live page (campaigns.live, its
+``?page=``): ``{"version": n, "html": "..."}``, the page's regions that hear the change as
+its view draws them for the stream's viewer at version ``n`` (core.regions.draw_heard). The
+page puts them in place and asks nothing for them (static/js/live.js)."""
+
 TIMINGS = {
     "FIRST_DELAY_MS": 1000,
     "MAX_DELAY_MS": 60_000,

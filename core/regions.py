@@ -18,17 +18,27 @@ controls that the page's ``read_only`` filter drops.
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import logging
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from django.core.cache import caches
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.core.exceptions import PermissionDenied
+from django.db import connection
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.middleware.csrf import get_token
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
+from django.urls import Resolver404, ResolverMatch, resolve
+from django_htmx.middleware import HtmxDetails
+
+logger = logging.getLogger(__name__)
+
+View = TypeVar("View", bound=Callable[..., HttpResponse])
 
 DRAWN_HEADER = "Live-Drawn"
 """The header of a change's answer that also redrew some of its page's live regions:
@@ -37,6 +47,16 @@ DRAWN_HEADER = "Live-Drawn"
 
 LIVE_PARAMETER = "live"
 """The query parameter naming the regions asked for: ``?live=card-12&live=campaign-rolls``."""
+
+HEARD_PARAMETER = "heard"
+"""The query parameter naming events heard: ``?heard=rollMade&heard=rollMade-12`` asks for
+every region of the page that hears one of them (:meth:`LivePage.hearing`), as the stream
+draws them for its page (:func:`draw_heard`)."""
+
+LINED_PARAMETER = "lined"
+"""The query parameter naming regions left out of a ``?heard=`` answer: those whose change
+came as a line with the event (``core.live.drawing``), which the page puts in place itself
+when it is current, and otherwise asks for."""
 
 CACHE = "regions"
 """The cache alias that keeps drawn regions (settings.CACHES: each server process its own, in
@@ -87,6 +107,13 @@ class LivePage:
     def ids(self) -> tuple[str, ...]:
         """Every region id of the page, in order, once each: what a request may ask for."""
         return tuple(dict.fromkeys(i for region in self.regions for i in region.ids))
+
+    def hearing(self, names: Iterable[str]) -> list[str]:
+        """The ids of every region that hears one of the event ``names``, in the page's
+        order, once each (``[]`` when none does)."""
+        heard = set(names)
+        return list(dict.fromkeys(i for region in self.regions
+                                  if heard.intersection(region.events) for i in region.ids))
 
     @property
     def sync_ids(self) -> tuple[str, ...]:
@@ -207,11 +234,22 @@ def drawn(response: HttpResponse, version: int | None, ids: Iterable[str]) -> Ht
     return response
 
 
-def asked_regions(request: HttpRequest) -> list[str] | None:
-    """The region ids a request asks for (``?live=...``, each once, in order), or None when
-    it asks for the whole page."""
-    asked = request.GET.getlist(LIVE_PARAMETER)
-    return list(dict.fromkeys(asked)) if asked else None
+def asks_regions(request: HttpRequest) -> bool:
+    """Whether a request asks for some live regions alone (``?live=`` or ``?heard=``) rather
+    than for the whole page."""
+    return LIVE_PARAMETER in request.GET or HEARD_PARAMETER in request.GET
+
+
+def asked_regions(request: HttpRequest, page: LivePage) -> list[str] | None:
+    """The region ids a request asks for, each once, in order: those named (``?live=...``),
+    then those of ``page`` that hear an event named (``?heard=...``,
+    :meth:`LivePage.hearing`) but not named by ``?lined=``; None when it asks for the whole
+    page (:func:`asks_regions`)."""
+    if not asks_regions(request):
+        return None
+    lined = set(request.GET.getlist(LINED_PARAMETER))
+    heard = [i for i in page.hearing(request.GET.getlist(HEARD_PARAMETER)) if i not in lined]
+    return list(dict.fromkeys([*request.GET.getlist(LIVE_PARAMETER), *heard]))
 
 
 def render_regions(
@@ -280,3 +318,70 @@ def _region_template(region: str, templates: Sequence[str]) -> Any:
         except TemplateDoesNotExist:
             continue
     raise TemplateDoesNotExist(f"no partial {region!r} in {', '.join(templates)}")
+
+
+def answers_regions(view: View) -> View:
+    """Mark ``view`` as a live page's, which answers ``?live=`` and ``?heard=`` with its
+    regions alone: only such a page's regions are drawn by a stream (:func:`live_page`)."""
+    view.answers_regions = True  # type: ignore[attr-defined]  # a mark on the function, read by live_page
+    return view
+
+
+def live_page(path: str) -> ResolverMatch | None:
+    """The view of the live page at ``path`` (``/characters/12/``), as the URLconf resolves
+    it, or None when ``path`` is not a path of this site whose view answers regions
+    (:func:`answers_regions`): what a stream's ``?page=`` names is the browser's word, and
+    draws nothing else."""
+    if not path.startswith("/") or path.startswith("//") or "?" in path:
+        return None
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return None
+    return match if getattr(match.func, "answers_regions", False) else None
+
+
+def draw_heard(stream: HttpRequest, user: Any, page: ResolverMatch, path: str,
+               names: Sequence[str], lined: Iterable[str] = ()) -> tuple[int, str] | None:
+    """The regions of the live page at ``path`` that hear one of the event ``names``, but
+    not those of ``lined`` (their change came as a line with the event), as its view draws
+    them for the stream's viewer: ``(version, html)``, the campaign's live version
+    they were drawn at (the answer's ``ETag``) and their HTML, the same as the page's own
+    ``?heard=`` answer; None when none hears them or the view refuses (a seat lost, a
+    character gone: 404, 403) or fails (logged): the page then asks, as for any event.
+
+    ``stream`` is the stream's own request, whose session, cookies (the CSRF token its forms
+    get) and user (``user``, read when the stream opened) the drawing reuses: nothing of the
+    session is read again. The view checks the viewer as it does for every request. Run it
+    in a thread (``sync_to_async``); the database connection is given back after each
+    drawing, as a stream holds none while it waits."""
+    query = urlencode([*((HEARD_PARAMETER, name) for name in names),
+                       *((LINED_PARAMETER, region) for region in lined)])
+    asked = copy.copy(stream)
+    # Cached from the stream's own request (headers, GET) or set by its middleware for it.
+    for cached in ("headers", "GET", "htmx", "resolver_match", "_cached_user"):
+        asked.__dict__.pop(cached, None)
+    asked.method = "GET"
+    asked.path = asked.path_info = path
+    asked.META = {**stream.META, "REQUEST_METHOD": "GET", "PATH_INFO": path,
+                  "QUERY_STRING": query, "HTTP_HX_REQUEST": "true"}
+    asked.META.pop("HTTP_IF_NONE_MATCH", None)
+    asked.GET = QueryDict(query)
+    asked.user = user
+    asked.resolver_match = page
+    asked.htmx = HtmxDetails(asked)  # type: ignore[attr-defined]  # django-htmx's middleware sets it on every request
+    try:
+        response = page.func(asked, *page.args, **page.kwargs)
+    except (Http404, PermissionDenied):
+        return None
+    except Exception:  # a stream must outlive one failed drawing: the page asks instead
+        logger.exception("could not draw the regions of %s hearing %s", path, names)
+        return None
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+    tag = response.get("ETag", "")
+    if response.status_code != 200 or not tag.startswith('"v'):
+        return None
+    html = response.content.decode()
+    return (int(tag[2:-1]), html) if html.strip() else None

@@ -26,7 +26,16 @@ from characters.models import Character
 from characters.permissions import party_may_read
 from core import dice as server_dice
 from core.http import AuthenticatedHttpRequest, safe_next_page
-from core.regions import LivePage, asked_regions, by_event, recall, render_regions, unchanged
+from core.regions import (
+    LivePage,
+    answers_regions,
+    asked_regions,
+    asks_regions,
+    by_event,
+    recall,
+    render_regions,
+    unchanged,
+)
 from encounters.board import board_context
 from encounters.context import TURN_REGION
 from rolls.forms import RequestWhoForm
@@ -51,6 +60,7 @@ it). Not the character's sheet, nor the roller's user row, which would be most o
 reads: every roll at the table redraws this list for the GM."""
 
 
+@answers_regions
 @login_required
 def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The campaign's page. For the GM, the dashboard, play first: the party (a card per
@@ -71,10 +81,9 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """
     membership = get_membership(request.user, pk)
     campaign = membership.campaign
-    regions = asked_regions(request)
     version = campaign.page_version(is_gm=membership.is_gm)
     seat = campaign.live_seat(request.user.pk, membership.role)
-    if regions is not None and (same := unchanged(request, version) or recall(
+    if asks_regions(request) and (same := unchanged(request, version) or recall(
             request, version, seat)):
         return same  # nothing at the table changed since these regions were drawn
     members = campaign.memberships.select_related("user")
@@ -104,6 +113,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     live = live_board(campaign, membership.is_gm, characters, npcs=[
         *(npc.pk for npc in npcs_in_play),
         *(row["id"] for row in players_npcs if row["tracks"])])
+    regions = asked_regions(request, live)
     # A live region asks for itself alone (core/regions.py): the party's cards are drawn
     # only when the page, the party or "Ask for a roll" is asked for, a card alone from
     # its own character; the rolls' query runs only where the template reads them.

@@ -78,6 +78,8 @@
       self.restartingSince = Date.now();
       self.failures = 0;
     });
+    // campaigns/live.py: a change's regions on this page, drawn for this page's viewer.
+    source.addEventListener("liveRegions", function (event) { drawPushed(frame(event)); });
     // campaigns/live.py: each event is followed by its version and names.
     source.addEventListener("liveVersion", function (event) {
       var note = frame(event);
@@ -187,7 +189,15 @@
   // at what version (Live-Drawn: "42 card-12", core.regions.drawn). So a region that hears
   // an event meanwhile waits, and asks only if the answers did not bring it.
   var changing = []; // their XMLHttpRequests
-  var waiting = []; // [live element, version it needs, how it asks]
+  var waiting = []; // what waits for their answers: functions, run in order
+
+  // A live element asks (how: `ask`) once the page's changes are answered, if its region is
+  // still older than `version` then.
+  function askLater(elt, version, ask) {
+    waiting.push(function () {
+      if (document.body.contains(elt) && version > versionOf(elt)) { ask(true); }
+    });
+  }
 
   // Followed on the request itself ("loadend"), not through htmx's events on the element: a
   // change's answer often replaces the form that sent it, and events on an element no
@@ -203,9 +213,7 @@
       var version = Number(drawn[0]) || 0;
       drawn.slice(1).forEach(function (id) { held[id] = Math.max(at(id), version); });
       if (changing.length) { return; }
-      waiting.splice(0).forEach(function (entry) {
-        if (document.body.contains(entry[0]) && entry[1] > versionOf(entry[0])) { entry[2](true); }
-      });
+      waiting.splice(0).forEach(function (then) { then(); });
     });
   });
 
@@ -247,6 +255,38 @@
     return true;
   }
 
+  // 5. Regions the stream brings (core.live.REGIONS_EVENT): before a change's own frames,
+  // the regions of this page that hear it, as this page's viewer sees them at `version`.
+  // Drawn as an answer is (htmx's out-of-band swap of each id), never over anything newer
+  // the page shows; a region they leave older than the change then asks, as its event
+  // arrives.
+  function drawPushed(note) {
+    if (typeof note.version !== "number" || typeof note.html !== "string") { return; }
+    // Drawn before a change of the page that is on its way, they may be older than its
+    // answer: the regions ask instead once it is answered, as their events arrive.
+    if (changing.length) { return; }
+    var holder = document.createElement("template");
+    holder.innerHTML = note.html;
+    // Each region of the page it brings (as an answer's hx-select-oob, only the page's
+    // region ids: a partial may hold more) that the page shows older, with nothing in it
+    // newer (the party holds its cards, which a change's answer may have drawn).
+    var regions = Array.from(document.querySelectorAll("[data-live-version]:not([data-live-sync])"))
+      .flatMap(idsOf);
+    var fresh = Array.from(holder.content.children).filter(function (node) {
+      var inner = Array.from(node.querySelectorAll("[id]"), function (elt) { return elt.id; });
+      return regions.indexOf(node.id) >= 0 && at(node.id) < note.version &&
+        !inner.some(function (id) { return at(id) > note.version; });
+    });
+    if (!fresh.length) { return; }
+    htmx.swap(document.body, note.html, { swapStyle: "none" }, {
+      selectOOB: fresh.map(function (node) { return "#" + node.id; }).join(","),
+    });
+    fresh.forEach(function (node) {
+      held[node.id] = note.version;
+      node.querySelectorAll("[id]").forEach(function (elt) { held[elt.id] = note.version; });
+    });
+  }
+
   document.body.addEventListener("htmx:confirm", function (event) {
     var elt = event.detail.elt;
     var note = frame((event.detail.triggeringEvent || {}).detail || {});
@@ -255,7 +295,7 @@
       event.preventDefault(); // the event brought what the region lacked
     } else if (changing.length) {
       event.preventDefault();
-      waiting.push([elt, note.version, event.detail.issueRequest]);
+      askLater(elt, note.version, event.detail.issueRequest);
     } else if (note.version <= versionOf(elt)) {
       event.preventDefault(); // drawn at that version or later already: nothing to ask
     }
@@ -278,7 +318,7 @@
       // place, nor its out-of-band parts (htmx's oobErrorNoTarget). It is not drawn; the
       // region asks again once the changes are answered, unless they drew it.
       detail.shouldSwap = false;
-      waiting.push([detail.elt, version, ask]);
+      askLater(detail.elt, version, ask);
       return;
     }
     // Out of order: elements whose regions overlap (the catching-up one draws every region)

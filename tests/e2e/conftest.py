@@ -215,6 +215,18 @@ def allow_console_errors(page: Page, *patterns: str) -> None:
     page.console_allowed.extend(re.compile(pattern) for pattern in patterns)  # type: ignore[attr-defined]
 
 
+EVENTS = re.compile(r"/campaigns/\d+/events/(\?|$)")
+"""The URL of a page's event stream (``?page=`` names the live page whose regions it brings:
+campaigns.live)."""
+
+
+def without_pushes(page: Page) -> None:
+    """Open ``page``'s event streams without ``?page=``: they name changes but bring no
+    region (no ``liveRegions``), so every region asks for itself, as after a stream whose
+    drawing failed. For tests of what asking alone must get right."""
+    page.route(EVENTS, lambda route: route.continue_(url=route.request.url.split("?")[0]))
+
+
 def audit(page: Page, *, label: str = "") -> None:
     """Run axe-core on the page as it is now, in its colour scheme and again in the dark one
     (``prefers-color-scheme: dark``); fail on any serious or critical violation.

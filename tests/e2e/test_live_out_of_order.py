@@ -1,9 +1,10 @@
 """Answers of overlapping live regions that arrive out of order never draw an older state over
-a newer one (issue 36, static/js/live.js). Each region answer says the version it was drawn
-at (``ETag: "v<n>"``); the catching-up request ("liveSync") redraws every region of the page,
-so it overlaps each region's own. Here one answer is held back at the network, already drawn,
-until a newer answer for the same region has been drawn, and then let go: the page must still
-show the newer state.
+a newer one (issue 36, static/js/live.js). Each region answer, and each set of regions the
+stream brings (``liveRegions``), says the version it was drawn at (``ETag: "v<n>"``); the
+catching-up request ("liveSync") redraws every region of the page, so it overlaps each
+region's own. Here one answer is held back at the network, already drawn, until a newer
+answer for the same region has been drawn, and then let go: the page must still show the
+newer state.
 
 The player's sheet follows the GM's damage marks on the dashboard (``trackChanged-<id>``
 redraws the tracks and the wound note)."""
@@ -21,7 +22,8 @@ from playwright.sync_api import Page, expect
 
 from campaigns.models import Campaign
 from characters.models import Character
-from tests.e2e.test_live_own_changes import HEARD, heard
+from tests.e2e.conftest import without_pushes
+from tests.e2e.test_live_own_changes import HEARD, asks, heard
 from tests.e2e.test_maelstrom_at_the_table import log_in, table  # noqa: F401 (fixture)
 from tests.e2e.test_shahquest_live_table import SSE_OPEN, wait_until_live
 
@@ -59,10 +61,13 @@ WATCH = """() => {
 """A script: from now on, every wound note the page shows, in turn (``window.notes``)."""
 
 
-def open_live(page: Page, username: str, url: str) -> None:
-    """Log ``page`` in as ``username`` and open ``url``, its stream open."""
+def open_live(page: Page, username: str, url: str, *, pushes: bool = True) -> None:
+    """Log ``page`` in as ``username`` and open ``url``, its stream open; with ``pushes``
+    False, a stream that brings no region (every region asks for itself)."""
     for script in (SSE_OPEN, HEARD, ANSWERED):
         page.context.add_init_script(script)
+    if not pushes:
+        without_pushes(page)
     log_in(page, username)
     page.goto(url)
     wait_until_live(page)
@@ -124,13 +129,15 @@ def region_url(page: Page, selector: str) -> str:
     return url
 
 
+@pytest.mark.parametrize("pushes", [True, False], ids=["pushed", "asked"])
 def test_the_catching_up_answer_drawn_before_a_change_does_not_undo_it(
-        new_page: Callable[..., Page], table: dict[str, Any]) -> None:  # noqa: F811
+        new_page: Callable[..., Page], table: dict[str, Any], pushes: bool) -> None:  # noqa: F811
     """The catching-up answer (every region) is drawn, then the GM marks damage and the
-    tracks' own answer draws it; the catching-up answer arrives last, older."""
+    tracks come drawn by the stream (or, from a stream that brings none, by their own
+    answer); the catching-up answer arrives last, older."""
     vex: Character = table["character"]
     player, gm = new_page(), new_page()
-    open_live(player, "pax", vex.get_absolute_url())
+    open_live(player, "pax", vex.get_absolute_url(), pushes=pushes)
     open_live(gm, "gwen", vex.campaign.get_absolute_url())
     before = player.locator(WOUND_NOTE).text_content()
     # A change the page never heard of (a version bumped behind its back): the catching-up
@@ -140,9 +147,13 @@ def test_the_catching_up_answer_drawn_before_a_change_does_not_undo_it(
     held = hold_first(player, sync)
     player.evaluate("htmx.trigger(document.body, 'liveSync')")
     wait_held(player, held)
+    by_player = asks(player)
 
     damage(gm, vex, 2)
     heard(player, f"trackChanged-{vex.pk}")
+    # Brought by the stream, the tracks ask for nothing; from a stream that brings none,
+    # they ask.
+    assert any("live=" in url for url in by_player) is not pushes, by_player
     expect(player.locator(WOUND_NOTE)).not_to_have_text(before or "")
     after = player.evaluate(NOTE_NOW)
     expect(player.locator(WOUND_NOTE)).to_have_text(after)
@@ -164,10 +175,11 @@ def test_a_tracks_answer_drawn_before_the_catching_up_one_does_not_undo_it(
     """The GM marks damage: the tracks' answer is drawn then held. The GM marks more, and
     the catching-up answer draws both marks; the tracks' first answer arrives last, older.
     (The tracks' second ask waits behind their first, htmx queueing one element's
-    requests, and then has nothing to ask: the page holds the newest version.)"""
+    requests, and then has nothing to ask: the page holds the newest version.) The page's
+    stream brings no region: it would bring the tracks, and they would not ask."""
     vex: Character = table["character"]
     player, gm = new_page(), new_page()
-    open_live(player, "pax", vex.get_absolute_url())
+    open_live(player, "pax", vex.get_absolute_url(), pushes=False)
     open_live(gm, "gwen", vex.campaign.get_absolute_url())
     tracks = region_url(player, f"[hx-trigger='sse:trackChanged-{vex.pk}']")
     held = hold_first(player, tracks)

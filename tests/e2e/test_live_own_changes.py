@@ -1,11 +1,12 @@
 """A page does not ask again for what its own change's answer brought (issue 18,
 core.regions.drawn, static/js/live.js): the roller's sheet shows the dialog's fresh odds from
 the roll's own answer; the GM's dashboard takes the card from the mark's answer. Every other
-open page still asks: the player's sheet for the GM's mark. A roll's lines come with its event
-to every page that was current just before it (characters.live, table.live): the roll in the
-recent rolls of every open copy of the sheet, the roller's own among them, and in the latest
-rolls of every campaign page; one that was not current asks, and one that a change left as
-it was (liveVersion) is still current."""
+open page gets what the change redrew from its stream, drawn for its viewer, and asks for
+nothing (issue 36, liveRegions): the player's sheet the GM's mark. A roll's lines come with
+its event to every page that was current just before it (characters.live, table.live): the
+roll in the recent rolls of every open copy of the sheet, the roller's own among them, and in
+the latest rolls of every campaign page; one that was not current asks, and one that a
+change left as it was (liveVersion) is still current."""
 
 from __future__ import annotations
 
@@ -62,6 +63,23 @@ def drawn_now(region_id: str) -> str:
   return Array.from(holder.querySelectorAll("#{region_id} li"), (li) => li.outerHTML);
 }}"""
 
+
+TRACKS = """async () => {
+  const answer = await fetch(location.pathname + "?live=health-track&by-hand=1",
+                             {headers: {"HX-Request": "true"}});
+  const holder = document.createElement("div");
+  holder.innerHTML = await answer.text();
+  return holder.querySelector("#health-track").outerHTML;
+}"""
+"""What the sheet's health track would draw now."""
+
+def without_tokens(html: str) -> str:
+    """``html`` without its forms' CSRF tokens (masked anew in every drawing)."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+
+
+TRACKS_SHOWN = """() => document.getElementById("health-track").outerHTML"""
+"""The health track the sheet shows."""
 
 RECENT = drawn_now("recent-rolls")
 """What the sheet's recent rolls would draw now."""
@@ -134,9 +152,17 @@ def test_the_gms_mark_on_a_card_is_not_asked_again(new_page, table) -> None:  # 
     expect(card).to_contain_text("Scratched · wound penalty −1 die")
     heard(gm, f"trackChanged-{vex.pk}")
     assert not [url for url in by_gm if "live=" in url], by_gm
-    # The player's sheet did not make the change: it asks for its tracks and shows them.
+    # The player's sheet did not make the change: its stream brings its tracks, drawn for
+    # the player (liveRegions), before the change's own event: it asks for nothing.
     expect(player.locator("#wound-penalty-note")).to_contain_text("−1 die (Scratched)")
-    assert any("live=health-track" in url for url in by_player), by_player
+    heard(player, f"trackChanged-{vex.pk}")
+    assert not [url for url in by_player if "live=" in url], by_player
+    assert without_tokens(player.evaluate(TRACKS_SHOWN)) == without_tokens(
+        player.evaluate(TRACKS))
+    # Its forms carry this browser's CSRF token: the player marks more from the pushed form.
+    player.select_option("#damage-kind", "bashing")
+    player.click("#mark-damage")
+    expect(player.locator("#health-track")).to_contain_text("Hurt · wound penalty −1 die")
 
     # The mark's answer replaced the form that sent it: the dashboard still follows the
     # table (nothing waits for an answer it already had).

@@ -22,7 +22,7 @@ from django.db.models import F
 from playwright.sync_api import Page, Route
 
 from campaigns.models import Campaign
-from tests.e2e.conftest import PASSWORD, allow_console_errors
+from tests.e2e.conftest import EVENTS, PASSWORD, allow_console_errors
 from tests.e2e.test_maelstrom_at_the_table import log_in
 from tests.factories import CampaignFactory, UserFactory
 
@@ -84,9 +84,9 @@ def test_a_dropped_stream_reconnects_later_and_later_then_catches_up(table_page:
         else:
             route.fallback()  # the real stream
 
-    page.route("**/campaigns/*/events/", events)
+    page.route(EVENTS, events)
     # The streams this test breaks: the browser reports each 503, htmx each stream error.
-    allow_console_errors(page, r"status of 503 .*/events/\)$", r"^\[object Event\] \(")
+    allow_console_errors(page, r"status of 503 .*/events/(\?page=\S*)?\)$", r"^\[object Event\] \(")
     page.goto(page.campaign_url)  # type: ignore[attr-defined]
     until(page, "window.streamErrors === 1")
     assert page.locator("#live-status").text_content() == "Live updates paused: reconnecting…"
@@ -127,7 +127,7 @@ def test_a_dropped_stream_reconnects_later_and_later_then_catches_up(table_page:
 
 def test_a_page_whose_viewer_lost_their_seat_stops_reconnecting(table_page: Page) -> None:
     page = table_page
-    page.route("**/campaigns/*/events/", lambda route: route.fulfill(
+    page.route(EVENTS, lambda route: route.fulfill(
         status=200, content_type="text/event-stream",
         body='event: liveClosed\ndata: {"campaign": 1}\n\n'))
     page.goto(page.campaign_url)  # type: ignore[attr-defined]
@@ -154,8 +154,8 @@ def test_a_page_told_the_server_is_restarting_tries_again_every_second(table_pag
         else:  # nobody answers yet (a proxy's 503 while the new server starts)
             route.fulfill(status=503, content_type="text/plain", body="starting")
 
-    page.route("**/campaigns/*/events/", events)
-    allow_console_errors(page, r"status of 503 .*/events/\)$", r"^\[object Event\] \(")
+    page.route(EVENTS, events)
+    allow_console_errors(page, r"status of 503 .*/events/(\?page=\S*)?\)$", r"^\[object Event\] \(")
     page.goto(page.campaign_url)  # type: ignore[attr-defined]
     until(page, "window.streamErrors === 1")
     for attempt in range(2, 8):  # doubling would have waited 0.75, 1.5, 3, 6, 12, 24 s
@@ -183,7 +183,7 @@ def test_a_page_whose_seat_changed_reconnects_at_once_and_asks_for_everything(
         else:
             route.fallback()
 
-    page.route("**/campaigns/*/events/", events)
+    page.route(EVENTS, events)
     # A change before the page is drawn: the page holds version 1, the seat's version.
     Campaign.objects.filter(name="The Long Night").update(live_version=F("live_version") + 1)
     asked: list[tuple[str, str | None]] = []

@@ -20,7 +20,8 @@ from characters.models import Character
 from characters.services import character_create_from_data
 from rolls.models import RequestedRoll
 from systems.shahquest.demo import DEMO_DATA
-from tests.e2e.conftest import PASSWORD, audit, no_horizontal_scroll, screenshot
+from tests.e2e.conftest import PASSWORD, audit, no_horizontal_scroll, screenshot, without_pushes
+from tests.e2e.test_live_own_changes import HEARD, heard
 from tests.e2e.test_maelstrom_at_the_table import log_in
 from tests.factories import CampaignFactory, UserFactory
 
@@ -164,9 +165,11 @@ def test_a_region_redrawn_while_the_gms_move_is_on_its_way_does_not_swallow_its_
     (trackChanged); an answer of that ask landing while the GM's own move is on its way would
     replace the panel that sent the move, and the move's answer (its message, out of band)
     would find no place. static/js/live.js holds such a region answer back until the move is
-    answered. Both answers are held here at the network and let go in the bad order."""
+    answered. Both answers are held here at the network and let go in the bad order. The
+    GM's stream brings no region here, so that the panel asks."""
     campaign, demetri = heist["campaign"], heist["demetri"]
     gm, desk = new_page(), new_page()
+    without_pushes(gm)
     open_live(gm, "sasha", campaign.get_absolute_url())
     open_live(desk, "shawn", demetri.get_absolute_url())
     held: dict[str, Any] = {}
@@ -205,6 +208,36 @@ def test_a_region_redrawn_while_the_gms_move_is_on_its_way_does_not_swallow_its_
     held["region"].continue_()
     gm.wait_for_timeout(500)  # the region's answer lands first
     held["move"].continue_()
+
+    expect(gm.locator("#tension-status")).to_contain_text("plot point", timeout=LIVE)
+    expect(gm.locator("#tension-now")).to_contain_text("4d6", timeout=LIVE)
+
+
+def test_a_region_brought_while_the_gms_move_is_on_its_way_does_not_swallow_its_answer(
+    new_page, heist
+) -> None:  # type: ignore[no-untyped-def]
+    """The same, with the GM's tension panel brought by the stream (liveRegions) while the
+    GM's move is held at the network: static/js/live.js draws it only once the move is
+    answered, and not at all when the move's answer is as new."""
+    campaign, demetri = heist["campaign"], heist["demetri"]
+    gm, desk = new_page(), new_page()
+    gm.add_init_script(HEARD)
+    open_live(gm, "sasha", campaign.get_absolute_url())
+    open_live(desk, "shawn", demetri.get_absolute_url())
+    held: list[Any] = []
+    gm.route(lambda url: "/system/" in url, lambda route: held.append(route))
+
+    gm.select_option("#tension-grow", "add")
+    gm.select_option("#tension-opportunity-character", str(demetri.pk))
+    gm.click("#tension-opportunity-submit")
+    for _ in range(50):
+        if held:
+            break
+        gm.wait_for_timeout(100)
+    assert held, "the move was not sent"
+    desk.click("#plot-plus")  # Demetri's plot points change: the GM's stream brings the panel
+    heard(gm, f"trackChanged-{demetri.pk}")
+    held[0].continue_()
 
     expect(gm.locator("#tension-status")).to_contain_text("plot point", timeout=LIVE)
     expect(gm.locator("#tension-now")).to_contain_text("4d6", timeout=LIVE)
