@@ -141,6 +141,7 @@ def main() -> None:
             every = _live_urls(get(client, path)().content.decode())[-1]
             cases.append((f"{label}, all regions at the page's version (304)",
                           _not_modified(client, every, maelstrom)))
+    cases += _pushed(owner, sheet)
     for campaign in others:
         character = Character.objects.filter(campaign=campaign).order_by("pk").first()
         if character is not None:
@@ -165,6 +166,40 @@ def main() -> None:
                 print(f"{number:3d}. {sql}", file=sys.stderr)
         if any(text in label for text in args.profile):
             _profile(label, call, repeat=args.repeat)
+
+
+def _pushed(client: Any, sheet: Any) -> list[tuple[str, Callable[[], Any]]]:
+    """The sheet's regions a track change redraws, as the sheet's stream draws them
+    (core.regions.draw_heard: no request, the stream's session and user read once), kept
+    at the same version for the same seat, and drawn afresh; none in a checkout from before
+    the streams drew regions."""
+    try:
+        from core.regions import CACHE, draw_heard, live_page
+    except ImportError:
+        return []
+    from django.core.cache import caches
+    from django.test import RequestFactory
+
+    path = sheet.get_absolute_url()
+    stream = RequestFactory().get(f"/campaigns/{sheet.campaign_id}/events/", secure=True)
+    stream.COOKIES = dict(client.cookies.items())
+    stream.session = client.session
+    user = sheet.owner
+    page = live_page(path)
+    assert page is not None, path
+    names = ["trackChanged", f"trackChanged-{sheet.pk}"]
+
+    def kept() -> Any:
+        drawn = draw_heard(stream, user, page, path, names)
+        assert drawn is not None and drawn.html, drawn
+        return drawn
+
+    def afresh() -> Any:
+        caches[CACHE].clear()
+        return kept()
+
+    return [("Maelstrom sheet, a track change's regions drawn by its stream, kept", kept),
+            ("Maelstrom sheet, a track change's regions drawn by its stream, afresh", afresh)]
 
 
 def _profile(label: str, call: Callable[[], Any], *, repeat: int) -> None:

@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import sync_to_async
@@ -48,7 +48,7 @@ from core.live import (
     layer_warning,
     seat_group_name,
 )
-from core.regions import draw_heard, live_page
+from core.regions import Drawn, draw_heard, live_page
 from core.stopping import stopping
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ async def campaign_events(
     page = live_page(path) if path else None
     draw: Drawing | None = None
     if page is not None:
-        async def draw(names: list[str], lined: list[str]) -> tuple[int, str] | None:
+        async def draw(names: list[str], lined: list[str]) -> Drawn | None:
             return await sync_to_async(draw_heard)(request, user, page, path, names, lined)
     stream = _stream(groups, draw)
     try:
@@ -190,9 +190,9 @@ async def _resume(
         await stream.aclose()
 
 
-Drawing = Callable[[list[str], list[str]], Awaitable[tuple[int, str] | None]]
+Drawing = Callable[[list[str], list[str]], Awaitable[Drawn | None]]
 """Draws the stream's page's regions that hear one of an event's names, but not those whose
-line came with it: ``(version, html)``, or None (:func:`core.regions.draw_heard`)."""
+line came with it, or None (:func:`core.regions.draw_heard`)."""
 
 
 async def _stream(groups: list[str], draw: Drawing | None = None) -> AsyncGenerator[bytes, None]:
@@ -210,6 +210,12 @@ async def _stream(groups: list[str], draw: Drawing | None = None) -> AsyncGenera
     channel = await layer.new_channel()
     joined: list[str] = []
     receiving: asyncio.Future[dict[str, Any]] | None = None
+    # What each event the page hears redraws, as its last drawing said (None: not asked
+    # yet): most of a campaign's changes concern another sheet, or only a roll's line, and
+    # the view is not asked about them. What a page's regions hear changes only with a
+    # change the page hears (the dashboard's live-regions hears a new card's character),
+    # whose drawing says what it hears from then on. A page the view refused hears nothing.
+    hears: Mapping[str, frozenset[str]] | None = None
     stopped: asyncio.Future[None] | None = None
     subscribed = warned = False
     try:
@@ -247,11 +253,15 @@ async def _stream(groups: list[str], draw: Drawing | None = None) -> AsyncGenera
                 yield _frame(CLOSED_EVENT, message.get("data", {}))
                 return
             if draw is not None and "version" in message.get("data", {}):
+                names = list(message.get("names", []))
                 lines = message.get("lines") or {}
-                drawn = await draw(list(message.get("names", [])),
-                                   [region for name in lines for region in lines[name]])
-                if drawn is not None:
-                    yield _frame(REGIONS_EVENT, {"version": drawn[0], "html": drawn[1]})
+                lined = [region for name in lines for region in lines[name]]
+                if hears is None or set().union(*(hears.get(n, ()) for n in names)) - set(lined):
+                    drawn = await draw(names, lined)
+                    hears = drawn.hears if drawn is not None else {}
+                    if drawn is not None and drawn.html:
+                        yield _frame(REGIONS_EVENT, {"version": drawn.version,
+                                                     "html": drawn.html})
             yield _frames(message)
     except LAYER_ERRORS as exc:
         if not subscribed:

@@ -41,6 +41,7 @@ from core.regions import (
     asks_regions,
     by_event,
     drawn,
+    no_regions,
     recall,
     render_regions,
     unchanged,
@@ -218,7 +219,10 @@ def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     if asks_regions(request) and (same := unchanged(request, version) or recall(
             request, version, seat)):
         return same  # nothing at the table changed since these regions were drawn
-    regions = asked_regions(request, live_sheet(character, system))
+    live = live_sheet(character, system)
+    regions = asked_regions(request, live)
+    if regions == []:
+        return no_regions(live)
     context = _sheet_context(character, system, regions)
     if regions is not None:
         # A live region asks for itself alone (core/regions.py), checked as the page is.

@@ -45,6 +45,13 @@ DRAWN_HEADER = "Live-Drawn"
 ``Live-Drawn: 42 card-12``, the campaign's live version and the ids
 (:func:`drawn`)."""
 
+HEARS_HEADER = "Live-Hears"
+"""The header of every region answer that says what each event the page hears redraws:
+``Live-Hears: rollMade=campaign-rolls trackChanged-12=card-12,live-regions``
+(:attr:`LivePage.hears`). A stream reads it from its drawings (:func:`draw_heard`) and asks
+the view nothing about a change none of its page's regions would draw for (the browser
+reads what its page hears from the page's own live elements)."""
+
 LIVE_PARAMETER = "live"
 """The query parameter naming the regions asked for: ``?live=card-12&live=campaign-rolls``."""
 
@@ -114,6 +121,14 @@ class LivePage:
         heard = set(names)
         return list(dict.fromkeys(i for region in self.regions
                                   if heard.intersection(region.events) for i in region.ids))
+
+    @property
+    def hears(self) -> str:
+        """Each event the page's regions hear, with the ids it redraws, as
+        :data:`HEARS_HEADER` carries it: ``"rollMade=campaign-rolls trackChanged-12=card-12"``
+        (``""`` for a page without regions)."""
+        return " ".join(f"{event}={','.join(self.hearing([event]))}"
+                        for event in dict.fromkeys(e for r in self.regions for e in r.events))
 
     @property
     def sync_ids(self) -> tuple[str, ...]:
@@ -186,14 +201,15 @@ def _cache_key(request: HttpRequest, version: int, seat: Hashable) -> str:
     return "live:" + hashlib.sha256(raw).hexdigest()
 
 
-def _answer(request: HttpRequest, html: str, version: int) -> HttpResponse:
+def _answer(request: HttpRequest, html: str, version: int, hears: str) -> HttpResponse:
     """A region answer of ``html`` (drawn with :data:`TOKEN_MARK`) for ``request``'s browser,
-    at ``version``."""
+    at ``version``, its page hearing ``hears`` (:attr:`LivePage.hears`)."""
     if TOKEN_MARK in html:  # get_token also renews the browser's CSRF cookie: only if used
         html = html.replace(TOKEN_MARK, get_token(request))
     response = HttpResponse(html)
     response["ETag"] = etag(version)
     response["Cache-Control"] = "no-store"
+    response[HEARS_HEADER] = hears
     return response
 
 
@@ -210,8 +226,8 @@ def recall(request: HttpRequest, version: int, seat: Hashable) -> HttpResponse |
     region drawn just after a change's commit and before its bump holds that change under the
     older version, as an answer drawn then always has: newer than its label, never older.
     """
-    html = caches[CACHE].get(_cache_key(request, version, seat))
-    return None if html is None else _answer(request, html, version)
+    kept = caches[CACHE].get(_cache_key(request, version, seat))
+    return None if kept is None else _answer(request, kept[0], version, kept[1])
 
 
 def drawn(response: HttpResponse, version: int | None, ids: Iterable[str]) -> HttpResponse:
@@ -250,6 +266,17 @@ def asked_regions(request: HttpRequest, page: LivePage) -> list[str] | None:
     lined = set(request.GET.getlist(LINED_PARAMETER))
     heard = [i for i in page.hearing(request.GET.getlist(HEARD_PARAMETER)) if i not in lined]
     return list(dict.fromkeys([*request.GET.getlist(LIVE_PARAMETER), *heard]))
+
+
+def no_regions(page: LivePage) -> HttpResponse:
+    """The answer to a request that asks for no region of ``page`` (a ``?heard=`` event none
+    of them hears, or only their lines): empty, at the page's version, so that the view
+    builds nothing (:func:`draw_heard` sends nothing for it)."""
+    response = HttpResponse("")
+    response["ETag"] = etag(page.version)
+    response["Cache-Control"] = "no-store"
+    response[HEARS_HEADER] = page.hears
+    return response
 
 
 def render_regions(
@@ -306,8 +333,8 @@ def render_regions(
     if finish is not None:
         html = finish(html)
     if seat is not None:
-        caches[CACHE].set(_cache_key(request, page.version, seat), html)
-    return _answer(request, html, page.version)
+        caches[CACHE].set(_cache_key(request, page.version, seat), (html, page.hears))
+    return _answer(request, html, page.version, page.hears)
 
 
 def _region_template(region: str, templates: Sequence[str]) -> Any:
@@ -341,14 +368,30 @@ def live_page(path: str) -> ResolverMatch | None:
     return match if getattr(match.func, "answers_regions", False) else None
 
 
+@dataclass(frozen=True)
+class Drawn:
+    """What a stream's page drew for a change (:func:`draw_heard`).
+
+    Attributes:
+        version: the campaign's live version the regions were drawn at (the answer's
+            ``ETag``), as the viewer counts it.
+        html: the regions' HTML, one after the other; ``""`` when none hears the change.
+        hears: what each event the page hears redraws now (:data:`HEARS_HEADER`):
+            ``{"trackChanged-12": frozenset({"health-track", ...})}``.
+    """
+
+    version: int
+    html: str
+    hears: Mapping[str, frozenset[str]]
+
+
 def draw_heard(stream: HttpRequest, user: Any, page: ResolverMatch, path: str,
-               names: Sequence[str], lined: Iterable[str] = ()) -> tuple[int, str] | None:
+               names: Sequence[str], lined: Iterable[str] = ()) -> Drawn | None:
     """The regions of the live page at ``path`` that hear one of the event ``names``, but
     not those of ``lined`` (their change came as a line with the event), as its view draws
-    them for the stream's viewer: ``(version, html)``, the campaign's live version
-    they were drawn at (the answer's ``ETag``) and their HTML, the same as the page's own
-    ``?heard=`` answer; None when none hears them or the view refuses (a seat lost, a
-    character gone: 404, 403) or fails (logged): the page then asks, as for any event.
+    them for the stream's viewer (the same as the page's own ``?heard=`` answer), or None
+    when the view refuses (a seat lost, a character gone: 404, 403) or fails (logged): the
+    page then asks, as for any event.
 
     ``stream`` is the stream's own request, whose session, cookies (the CSRF token its forms
     get) and user (``user``, read when the stream opened) the drawing reuses: nothing of the
@@ -381,7 +424,9 @@ def draw_heard(stream: HttpRequest, user: Any, page: ResolverMatch, path: str,
         if not connection.in_atomic_block:
             connection.close()
     tag = response.get("ETag", "")
-    if response.status_code != 200 or not tag.startswith('"v'):
+    if response.status_code != 200 or not tag.startswith('"v') or HEARS_HEADER not in response:
         return None
+    hears = {event: frozenset(ids.split(",")) for event, _, ids in
+             (pair.partition("=") for pair in response[HEARS_HEADER].split())}
     html = response.content.decode()
-    return (int(tag[2:-1]), html) if html.strip() else None
+    return Drawn(int(tag[2:-1]), html if html.strip() else "", hears)

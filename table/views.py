@@ -32,6 +32,7 @@ from core.regions import (
     asked_regions,
     asks_regions,
     by_event,
+    no_regions,
     recall,
     render_regions,
     unchanged,
@@ -114,6 +115,8 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         *(npc.pk for npc in npcs_in_play),
         *(row["id"] for row in players_npcs if row["tracks"])])
     regions = asked_regions(request, live)
+    if regions == []:
+        return no_regions(live)
     # A live region asks for itself alone (core/regions.py): the party's cards are drawn
     # only when the page, the party or "Ask for a roll" is asked for, a card alone from
     # its own character; the rolls' query runs only where the template reads them.

@@ -20,7 +20,7 @@ from django.urls import reverse
 import systems
 from campaigns.models import Campaign
 from characters.views import live_sheet
-from core.regions import live_page
+from core.regions import draw_heard, live_page
 from tests.campaigns.test_live import Stream, _damage, _scope, stream_test
 from tests.core.test_live_drawn import roll_data, roll_from
 
@@ -97,6 +97,41 @@ def test_a_stream_naming_a_page_its_viewer_may_not_read_brings_nothing_of_it(
         await sync_to_async(_damage)(wren, kind="lethal", levels=1)
         assert (await stream.next_frame()).startswith(b"event: trackChanged\n")
         assert (await stream.next_frame()).startswith(b"event: trackChanged-")
+        await stream.close()
+
+    async_to_sync(scenario)()
+
+
+@stream_test
+def test_a_change_no_region_of_the_page_hears_is_not_drawn(  # type: ignore[no-untyped-def]
+        campaign, bob, bobs_character, dave, monkeypatch) -> None:
+    # Marks on Wren concern Rook's sheet not at all: the first asks the sheet's view, which
+    # draws nothing and says what the sheet hears (Live-Hears); the next are not asked about.
+    calls: list[list[str]] = []
+
+    def counted(*args: Any) -> Any:
+        calls.append(args[4])
+        return draw_heard(*args)
+
+    monkeypatch.setattr("campaigns.live.draw_heard", counted)
+    wren = dave.characters.get()
+    stream = _stream(bob, campaign.pk, bobs_character.get_absolute_url())
+
+    async def mark(character: Any) -> list[bytes]:
+        await sync_to_async(_damage)(character, kind="bashing", levels=1)
+        frames = [await stream.next_frame()]
+        while not frames[-1].startswith(b"event: liveVersion\n"):
+            frames.append(await stream.next_frame())
+        return frames
+
+    async def scenario() -> None:
+        await stream.open()
+        assert len(await mark(wren)) == 3 and len(calls) == 1
+        assert len(await mark(wren)) == 3 and len(calls) == 1
+        assert (await mark(bobs_character))[0].startswith(b"event: liveRegions\n")
+        assert len(calls) == 2
+        await mark(wren)
+        assert len(calls) == 2
         await stream.close()
 
     async_to_sync(scenario)()
