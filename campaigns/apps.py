@@ -1,7 +1,6 @@
 from django.apps import AppConfig
-from django.contrib.auth.signals import user_logged_out
 
-from campaigns import versions
+from campaigns import logout, versions
 
 
 class CampaignsConfig(AppConfig):
@@ -9,8 +8,5 @@ class CampaignsConfig(AppConfig):
     name = "campaigns"
 
     def ready(self) -> None:
-        from campaigns.live import close_streams_at_logout  # it reads models: once ready
-
         versions.connect()
-        user_logged_out.connect(close_streams_at_logout,
-                                dispatch_uid="campaigns.live.close_streams_at_logout")
+        logout.connect()

@@ -43,7 +43,6 @@ from core.live import (
     RESTART_EVENT,
     STREAM_SECONDS,
     VERSION_EVENT,
-    announce_seat_closed,
     group_name,
     layer_warning,
     seat_group_name,
@@ -162,19 +161,6 @@ def _membership_then_release(user: User | AnonymousUser, campaign_id: int) -> Me
     if not connection.in_atomic_block:
         connection.close()
     return membership
-
-
-def close_streams_at_logout(sender: object, request: object, user: User | None,
-                            **kwargs: object) -> None:
-    """A receiver of Django's ``user_logged_out``: end every open stream of the person who
-    logged out (``core.live.announce_seat_closed``, for each campaign they sit at), in any
-    browser. A stream reads its viewer once, when it opens, and brings regions drawn for them
-    (core.regions.draw_heard): after a logout, nothing more is drawn for a page left open."""
-    if user is None:  # the session had no user
-        return
-    for campaign_id in Membership.objects.filter(user=user).values_list("campaign_id",
-                                                                        flat=True):
-        announce_seat_closed(campaign_id, user.pk)
 
 
 async def _resume(
