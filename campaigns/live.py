@@ -7,8 +7,10 @@ group, the GM's the GM's group, which carries every change with the GM's version
 (core.live.Versions); and its viewer's seat group, where
 :func:`core.live.announce_seat_closed` ends it. Events carry names and ids (``rollMade``,
 ``trackChanged-12``), and only the lines every page hearing the event would draw alike
-(``core.live.drawing``): the page asks its own permission-checked view for anything else,
-and after a dropped connection reconnects and asks for everything live
+(``core.live.drawing``). The stream of a live page (``?page=<its path>``) also brings the
+regions a change redraws, drawn by the page's own permission-checked view for the stream's
+viewer (``liveRegions``, :func:`core.regions.draw_heard`); a page asks that view for
+anything else, and after a dropped connection reconnects and asks for everything live
 (static/js/live.js). The database is the source of truth; the stream only says when to
 look.
 
@@ -113,7 +115,10 @@ async def campaign_events(
     ``retry`` and a comment at once, a keepalive comment every :data:`KEEPALIVE_SECONDS`,
     and one frame per event name: ``event: rollMade`` /
     ``data: {"campaign": 7, "character": 12, "version": 42}`` (each name's also with the
-    lines drawn for the regions that hear it, ``"prepend"``), then ``liveVersion``.
+    lines drawn for the regions that hear it, ``"prepend"``), then ``liveVersion``. With
+    ``?page=<path>`` naming a live page of this site (:func:`core.regions.live_page`), each
+    change's frames come after ``liveRegions``, that page's regions which the change
+    redraws, drawn for the viewer by the page's own view (:func:`_stream`).
     When the viewer loses their seat it sends ``event: liveClosed`` and ends; when the server
     is asked to stop it ends without a word (the page reconnects).
 
@@ -200,7 +205,8 @@ async def _stream(groups: list[str], draw: Drawing | None = None) -> AsyncGenera
     # yet): most of a campaign's changes concern another sheet, or only a roll's line, and
     # the view is not asked about them. What a page's regions hear changes only with a
     # change the page hears (the dashboard's live-regions hears a new card's character),
-    # whose drawing says what it hears from then on. A page the view refused hears nothing.
+    # whose drawing says what it hears from then on. A page the view refused, or could not
+    # draw, hears nothing more on this stream: its regions ask, as they did before pushes.
     hears: Mapping[str, frozenset[str]] | None = None
     stopped: asyncio.Future[None] | None = None
     subscribed = warned = False

@@ -13,6 +13,8 @@
 // 3. The own-change wait: while the page's own POST is on its way, regions wait for its
 //    answer, which may bring them (Live-Drawn).
 // 4. The lines: a roll's line that comes with its event goes at the head of its list.
+// 5. The regions a change redraws, brought by the stream (liveRegions): drawn behind the
+//    version gate, and then not asked for.
 (function () {
   "use strict";
 
@@ -189,15 +191,7 @@
   // at what version (Live-Drawn: "42 card-12", core.regions.drawn). So a region that hears
   // an event meanwhile waits, and asks only if the answers did not bring it.
   var changing = []; // their XMLHttpRequests
-  var waiting = []; // what waits for their answers: functions, run in order
-
-  // A live element asks (how: `ask`) once the page's changes are answered, if its region is
-  // still older than `version` then.
-  function askLater(elt, version, ask) {
-    waiting.push(function () {
-      if (document.body.contains(elt) && version > versionOf(elt)) { ask(true); }
-    });
-  }
+  var waiting = []; // [live element, version it needs, how it asks]
 
   // Followed on the request itself ("loadend"), not through htmx's events on the element: a
   // change's answer often replaces the form that sent it, and events on an element no
@@ -213,7 +207,9 @@
       var version = Number(drawn[0]) || 0;
       drawn.slice(1).forEach(function (id) { held[id] = Math.max(at(id), version); });
       if (changing.length) { return; }
-      waiting.splice(0).forEach(function (then) { then(); });
+      waiting.splice(0).forEach(function (entry) {
+        if (document.body.contains(entry[0]) && entry[1] > versionOf(entry[0])) { entry[2](true); }
+      });
     });
   });
 
@@ -295,7 +291,7 @@
       event.preventDefault(); // the event brought what the region lacked
     } else if (changing.length) {
       event.preventDefault();
-      askLater(elt, note.version, event.detail.issueRequest);
+      waiting.push([elt, note.version, event.detail.issueRequest]);
     } else if (note.version <= versionOf(elt)) {
       event.preventDefault(); // drawn at that version or later already: nothing to ask
     }
@@ -318,7 +314,7 @@
       // place, nor its out-of-band parts (htmx's oobErrorNoTarget). It is not drawn; the
       // region asks again once the changes are answered, unless they drew it.
       detail.shouldSwap = false;
-      askLater(detail.elt, version, ask);
+      waiting.push([detail.elt, version, ask]);
       return;
     }
     // Out of order: elements whose regions overlap (the catching-up one draws every region)
