@@ -1,6 +1,6 @@
 from django.apps import AppConfig
 
-from campaigns import logout, versions
+from campaigns import versions
 
 
 class CampaignsConfig(AppConfig):
@@ -9,4 +9,3 @@ class CampaignsConfig(AppConfig):
 
     def ready(self) -> None:
         versions.connect()
-        logout.connect()

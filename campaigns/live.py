@@ -205,8 +205,8 @@ async def _stream(groups: list[str], draw: Drawing | None = None) -> AsyncGenera
     # yet): most of a campaign's changes concern another sheet, or only a roll's line, and
     # the view is not asked about them. What a page's regions hear changes only with a
     # change the page hears (the dashboard's live-regions hears a new card's character),
-    # whose drawing says what it hears from then on. A page the view refused, or could not
-    # draw, hears nothing more on this stream: its regions ask, as they did before pushes.
+    # whose drawing says what it hears from then on. A page the view refused, or a session
+    # that ended, hears nothing more on this stream: its regions ask, as they did before.
     hears: Mapping[str, frozenset[str]] | None = None
     stopped: asyncio.Future[None] | None = None
     subscribed = warned = False
@@ -250,7 +250,7 @@ async def _stream(groups: list[str], draw: Drawing | None = None) -> AsyncGenera
                 lined = [region for name in lines for region in lines[name]]
                 if hears is None or set().union(*(hears.get(n, ()) for n in names)) - set(lined):
                     drawn = await draw(names, lined)
-                    hears = drawn.hears if drawn is not None else {}
+                    hears = drawn.hears if drawn is not None else hears  # a failure may pass
                     if drawn is not None and drawn.html:
                         yield _frame(REGIONS_EVENT, {"version": drawn.version,
                                                      "html": drawn.html})

@@ -3,11 +3,12 @@
 A service that changes state calls :func:`announce` inside its transaction; the event goes out
 only after the transaction commits (``transaction.on_commit``), so nobody hears of a roll or a
 damage mark that was rolled back. Events carry names and ids (``rollMade``,
-``trackChanged-12``): each open page asks its own permission-checked view for what changed.
-The one exception is content that every page hearing the event would draw alike, offered by
-the app that owns the region (:data:`drawing`): a new roll's line in the campaign's latest
-rolls and in its character's recent rolls, which a page current just before the roll puts in
-place without asking.
+``trackChanged-12``): a live page's stream then draws what changed with the page's own
+permission-checked view, for its viewer (``campaigns.live``, ``core.regions.draw_heard``), or
+the page asks that view itself. The one piece of content an event carries is content that
+every page hearing the event would draw alike, offered by the app that owns the region
+(:data:`drawing`): a new roll's line in the campaign's latest rolls and in its character's
+recent rolls, which a page current just before the roll puts in place without asking.
 The pages' stream is ``campaigns.live`` (docs/architecture.md, "The live table"); with
 ``REDIS_URL`` set the layer is :class:`RedisLayer`, so several server processes share events.
 

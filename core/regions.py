@@ -18,6 +18,7 @@ controls that the page's ``read_only`` filter drops.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import logging
@@ -26,9 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
+from django.contrib.auth import SESSION_KEY
 from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.middleware.csrf import get_token
 from django.template import TemplateDoesNotExist
@@ -270,8 +272,9 @@ def asked_regions(request: HttpRequest, page: LivePage) -> list[str] | None:
 
 def no_regions(page: LivePage) -> HttpResponse:
     """The answer to a request that asks for no region of ``page`` (a ``?heard=`` event none
-    of them hears, or only their lines): empty, at the page's version, so that the view
-    builds nothing (:func:`draw_heard` sends nothing for it)."""
+    of them hears, or only their lines): empty, at the page's version. The sheet and the
+    campaign's page give it before building their context (the settings page, whose regions
+    are one panel, builds its own first); :func:`draw_heard` sends nothing for it."""
     response = HttpResponse("")
     response["ETag"] = etag(page.version)
     response["Cache-Control"] = "no-store"
@@ -368,6 +371,16 @@ def live_page(path: str) -> ResolverMatch | None:
     return match if getattr(match.func, "answers_regions", False) else None
 
 
+def _same_session(stream: HttpRequest, user: Any) -> bool:
+    """Whether the session the stream opened with still exists and holds ``user``: read
+    afresh (one query), as a logout or a login flushes it."""
+    key = stream.session.session_key
+    if key is None:
+        return False
+    now = type(stream.session)(session_key=key)
+    return bool(now.get(SESSION_KEY) == str(user.pk))
+
+
 @dataclass(frozen=True)
 class Drawn:
     """What a stream's page drew for a change (:func:`draw_heard`).
@@ -385,19 +398,27 @@ class Drawn:
     hears: Mapping[str, frozenset[str]]
 
 
+REFUSED = Drawn(version=0, html="", hears={})
+"""What :func:`draw_heard` gives when nothing may be drawn for the stream any more: it
+draws nothing and hears nothing."""
+
+
 def draw_heard(stream: HttpRequest, user: Any, page: ResolverMatch, path: str,
                names: Sequence[str], lined: Iterable[str] = ()) -> Drawn | None:
     """The regions of the live page at ``path`` that hear one of the event ``names``, but
     not those of ``lined`` (their change came as a line with the event), as its view draws
-    them for the stream's viewer (the same as the page's own ``?heard=`` answer), or None
-    when the view refuses (a seat lost, a character gone: 404, 403) or fails (logged): the
-    page then asks, as for any event.
+    them for the stream's viewer (the same as the page's own ``?heard=`` answer);
+    :data:`REFUSED` when the stream's session no longer holds ``user`` (a logout, another
+    person's login in that browser, an expiry) or the view refuses (a seat lost, a character
+    gone: 404, 403, a redirect to log in); None when it fails (logged), which may pass. The
+    page then asks, as for any event it was brought nothing for.
 
-    ``stream`` is the stream's own request, whose session, cookies (the CSRF token its forms
-    get) and user (``user``, read when the stream opened) the drawing reuses: nothing of the
-    session is read again. The view checks the viewer as it does for every request. Run it
-    in a thread (``sync_to_async``); the database connection is given back after each
-    drawing, as a stream holds none while it waits."""
+    ``stream`` is the stream's own request, whose cookies (the CSRF token its forms get) and
+    user (``user``, read when the stream opened) the drawing reuses; of its session only the
+    row is read again, to see that it still holds ``user`` (one query), not the user. The
+    view checks the viewer as it does for every request. Run it in a thread
+    (``sync_to_async``); the database connection is given back after each drawing, as a
+    stream holds none while it waits."""
     query = urlencode([*((HEARD_PARAMETER, name) for name in names),
                        *((LINED_PARAMETER, region) for region in lined)])
     asked = copy.copy(stream)
@@ -414,18 +435,24 @@ def draw_heard(stream: HttpRequest, user: Any, page: ResolverMatch, path: str,
     asked.resolver_match = page
     asked.htmx = HtmxDetails(asked)  # type: ignore[attr-defined]  # django-htmx's middleware sets it on every request
     try:
+        if not _same_session(stream, user):
+            return REFUSED
         response = page.func(asked, *page.args, **page.kwargs)
     except (Http404, PermissionDenied):
+        return REFUSED
+    except DatabaseError as exc:  # the database away: every page says so already
+        logger.warning("could not draw the regions of %s: %s: %s", path, type(exc).__name__, exc)
         return None
     except Exception:  # a stream must outlive one failed drawing: the page asks instead
         logger.exception("could not draw the regions of %s hearing %s", path, names)
         return None
     finally:
         if not connection.in_atomic_block:
-            connection.close()
+            with contextlib.suppress(DatabaseError):
+                connection.close()
     tag = response.get("ETag", "")
     if response.status_code != 200 or not tag.startswith('"v') or HEARS_HEADER not in response:
-        return None
+        return REFUSED
     hears = {event: frozenset(ids.split(",")) for event, _, ids in
              (pair.partition("=") for pair in response[HEARS_HEADER].split())}
     html = response.content.decode()

@@ -161,23 +161,37 @@ def test_a_roll_s_line_is_left_to_the_line(campaign, bob, bobs_character) -> Non
     async_to_sync(scenario)()
 
 
+@pytest.mark.parametrize("then", ["logs out", "another logs in"])
 @stream_test
-def test_logging_out_ends_the_streams_that_drew_for_that_person(  # type: ignore[no-untyped-def]
-        campaign, bob, bobs_character) -> None:
-    # Bob's sheet is open in one browser; he logs out in another: the open page's stream,
-    # which draws its regions for Bob, ends (liveClosed) rather than go on drawing for him.
-    stream = _stream(bob, campaign.pk, bobs_character.get_absolute_url())
-    elsewhere = Client()
-    elsewhere.force_login(bob)
+def test_a_stream_draws_nothing_once_its_session_has_ended(  # type: ignore[no-untyped-def]
+        campaign, alice, bob, bobs_character, then: str) -> None:
+    # Bob's sheet is open in a browser; in another tab of that browser he logs out, or the
+    # GM logs in there: the open page's stream, which read Bob when it opened, draws nothing
+    # more (the change's names still come; the page asks, and is sent to log in).
+    browser = Client()
+    browser.force_login(bob)
+    scope = _scope(bob, campaign.pk)
+    scope["headers"] = [(b"host", b"testserver"),
+                        (b"cookie", f"sessionid={browser.cookies['sessionid'].value}".encode())]
+    scope["query_string"] = f"page={quote(bobs_character.get_absolute_url())}".encode()
+    stream = Stream(bob, campaign.pk, scope=scope)
+
+    def session_ends() -> None:
+        if then == "logs out":
+            assert browser.post(reverse("logout")).status_code == 302
+        else:
+            browser.force_login(alice)
 
     async def scenario() -> None:
         await stream.open()
-        answer = await sync_to_async(elsewhere.post)(reverse("logout"))
-        assert answer.status_code == 302
-        assert (await stream.next_frame()).startswith(b"event: liveClosed\n")
-        end = await stream.communicator.receive_output(timeout=2)
-        assert end.get("more_body", False) is False
-        await stream.communicator.wait(timeout=2)
+        await sync_to_async(_damage)(bobs_character, kind="lethal", levels=1)
+        assert (await stream.next_frame()).startswith(b"event: liveRegions\n")
+        for _ in range(3):
+            await stream.next_frame()  # the change's own frames
+        await sync_to_async(session_ends)()
+        await sync_to_async(_damage)(bobs_character, kind="lethal", levels=1)
+        assert (await stream.next_frame()).startswith(b"event: trackChanged\n")
+        await stream.close()
 
     async_to_sync(scenario)()
 
