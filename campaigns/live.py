@@ -49,7 +49,7 @@ from core.live import (
     layer_warning,
     seat_group_name,
 )
-from core.regions import Drawn, draw_heard, live_page
+from core.regions import Drawn, draw_heard, live_page, parse_hears
 from core.stopping import stopping
 
 if TYPE_CHECKING:
@@ -133,11 +133,14 @@ async def campaign_events(
     groups = [group_name(pk, gm_only=membership.is_gm), seat_group_name(pk, membership.user_id)]
     path = request.GET.get("page", "")
     page = live_page(path) if path else None
+    # What the page's regions hear, as the page was drawn (LivePage.hears): only which
+    # changes the stream asks the view about, never what it may draw.
+    hears = parse_hears(request.GET["hears"]) if "hears" in request.GET else None
     draw: Drawing | None = None
     if page is not None:
         async def draw(names: list[str], lined: list[str]) -> Drawn | None:
             return await sync_to_async(draw_heard)(request, user, page, path, names, lined)
-    stream = _stream(groups, draw)
+    stream = _stream(groups, draw, hears)
     try:
         first = await anext(stream)  # subscribes: an unreachable layer shows here
     except LAYER_ERRORS as exc:
@@ -186,7 +189,9 @@ Drawing = Callable[[list[str], list[str]], Awaitable[Drawn | None]]
 line came with it, or None (:func:`core.regions.draw_heard`)."""
 
 
-async def _stream(groups: list[str], draw: Drawing | None = None) -> AsyncGenerator[bytes, None]:
+async def _stream(groups: list[str], draw: Drawing | None = None,
+                  hears: Mapping[str, frozenset[str]] | None = None,
+                  ) -> AsyncGenerator[bytes, None]:
     """Subscribe a new channel to ``groups``, then yield SSE frames until the stream's time
     is up, the viewer's seat is closed, the layer is lost (:func:`layer_warning`) or the
     server process is asked to stop (:func:`core.stopping.stopping`). The first frame comes
@@ -195,19 +200,14 @@ async def _stream(groups: list[str], draw: Drawing | None = None) -> AsyncGenera
 
     With ``draw``, each change's frames come after the regions it redraws on the stream's
     page (``liveRegions``: ``{"version": 42, "html": "..."}``), so that the page has them
-    without asking; not those whose line comes with the change (``core.live.drawing``)."""
+    without asking; not those whose line comes with the change (``core.live.drawing``).
+    ``hears``: what each event the page hears redraws, as the page said when it was drawn
+    (None: the first change asks the view)."""
     layer = get_channel_layer()
     assert layer is not None, "CHANNEL_LAYERS is configured in settings"
     channel = await layer.new_channel()
     joined: list[str] = []
     receiving: asyncio.Future[dict[str, Any]] | None = None
-    # What each event the page hears redraws, as its last drawing said (None: not asked
-    # yet): most of a campaign's changes concern another sheet, or only a roll's line, and
-    # the view is not asked about them. What a page's regions hear changes only with a
-    # change the page hears (the dashboard's live-regions hears a new card's character),
-    # whose drawing says what it hears from then on. A page the view refused, or a session
-    # that ended, hears nothing more on this stream: its regions ask, as they did before.
-    hears: Mapping[str, frozenset[str]] | None = None
     stopped: asyncio.Future[None] | None = None
     subscribed = warned = False
     try:
@@ -248,6 +248,11 @@ async def _stream(groups: list[str], draw: Drawing | None = None) -> AsyncGenera
                 names = list(message.get("names", []))
                 lines = message.get("lines") or {}
                 lined = [region for name in lines for region in lines[name]]
+                # Most of a campaign's changes concern another sheet, or only a roll's line:
+                # the view is not asked about them. What a page's regions hear changes only
+                # with a change the page hears (the dashboard's live-regions hears a new
+                # card's character), whose drawing says what it hears from then on. A page
+                # the view refused, or a session that ended, hears nothing more here.
                 if hears is None or set().union(*(hears.get(n, ()) for n in names)) - set(lined):
                     drawn = await draw(names, lined)
                     hears = drawn.hears if drawn is not None else hears  # a failure may pass

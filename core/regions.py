@@ -453,7 +453,13 @@ def draw_heard(stream: HttpRequest, user: Any, page: ResolverMatch, path: str,
     tag = response.get("ETag", "")
     if response.status_code != 200 or not tag.startswith('"v') or HEARS_HEADER not in response:
         return REFUSED
-    hears = {event: frozenset(ids.split(",")) for event, _, ids in
-             (pair.partition("=") for pair in response[HEARS_HEADER].split())}
     html = response.content.decode()
-    return Drawn(int(tag[2:-1]), html if html.strip() else "", hears)
+    return Drawn(int(tag[2:-1]), html if html.strip() else "", parse_hears(response[HEARS_HEADER]))
+
+
+def parse_hears(value: str) -> dict[str, frozenset[str]]:
+    """What :attr:`LivePage.hears` says, as a map: ``"rollMade=campaign-rolls
+    trackChanged-12=card-12,live-regions"`` gives ``{"rollMade": frozenset({"campaign-rolls"}),
+    ...}``; anything else in it is left out."""
+    return {event: frozenset(ids.split(",")) for event, _, ids in
+            (pair.partition("=") for pair in value.split()) if event and ids}

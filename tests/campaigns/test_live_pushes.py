@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
@@ -25,10 +25,12 @@ from tests.campaigns.test_live import Stream, _damage, _scope, stream_test
 from tests.core.test_live_drawn import roll_data, roll_from
 
 
-def _stream(user: Any, campaign_id: int, page: str) -> Stream:
-    """``user``'s stream of the campaign, naming the live page at ``page``."""
+def _stream(user: Any, campaign_id: int, page: str, *, hears: str | None = None) -> Stream:
+    """``user``'s stream of the campaign, naming the live page at ``page`` (and what it
+    hears, ``hears``, as the page's own URL says it)."""
     scope = _scope(user, campaign_id)
-    scope["query_string"] = f"page={quote(page)}".encode()
+    query = {"page": page, **({"hears": hears} if hears else {})}
+    scope["query_string"] = urlencode(query).encode()
     return Stream(user, campaign_id, scope=scope)
 
 
@@ -132,6 +134,31 @@ def test_a_change_no_region_of_the_page_hears_is_not_drawn(  # type: ignore[no-u
         assert len(calls) == 2
         await mark(wren)
         assert len(calls) == 2
+        await stream.close()
+
+    async_to_sync(scenario)()
+
+
+@stream_test
+def test_a_stream_told_what_its_page_hears_asks_about_nothing_else(  # type: ignore[no-untyped-def]
+        campaign, bob, bobs_character, dave, monkeypatch) -> None:
+    # The page's stream URL carries what its regions hear (LivePage.hears), so not even the
+    # first mark on Wren asks Rook's sheet's view.
+    calls: list[object] = []
+    monkeypatch.setattr("campaigns.live.draw_heard",
+                        lambda *args: calls.append(args) or draw_heard(*args))
+    page = live_sheet(bobs_character, systems.for_campaign(campaign))
+    stream = _stream(bob, campaign.pk, bobs_character.get_absolute_url(), hears=page.hears)
+    wren = dave.characters.get()
+
+    async def scenario() -> None:
+        await stream.open()
+        await sync_to_async(_damage)(wren, kind="bashing", levels=1)
+        for name in (b"trackChanged\n", f"trackChanged-{wren.pk}\n".encode(), b"liveVersion\n"):
+            assert (await stream.next_frame()).startswith(b"event: " + name)
+        await sync_to_async(_damage)(bobs_character, kind="bashing", levels=1)
+        frames = [await stream.next_frame() for _ in range(4)]
+        assert frames[0].startswith(b"event: liveRegions\n") and len(calls) == 1
         await stream.close()
 
     async_to_sync(scenario)()

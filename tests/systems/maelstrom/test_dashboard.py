@@ -37,7 +37,7 @@ def test_the_page_listens_to_the_campaigns_events(client_for, alice, campaign,
                                                   bobs_character) -> None:  # type: ignore[no-untyped-def]
     content = client_for(alice).get(campaign.get_absolute_url()).content.decode()
     # The stream names the page, whose regions it brings (campaigns.live).
-    assert (f'sse-connect="/campaigns/{campaign.pk}/events/?page=/campaigns/{campaign.pk}/"'
+    assert (f'sse-connect="/campaigns/{campaign.pk}/events/?page=/campaigns/{campaign.pk}/&amp;'
             in content)
     assert f"sse:trackChanged-{bobs_character.pk}" in content
     assert "sse:rollMade" in content
