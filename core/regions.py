@@ -24,6 +24,7 @@ import hashlib
 import logging
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
@@ -50,9 +51,9 @@ DRAWN_HEADER = "Live-Drawn"
 HEARS_HEADER = "Live-Hears"
 """The header of every region answer that says what each event the page hears redraws:
 ``Live-Hears: rollMade=campaign-rolls trackChanged-12=card-12,live-regions``
-(:attr:`LivePage.hears`). A stream reads it from its drawings (:func:`draw_heard`) and asks
-the view nothing about a change none of its page's regions would draw for (the browser
-reads what its page hears from the page's own live elements)."""
+(:attr:`LivePage.hears`). A stream is told it by its page's URL (``&hears=``,
+templates/base.html), reads it again from each drawing (:func:`draw_heard`: a page whose
+regions changed) and asks the view nothing about a change none of them would draw for."""
 
 LIVE_PARAMETER = "live"
 """The query parameter naming the regions asked for: ``?live=card-12&live=campaign-rolls``."""
@@ -124,7 +125,7 @@ class LivePage:
         return list(dict.fromkeys(i for region in self.regions
                                   if heard.intersection(region.events) for i in region.ids))
 
-    @property
+    @cached_property
     def hears(self) -> str:
         """Each event the page's regions hear, with the ids it redraws, as
         :data:`HEARS_HEADER` carries it: ``"rollMade=campaign-rolls trackChanged-12=card-12"``
