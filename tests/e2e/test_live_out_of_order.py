@@ -23,7 +23,7 @@ from playwright.sync_api import Page, expect
 from campaigns.models import Campaign
 from characters.models import Character
 from tests.e2e.conftest import without_pushes
-from tests.e2e.test_live_own_changes import HEARD, asks, heard
+from tests.e2e.test_live_own_changes import HEARD, asks, drawn_now, heard
 from tests.e2e.test_maelstrom_at_the_table import log_in, table  # noqa: F401 (fixture)
 from tests.e2e.test_shahquest_live_table import SSE_OPEN, wait_until_live
 
@@ -40,13 +40,7 @@ answer swapped or dropped."""
 
 WOUND_NOTE = "#wound-penalty-note"
 
-NOTE_NOW = """async () => {
-  const answer = await fetch(location.pathname + "?live=wound-penalty-note&by-hand=1",
-                             {headers: {"HX-Request": "true"}});
-  const holder = document.createElement("div");
-  holder.innerHTML = await answer.text();
-  return holder.querySelector("#wound-penalty-note").textContent;
-}"""
+NOTE_NOW = drawn_now("wound-penalty-note", "region.textContent")
 """A script giving the wound note the server draws now for the page (asked by hand)."""
 
 

@@ -52,25 +52,24 @@ def heard(page: Page, name: str, within: float = 10) -> None:
     page.wait_for_timeout(500)
 
 
-def drawn_now(region_id: str) -> str:
-    """A script giving what the page's region ``region_id`` would draw now, item by item
-    (asked by hand, not by htmx: marked ``by-hand``)."""
+ITEMS = 'Array.from(region.querySelectorAll("li"), (li) => li.outerHTML)'
+
+
+def drawn_now(region_id: str, gives: str = ITEMS) -> str:
+    """A script giving what the page's region ``region_id`` would draw now (asked by hand,
+    not by htmx: marked ``by-hand``): ``gives``, a JavaScript expression of ``region``, the
+    region's element in the answer; by default its items' HTML, item by item."""
     return f"""async () => {{
   const answer = await fetch(location.pathname + "?live={region_id}&by-hand=1",
                              {{headers: {{"HX-Request": "true"}}}});
   const holder = document.createElement("div");
   holder.innerHTML = await answer.text();
-  return Array.from(holder.querySelectorAll("#{region_id} li"), (li) => li.outerHTML);
+  const region = holder.querySelector("#{region_id}");
+  return {gives};
 }}"""
 
 
-TRACKS = """async () => {
-  const answer = await fetch(location.pathname + "?live=health-track&by-hand=1",
-                             {headers: {"HX-Request": "true"}});
-  const holder = document.createElement("div");
-  holder.innerHTML = await answer.text();
-  return holder.querySelector("#health-track").outerHTML;
-}"""
+TRACKS = drawn_now("health-track", "region.outerHTML")
 """What the sheet's health track would draw now."""
 
 def without_tokens(html: str) -> str:
