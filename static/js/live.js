@@ -154,12 +154,14 @@
     return url.indexOf("?live=") >= 0 ? url : null;
   }
 
+  // The page's live elements, one per region (not the catching-up one).
+  function regionElements() {
+    return Array.from(document.querySelectorAll("[data-live-version]:not([data-live-sync])"));
+  }
+
   // The ids a live element asks for (?live=a&live=b); the catching-up one, every region's.
   function idsOf(elt) {
-    if (elt.hasAttribute("data-live-sync")) {
-      return Array.from(document.querySelectorAll("[data-live-version]:not([data-live-sync])"))
-        .flatMap(idsOf);
-    }
+    if (elt.hasAttribute("data-live-sync")) { return regionElements().flatMap(idsOf); }
     return new URL(liveUrl(elt), location.href).searchParams.getAll("live");
   }
 
@@ -169,12 +171,12 @@
   // `names`. Every other id the page showed current just before it (version - 1) is current
   // at `version` too; one a change this page did not hear of left behind stays where it is.
   function noteVersion(version, names) {
-    var regions = document.querySelectorAll("[data-live-version]:not([data-live-sync])");
-    var touched = Array.from(regions).filter(function (elt) {
+    var regions = regionElements();
+    var touched = regions.filter(function (elt) {
       var hears = elt.getAttribute("hx-trigger").split(/,\s*/);
       return names.some(function (name) { return hears.indexOf("sse:" + name) >= 0; });
     }).flatMap(idsOf);
-    Array.from(regions).flatMap(idsOf).forEach(function (id) {
+    regions.flatMap(idsOf).forEach(function (id) {
       if (touched.indexOf(id) < 0 && at(id) === version - 1) { held[id] = version; }
     });
   }
@@ -266,8 +268,7 @@
     // Each region of the page it brings (as an answer's hx-select-oob, only the page's
     // region ids: a partial may hold more) that the page shows older, with nothing in it
     // newer (the party holds its cards, which a change's answer may have drawn).
-    var regions = Array.from(document.querySelectorAll("[data-live-version]:not([data-live-sync])"))
-      .flatMap(idsOf);
+    var regions = regionElements().flatMap(idsOf);
     var fresh = Array.from(holder.content.children).filter(function (node) {
       var inner = Array.from(node.querySelectorAll("[id]"), function (elt) { return elt.id; });
       return regions.indexOf(node.id) >= 0 && at(node.id) < note.version &&
